@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Error messages in git's and err(3)'s shape, the exit-status table, and the
+ * careful write helpers that make "no silent failures" cheap to follow.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+
+static const char *prog_name = "latency-tests";
+
+void set_progname(const char *argv0)
+{
+	const char *slash;
+
+	if (!argv0 || !*argv0)
+		return;
+	slash = strrchr(argv0, '/');
+	prog_name = slash ? slash + 1 : argv0;
+}
+
+const char *progname(void)
+{
+	return prog_name;
+}
+
+/* Format the whole message first so it reaches stderr in one write. */
+static void report(const char *prefix, int errnum, const char *fmt,
+		   va_list ap)
+{
+	char buf[1024];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "%s: %s", prog_name, prefix);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		n = 0;
+	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (errnum)
+		n += snprintf(buf + n, sizeof(buf) - n, ": %s",
+			      strerror(errnum));
+	if ((size_t)n >= sizeof(buf) - 1)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	/* Nothing useful can be done if stderr itself fails. */
+	(void)write_all(STDERR_FILENO, buf, n);
+}
+
+void die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", 0, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void die_errno(int status, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", saved, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void die_err(int status, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", errnum, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning: ", 0, fmt, ap);
+	va_end(ap);
+}
+
+void warn_errno(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning: ", saved, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", saved, fmt, ap);
+	va_end(ap);
+	errno = saved;
+	return -1;
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+void close_stdout(void)
+{
+	int failed = 0, errnum = 0;
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		failed = 1;
+		errnum = errno;
+	}
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		errnum = errno;
+	}
+	if (failed) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s: write error: %s\n", prog_name,
+			 strerror(errnum ? errnum : EIO));
+		(void)write_all(STDERR_FILENO, msg, strlen(msg));
+		_exit(EXIT_RUN_FAILED);
+	}
+	/* stderr is unbuffered; a failed close cannot be reported anywhere. */
+	(void)fclose(stderr);
+}

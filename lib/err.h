@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Error reporting and the suite's one exit-status table.  Messages look like
+ * "<prog>: cannot open '/mnt/x': No such file or directory".  Only main() and
+ * option parsing may call the die helpers; library code returns -errno.
+ */
+#ifndef LATENCY_ERR_H
+#define LATENCY_ERR_H
+
+#include <stddef.h>
+#include <stdnoreturn.h>
+#include <sys/types.h>
+
+/* Exit statuses shared by every program (documented in each man page). */
+enum {
+	EXIT_OK = 0,		/* success */
+	EXIT_RUN_FAILED = 1,	/* IO/syscall error, mismatch, output error */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_UNSUPPORTED = 3,	/* kernel feature, privilege or resource missing */
+};
+/* A run stopped by signal SIGNO exits with this status. */
+#define EXIT_SIGNAL(signo) (128 + (signo))
+
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+
+/* Set the name used in messages to the basename of ARGV0. */
+void set_progname(const char *argv0);
+/* The name set by set_progname(), or "latency-tests" before it. */
+const char *progname(void);
+
+/* Print "<prog>: <message>" to stderr and exit with STATUS. */
+noreturn void die(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* As die(), appending ": strerror(errno)"; errno is saved first. */
+noreturn void die_errno(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* As die_errno() for an explicit error number (e.g. -ret of a lib call). */
+noreturn void die_err(int status, int errnum, const char *fmt, ...)
+	PRINTF_LIKE(3, 4);
+/* Print "<prog>: warning: <message>" (and strerror for the _errno forms). */
+void warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void warn_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Print "<prog>: <message>: strerror(errno)" and return -1. */
+int error_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/*
+ * Write all LEN bytes of BUF to FD, retrying short writes and EINTR.
+ * Returns 0 or -errno.
+ */
+int write_all(int fd, const void *buf, size_t len);
+/*
+ * Read up to LEN bytes, retrying EINTR and short reads until LEN bytes or end
+ * of file.  Returns the number of bytes read (less than LEN only at EOF) or
+ * -errno.
+ */
+ssize_t read_full(int fd, void *buf, size_t len);
+
+/*
+ * Flush and close stdout and stderr, exiting with EXIT_RUN_FAILED and a
+ * message if anything could not be written (coreutils' close_stdout).  Meant
+ * for atexit(); main() registers it first thing.
+ */
+void close_stdout(void);
+
+#endif

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * JSON/CSV writers and atomic files.  The JSON writer keeps only a comma
+ * flag per nesting level, so writing a result costs no allocation.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/output.h"
+#include "lib/timing.h"
+#include "lib/xalloc.h"
+
+int out_format_parse(const char *s, enum out_format *f)
+{
+	if (!strcmp(s, "text"))
+		*f = FORMAT_TEXT;
+	else if (!strcmp(s, "json"))
+		*f = FORMAT_JSON;
+	else if (!strcmp(s, "csv"))
+		*f = FORMAT_CSV;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+void json_init(struct json *j, FILE *f, bool pretty)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+	j->pretty = pretty;
+}
+
+static void indent(struct json *j)
+{
+	int i;
+
+	if (!j->pretty)
+		return;
+	fputc('\n', j->f);
+	for (i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+static void member(struct json *j, const char *key)
+{
+	if (j->depth > 0 && j->need_comma[j->depth - 1])
+		fputc(',', j->f);
+	if (j->depth > 0) {
+		j->need_comma[j->depth - 1] = true;
+		indent(j);
+	}
+	if (key) {
+		json_write_string(j->f, key);
+		fputs(j->pretty ? ": " : ":", j->f);
+	}
+}
+
+static void open_level(struct json *j, const char *key, char c)
+{
+	member(j, key);
+	fputc(c, j->f);
+	if (j->depth < JSON_MAX_DEPTH - 1)
+		j->depth++;
+	j->need_comma[j->depth - 1] = false;
+}
+
+static void close_level(struct json *j, char c)
+{
+	bool had = j->depth > 0 && j->need_comma[j->depth - 1];
+
+	if (j->depth > 0)
+		j->depth--;
+	if (had)
+		indent(j);
+	fputc(c, j->f);
+}
+
+void json_object_begin(struct json *j, const char *key)
+{
+	open_level(j, key, '{');
+}
+
+void json_object_end(struct json *j)
+{
+	close_level(j, '}');
+}
+
+void json_array_begin(struct json *j, const char *key)
+{
+	open_level(j, key, '[');
+}
+
+void json_array_end(struct json *j)
+{
+	close_level(j, ']');
+}
+
+void json_write_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		default:
+			/* Control bytes escaped; other bytes pass as they are. */
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+void json_str(struct json *j, const char *key, const char *val)
+{
+	member(j, key);
+	if (val)
+		json_write_string(j->f, val);
+	else
+		fputs("null", j->f);
+}
+
+void json_u64(struct json *j, const char *key, uint64_t val)
+{
+	member(j, key);
+	fprintf(j->f, "%llu", (unsigned long long)val);
+}
+
+void json_i64(struct json *j, const char *key, int64_t val)
+{
+	member(j, key);
+	fprintf(j->f, "%lld", (long long)val);
+}
+
+void json_double(struct json *j, const char *key, double val)
+{
+	member(j, key);
+	if (isfinite(val))
+		fprintf(j->f, "%.10g", val);
+	else
+		fputs("null", j->f);
+}
+
+void json_bool(struct json *j, const char *key, bool val)
+{
+	member(j, key);
+	fputs(val ? "true" : "false", j->f);
+}
+
+void json_null(struct json *j, const char *key)
+{
+	member(j, key);
+	fputs("null", j->f);
+}
+
+void json_ns_as_s(struct json *j, const char *key, uint64_t ns)
+{
+	char buf[32];
+	size_t n = fmt_ns_fixed(buf, ns, 9);
+
+	member(j, key);
+	fwrite(buf, 1, n, j->f);
+}
+
+void json_finish(struct json *j)
+{
+	fputc('\n', j->f);
+}
+
+void format_iso8601(char *buf, size_t len, uint64_t real_ns)
+{
+	time_t t = (time_t)(real_ns / NSEC_PER_SEC);
+	struct tm tm;
+	char tmp[40];
+
+	gmtime_r(&t, &tm);
+	strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03lluZ", tmp,
+		 (unsigned long long)(real_ns % NSEC_PER_SEC / NSEC_PER_MSEC));
+}
+
+void format_command_line(char *buf, size_t len, int argc, char **argv)
+{
+	size_t n = 0;
+	int i;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < argc && n + 1 < len; i++) {
+		const char *a = argv[i];
+		bool plain = *a != '\0';
+		const char *p;
+
+		for (p = a; *p; p++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+				    "QRSTUVWXYZ0123456789-_./=:,+@%", *p))
+				plain = false;
+		if (i && n + 1 < len)
+			buf[n++] = ' ';
+		if (plain) {
+			for (p = a; *p && n + 1 < len; p++)
+				buf[n++] = *p;
+			continue;
+		}
+		/* Single quotes; an embedded quote becomes '\''. */
+		if (n + 1 < len)
+			buf[n++] = '\'';
+		for (p = a; *p && n + 4 < len; p++) {
+			if (*p == '\'') {
+				memcpy(buf + n, "'\\''", 4);
+				n += 4;
+			} else {
+				buf[n++] = *p;
+			}
+		}
+		if (n + 1 < len)
+			buf[n++] = '\'';
+	}
+	buf[n] = '\0';
+}
+
+void run_info_init(struct run_info *ri, const char *program, int argc,
+		   char **argv)
+{
+	struct utsname u;
+
+	memset(ri, 0, sizeof(*ri));
+	ri->program = program;
+	ri->argc = argc;
+	ri->argv = argv;
+	ri->start_real_ns = real_ns();
+	if (uname(&u) == 0) {
+		snprintf(ri->kernel, sizeof(ri->kernel), "%s", u.release);
+		snprintf(ri->hostname, sizeof(ri->hostname), "%s", u.nodename);
+	}
+}
+
+void json_run_header(struct json *j, const struct run_info *ri)
+{
+	char buf[8192];
+	int i;
+
+	json_u64(j, "format_version", OUTPUT_FORMAT_VERSION);
+	json_str(j, "program", ri->program);
+	json_str(j, "version", PACKAGE_VERSION);
+	format_command_line(buf, sizeof(buf), ri->argc, ri->argv);
+	json_str(j, "command_line", buf);
+	json_array_begin(j, "argv");
+	for (i = 0; i < ri->argc; i++)
+		json_str(j, NULL, ri->argv[i]);
+	json_array_end(j);
+	if (ri->has_seed)
+		json_u64(j, "seed", ri->seed);
+	json_str(j, "kernel", ri->kernel);
+	json_str(j, "hostname", ri->hostname);
+	format_iso8601(buf, sizeof(buf), ri->start_real_ns);
+	json_str(j, "start_time", buf);
+	format_iso8601(buf, sizeof(buf),
+		       ri->end_real_ns ? ri->end_real_ns : real_ns());
+	json_str(j, "end_time", buf);
+}
+
+void csv_field(FILE *f, const char *s, char sep)
+{
+	if (strpbrk(s, ",\"\n\r")) {
+		const char *p;
+
+		fputc('"', f);
+		for (p = s; *p; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(sep, f);
+}
+
+int atomic_open(struct atomic_file *af, const char *path)
+{
+	int fd;
+
+	memset(af, 0, sizeof(*af));
+	if (!strcmp(path, "-")) {
+		af->f = stdout;
+		return 0;
+	}
+	af->path = xstrdup(path);
+	af->tmp = xasprintf("%s.tmp.XXXXXX", path);
+	fd = mkstemp(af->tmp);
+	if (fd < 0) {
+		int e = errno;
+
+		free(af->path);
+		free(af->tmp);
+		memset(af, 0, sizeof(*af));
+		return -e;
+	}
+	/* mkstemp makes 0600; results are meant to be shared. */
+	(void)fchmod(fd, 0644);
+	af->f = fdopen(fd, "w");
+	if (!af->f) {
+		int e = errno;
+
+		close(fd);
+		unlink(af->tmp);
+		free(af->path);
+		free(af->tmp);
+		memset(af, 0, sizeof(*af));
+		return -e;
+	}
+	return 0;
+}
+
+int atomic_commit(struct atomic_file *af)
+{
+	int r = 0;
+
+	if (!af->f)
+		return -EBADF;
+	if (!af->tmp) {
+		r = fflush(af->f) ? -errno : 0;
+		af->f = NULL;
+		return r;
+	}
+	if (fflush(af->f) || ferror(af->f))
+		r = errno ? -errno : -EIO;
+	if (!r && fsync(fileno(af->f)))
+		r = -errno;
+	if (fclose(af->f) && !r)
+		r = -errno;
+	af->f = NULL;
+	if (!r && rename(af->tmp, af->path))
+		r = -errno;
+	if (r)
+		unlink(af->tmp);
+	free(af->tmp);
+	free(af->path);
+	af->tmp = af->path = NULL;
+	return r;
+}
+
+void atomic_abort(struct atomic_file *af)
+{
+	if (af->tmp) {
+		if (af->f)
+			(void)fclose(af->f);	/* discarded anyway */
+		unlink(af->tmp);
+	}
+	free(af->tmp);
+	free(af->path);
+	memset(af, 0, sizeof(*af));
+}

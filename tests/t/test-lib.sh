@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-lib.sh: the shell test library (git's t/test-lib.sh vocabulary, our
+# own code).  A test script sets test_description, sources this file, runs
+# test_expect_success blocks and ends with test_done.  Output is TAP.
+#
+#   test_expect_success [PREREQ,...] 'title' 'body'   body runs in a subshell
+#   test_expect_failure ...                           known breakage (TODO)
+#   test_must_fail CMD...        CMD exits non-zero, but not by a signal
+#   test_expect_code N CMD...    CMD exits with exactly N
+#   test_cmp EXPECT ACTUAL       files are identical (diff -u shown if not)
+#   test_line_count OP N FILE    e.g. test_line_count = 3 out
+#   test_set_prereq NAME / test_have_prereq NAME
+#   skip_all='reason'; test_done  or  test_skip_all 'reason'
+#
+# Environment (set by make check): abs_top_srcdir, abs_top_builddir.
+# Each script runs in its own directory tests/t/trash.<script>, removed
+# when every test passed and kept for inspection otherwise.
+
+set -u
+: "${abs_top_srcdir:?run the tests through make check}"
+: "${abs_top_builddir:?run the tests through make check}"
+
+this_test=$(basename "$0" .sh)
+TEST_DIRECTORY=$abs_top_srcdir/tests/t
+TRASH_DIRECTORY=$abs_top_builddir/tests/t/trash.$this_test
+PATH=$abs_top_builddir/latency-output:$abs_top_builddir/seqbench:$abs_top_builddir/fakegitk:$abs_top_builddir/fakemusic:$abs_top_builddir/monitors:$abs_top_builddir/scripts:$abs_top_builddir/tests/helpers:$abs_top_srcdir/scripts:$abs_top_srcdir:$PATH
+export PATH TEST_DIRECTORY TRASH_DIRECTORY
+LC_ALL=C
+export LC_ALL
+
+test_count=0
+test_failures=0
+test_prereqs=" "
+
+rm -rf "$TRASH_DIRECTORY"
+mkdir -p "$TRASH_DIRECTORY" || {
+	echo "Bail out! cannot create $TRASH_DIRECTORY"
+	exit 1
+}
+cd "$TRASH_DIRECTORY" || exit 1
+
+say() {
+	printf '# %s\n' "$*"
+}
+
+test_set_prereq() {
+	test_prereqs="$test_prereqs$1 "
+}
+
+test_have_prereq() {
+	# Every comma-separated prereq must be set; !NAME negates.
+	_prereqs=$1
+	_old_ifs=$IFS
+	IFS=,
+	for _p in $_prereqs; do
+		case $_p in
+		!*)
+			case $test_prereqs in
+			*" ${_p#!} "*) IFS=$_old_ifs; return 1 ;;
+			esac
+			;;
+		*)
+			case $test_prereqs in
+			*" $_p "*) ;;
+			*) IFS=$_old_ifs; missing_prereq=$_p; return 1 ;;
+			esac
+			;;
+		esac
+	done
+	IFS=$_old_ifs
+	return 0
+}
+
+test_skip_all() {
+	printf '1..0 # SKIP %s\n' "$1"
+	cd / && rm -rf "$TRASH_DIRECTORY"
+	exit 0
+}
+
+
+test_eval_() {
+	(
+		cd "$TRASH_DIRECTORY" || exit 1
+		eval "$1"
+	) >"$TRASH_DIRECTORY/.test-output" 2>&1
+	_status=$?
+	if [ $_status -ne 0 ] || [ -n "${verbose:-}" ]; then
+		sed 's/^/#   /' "$TRASH_DIRECTORY/.test-output"
+	fi
+	return $_status
+}
+
+test_expect_() {
+	_mode=$1
+	shift
+	_prereq=
+	if [ $# -eq 3 ]; then
+		_prereq=$1
+		shift
+	fi
+	[ $# -eq 2 ] || {
+		echo "Bail out! bug in test script: test_expect_$_mode needs 2 or 3 arguments"
+		exit 1
+	}
+	test_count=$((test_count + 1))
+	if [ -n "$_prereq" ] && ! test_have_prereq "$_prereq"; then
+		printf 'ok %d # skip %s (missing %s)\n' "$test_count" "$1" \
+			"${missing_prereq:-$_prereq}"
+		return 0
+	fi
+	if test_eval_ "$2"; then
+		if [ "$_mode" = failure ]; then
+			printf 'ok %d - %s # TODO known breakage vanished\n' \
+				"$test_count" "$1"
+		else
+			printf 'ok %d - %s\n' "$test_count" "$1"
+		fi
+	else
+		if [ "$_mode" = failure ]; then
+			printf 'not ok %d - %s # TODO known breakage\n' \
+				"$test_count" "$1"
+		else
+			test_failures=$((test_failures + 1))
+			printf 'not ok %d - %s\n' "$test_count" "$1"
+			printf '#   failed body:\n'
+			printf '%s\n' "$2" | sed 's/^/#   /'
+		fi
+	fi
+}
+
+test_expect_success() {
+	test_expect_ success "$@"
+}
+
+test_expect_failure() {
+	test_expect_ failure "$@"
+}
+
+test_must_fail() {
+	"$@"
+	_status=$?
+	if [ $_status -eq 0 ]; then
+		echo "test_must_fail: command succeeded: $*" >&2
+		return 1
+	elif [ $_status -gt 128 ] && [ $_status -le 192 ]; then
+		echo "test_must_fail: killed by signal $((_status - 128)): $*" >&2
+		return 1
+	elif [ $_status -eq 126 ] || [ $_status -eq 127 ]; then
+		echo "test_must_fail: command not run ($_status): $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+test_expect_code() {
+	_want=$1
+	shift
+	"$@"
+	_status=$?
+	if [ $_status -ne "$_want" ]; then
+		echo "test_expect_code: want $_want, got $_status: $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+test_line_count() {
+	[ $# -eq 3 ] || {
+		echo "test_line_count: needs OP N FILE" >&2
+		return 1
+	}
+	_lines=$(wc -l <"$3")
+	if ! [ "$_lines" "$1" "$2" ]; then
+		echo "test_line_count: $3 has $_lines lines, want $1 $2" >&2
+		cat "$3" >&2
+		return 1
+	fi
+}
+
+# Fail with a message (for use in bodies: cond || error_ 'msg').
+test_fail() {
+	echo "$*" >&2
+	return 1
+}
+
+test_done() {
+	printf '1..%d\n' "$test_count"
+	if [ "$test_failures" -eq 0 ]; then
+		cd / && rm -rf "$TRASH_DIRECTORY"
+		exit 0
+	fi
+	say "$test_failures of $test_count failed; scratch kept in $TRASH_DIRECTORY"
+	exit 1
+}
+
+# Common prereqs.
+[ "$(id -u)" = 0 ] && test_set_prereq ROOT
+command -v git >/dev/null 2>&1 && test_set_prereq GIT
+[ -n "${GNUPLOT:-}" ] && test_set_prereq GNUPLOT
+command -v groff >/dev/null 2>&1 && test_set_prereq GROFF
+case ${SAN_CFLAGS:-} in
+*sanitize=thread*) test_set_prereq TSAN ;;
+*sanitize=address*) test_set_prereq ASAN ;;
+*) test_set_prereq NO_SANITIZER ;;
+esac
