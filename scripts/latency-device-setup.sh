@@ -1,0 +1,251 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# latency-device-setup: the 2009 disk layout for latency-tests runs.  Puts
+# dm-crypt (plain mode, a random key read once from /dev/urandom, so
+# nothing survives the teardown) on a whole device, LVM on top, a scratch
+# logical volume with ext3 (mounted) and a swap logical volume (enabled),
+# and undoes it with --teardown.  Destructive: it refuses without
+# --yes-destroy naming the device, and refuses a device that is mounted,
+# used as swap or held by another device; --dry-run prints every command
+# and runs none.  See latency-device-setup(1).
+#
+# Environment (defaults in brackets):
+#   LATENCY_DM_CONTROL  the device-mapper control node [/dev/mapper/control]
+#   LATENCY_PROC        the proc filesystem [/proc]
+#   LATENCY_SYS         the sysfs filesystem [/sys]
+set -eu
+
+: "${LATENCY_DM_CONTROL:=/dev/mapper/control}"
+: "${LATENCY_PROC:=/proc}"
+: "${LATENCY_SYS:=/sys}"
+
+prog=${0##*/}
+version='@VERSION@'
+here=$(cd "$(dirname "$0")" && pwd)
+
+die() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit 1
+}
+
+unsupported() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit 3
+}
+
+usage_error() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+	printf "Try '%s --help' for more information.\n" "$prog" >&2
+	exit 2
+}
+
+print_stdout() {
+	if ! _err=$(cat 2>&1 >&3); then
+		printf '%s: write error: %s\n' "$prog" "${_err##*: }" >&2
+		exit 1
+	fi
+} 3>&1
+
+usage() {
+	print_stdout <<EOF
+Usage: $prog [OPTION]... --yes-destroy=DEVICE DEVICE
+  or:  $prog [OPTION]... --teardown
+Set up the 2009 test disk on DEVICE, destroying its contents: dm-crypt with
+a throw-away random key, LVM on top, an ext3 scratch volume mounted at the
+mount point and a swap volume enabled.  --teardown undoes it.
+
+  --yes-destroy=DEVICE  confirm that DEVICE may be overwritten (required;
+                        must name the same DEVICE)
+  --dry-run             print every command instead of running it
+  --teardown            swap off, unmount, deactivate the volumes and close
+                        the dm-crypt mapping
+  --scratch-size=SIZE   size of the ext3 scratch volume (default 5G)
+  --swap-size=SIZE      size of the swap volume (default 2G)
+  --mount=DIR           where the scratch volume is mounted (default
+                        /mnt/latency-scratch)
+  --name=NAME           volume group name; the mapping is NAME-crypt
+                        (default latency)
+  -h, --help            display this help and exit
+  -V, --version         output version information and exit
+
+Sizes take binary suffixes (512M, 5G).  Then run:
+  latency-run-test --scratch=DIR --swap=/dev/NAME/swap ...
+Exit status: 0 done, 1 a command failed or the device is in use, 2 usage
+error, 3 device-mapper or a tool is missing here.
+EOF
+	exit 0
+}
+
+show_version() {
+	case $version in
+	@*) version=$(sh "$here/../version.sh") ;;
+	esac
+	printf '%s (latency-tests) %s\n' "$prog" "$version" | print_stdout
+	exit 0
+}
+
+check_size() {
+	case $2 in
+	[1-9]*[kMGT] | [1-9]*) ;;
+	*) usage_error "invalid value '$2' for --$1 (expected a size such as 5G)" ;;
+	esac
+	case ${2%[kMGT]} in
+	*[!0-9]*) usage_error "invalid value '$2' for --$1 (expected a size such as 5G)" ;;
+	esac
+}
+
+# LVM spells binary sizes with capital letters only.
+lvm_size() {
+	case $1 in
+	*k) echo "${1%k}K" ;;
+	*[MGT]) echo "$1" ;;
+	*) echo "${1}B" ;;
+	esac
+}
+
+# run CMD...: print it (always, so the log shows what was done) and run it
+# unless --dry-run.
+run() {
+	printf '+ %s\n' "$*"
+	[ "$dry_run" = yes ] && return 0
+	"$@" || die "command failed: $*"
+}
+
+need_tools() {
+	_missing=
+	for _t in "$@"; do
+		command -v "$_t" >/dev/null 2>&1 || _missing="$_missing $_t"
+	done
+	[ -z "$_missing" ] && return 0
+	if [ "$dry_run" = yes ]; then
+		echo "# note: not installed here:$_missing (cryptsetup, lvm2)"
+		return 0
+	fi
+	unsupported "missing tool(s):$_missing (install cryptsetup and lvm2)"
+}
+
+need_device_mapper() {
+	[ -e "$LATENCY_DM_CONTROL" ] && return 0
+	if [ "$dry_run" = yes ]; then
+		echo "# note: device-mapper is not available here (no $LATENCY_DM_CONTROL)"
+		return 0
+	fi
+	unsupported "device-mapper is not available here (no $LATENCY_DM_CONTROL; load the dm_mod module)"
+}
+
+# check_unused DEVICE: refuse a device that is mounted, swapped on or held
+# (by dm, md or a partition that is in use).
+check_unused() {
+	_real=$(readlink -f "$1")
+	_base=${_real##*/}
+	if grep -q "^$_real[0-9p]*[[:space:]]" "$LATENCY_PROC/mounts"; then
+		die "refusing $1: it (or a partition of it) is mounted"
+	fi
+	if grep -q "^$_real[0-9p]*[[:space:]]" "$LATENCY_PROC/swaps"; then
+		die "refusing $1: it (or a partition of it) is used as swap"
+	fi
+	for _h in "$LATENCY_SYS/class/block/$_base/holders"/* \
+		"$LATENCY_SYS/class/block/$_base"/"$_base"*/holders/*; do
+		[ -e "$_h" ] || continue
+		die "refusing $1: it is in use by ${_h##*/}"
+	done
+}
+
+setup() {
+	[ -b "$device" ] || die "refusing $device: not a block device"
+	check_unused "$device"
+	need_device_mapper
+	need_tools cryptsetup pvcreate vgcreate lvcreate mkfs.ext3 mkswap \
+		swapon mount
+	run cryptsetup open --type plain --cipher aes-xts-plain64 \
+		--key-size 512 --key-file /dev/urandom --keyfile-size 64 \
+		"$device" "$name-crypt"
+	run pvcreate -q "/dev/mapper/$name-crypt"
+	run vgcreate -q "$name" "/dev/mapper/$name-crypt"
+	run lvcreate -q -y -L "$(lvm_size "$scratch_size")" -n scratch "$name"
+	run lvcreate -q -y -L "$(lvm_size "$swap_size")" -n swap "$name"
+	run mkfs.ext3 -q "/dev/$name/scratch"
+	run mkswap -q "/dev/$name/swap"
+	run mkdir -p "$mount"
+	run mount "/dev/$name/scratch" "$mount"
+	run swapon "/dev/$name/swap"
+	echo "# ready: latency-run-test --scratch=$mount --swap=/dev/$name/swap"
+}
+
+teardown() {
+	need_device_mapper
+	need_tools cryptsetup vgchange swapoff umount
+	run swapoff "/dev/$name/swap"
+	run umount "$mount"
+	run vgchange -q -an "$name"
+	run cryptsetup close "$name-crypt"
+}
+
+main() {
+	dry_run=no
+	mode=setup
+	confirm=
+	device=
+	scratch_size=5G
+	swap_size=2G
+	mount=/mnt/latency-scratch
+	name=latency
+	while [ $# -gt 0 ]; do
+		_o=$1
+		shift
+		case $_o in
+		--*=*)
+			_n=${_o%%=*}
+			_v=${_o#*=}
+			;;
+		--yes-destroy | --scratch-size | --swap-size | --mount | --name)
+			[ $# -gt 0 ] || usage_error "option '$_o' requires an argument"
+			_n=$_o
+			_v=$1
+			shift
+			;;
+		*)
+			_n=$_o
+			_v=
+			;;
+		esac
+		case $_n in
+		-h | --help) usage ;;
+		-V | --version) show_version ;;
+		--dry-run) dry_run=yes ;;
+		--teardown) mode=teardown ;;
+		--yes-destroy) confirm=$_v ;;
+		--scratch-size) check_size scratch-size "$_v"; scratch_size=$_v ;;
+		--swap-size) check_size swap-size "$_v"; swap_size=$_v ;;
+		--mount) mount=$_v ;;
+		--name)
+			case $_v in
+			'' | *[!A-Za-z0-9_]*) usage_error "invalid value '$_v' for --name (letters, digits, _)" ;;
+			esac
+			name=$_v
+			;;
+		-*) usage_error "unrecognized option '$_n'" ;;
+		*)
+			[ -z "$device" ] || usage_error "unexpected argument '$_n'"
+			device=$_n
+			;;
+		esac
+	done
+	case $mount in
+	/*) ;;
+	*) usage_error "invalid value '$mount' for --mount (expected an absolute path)" ;;
+	esac
+	if [ "$mode" = teardown ]; then
+		[ -z "$device" ] || usage_error "--teardown takes no DEVICE"
+		teardown
+		return 0
+	fi
+	[ -n "$device" ] || usage_error "no DEVICE given"
+	[ -n "$confirm" ] ||
+		usage_error "refusing to destroy $device without --yes-destroy=$device"
+	[ "$confirm" = "$device" ] ||
+		usage_error "--yes-destroy names '$confirm', not '$device'"
+	setup
+}
+
+main "$@"

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sysinfo.sh: sourced by run-test.sh.  sysinfo_capture DIR records what a
+# run depends on: kernel and command line, memory, /proc/sys/vm, block
+# device queue settings, mounts with their options, slabinfo, CPU, swap and
+# the counters of /proc/vmstat.  Called before and after the run.
+#
+# Environment:
+#   LATENCY_PROC  the proc filesystem (default: /proc)
+#   LATENCY_SYS   the sysfs filesystem (default: /sys)
+
+: "${LATENCY_PROC:=/proc}"
+: "${LATENCY_SYS:=/sys}"
+
+# sysinfo_copy SRC DEST: copy a file that may be absent or unreadable here
+# (slabinfo needs root); say so in DEST instead of failing the run.
+sysinfo_copy() {
+	if [ -r "$1" ] && cat "$1" >"$2" 2>/dev/null; then
+		return 0
+	fi
+	echo "unavailable: cannot read $1" >"$2"
+}
+
+# sysinfo_values DIR: "name value" for every readable file in DIR (the
+# write-only ones such as vm/drop_caches are listed as unreadable).
+sysinfo_values() {
+	for _f in "$1"/*; do
+		[ -f "$_f" ] || continue
+		if _v=$(cat "$_f" 2>/dev/null); then
+			printf '%s %s\n' "${_f##*/}" "$_v"
+		else
+			printf '%s (unreadable)\n' "${_f##*/}"
+		fi
+	done
+}
+
+sysinfo_capture() {
+	_d=$1
+	mkdir -p "$_d" || return 1
+	uname -a >"$_d/kernel" || return 1
+	sysinfo_copy "$LATENCY_PROC/cmdline" "$_d/cmdline"
+	sysinfo_copy "$LATENCY_PROC/meminfo" "$_d/meminfo"
+	sysinfo_copy "$LATENCY_PROC/vmstat" "$_d/vmstat"
+	sysinfo_copy "$LATENCY_PROC/swaps" "$_d/swaps"
+	sysinfo_copy "$LATENCY_PROC/mounts" "$_d/mounts"
+	sysinfo_copy "$LATENCY_PROC/slabinfo" "$_d/slabinfo"
+	sysinfo_copy "$LATENCY_PROC/cpuinfo" "$_d/cpuinfo"
+	sysinfo_values "$LATENCY_PROC/sys/vm" >"$_d/sys-vm" || return 1
+	: >"$_d/block-queue"
+	for _q in "$LATENCY_SYS"/block/*/queue; do
+		[ -d "$_q" ] || continue
+		_dev=${_q%/queue}
+		_dev=${_dev##*/}
+		for _k in scheduler read_ahead_kb nr_requests rotational \
+			max_sectors_kb wbt_lat_usec; do
+			[ -r "$_q/$_k" ] || continue
+			printf '%s %s %s\n' "$_dev" "$_k" "$(cat "$_q/$_k")" \
+				>>"$_d/block-queue" || return 1
+		done
+	done
+}
