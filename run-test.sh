@@ -646,7 +646,8 @@ start_monitors() {
 	bg_add $pid_trace
 }
 
-# stop_bg PID NAME: SIGTERM and wait; stopped programs exit 0 or 128+15.
+# stop_bg PID NAME ERRFILE: SIGTERM and wait; stopped programs exit 0 or
+# 128+15.
 stop_bg() {
 	if ! kill -TERM "$1" 2>/dev/null; then
 		note "$2 had exited before it was stopped"
@@ -659,19 +660,19 @@ stop_bg() {
 	case $_st in
 	143) return 0 ;;
 	3)
-		note "$2 unsupported here (exit 3): see $2.err"
+		note "$2 unsupported here (exit 3): $(sed -n 1p "$run_dir/$3")"
 		return 0
 		;;
 	esac
-	warn "$2 failed with status $_st"
+	warn "$2 failed with status $_st (see $3)"
 	return 1
 }
 
 stop_monitors() {
 	_ok=0
-	stop_bg "$pid_vmstat" latency-vmstat || _ok=1
-	stop_bg "$pid_kmsg" latency-kmsg || _ok=1
-	stop_bg "$pid_trace" latency-trace || _ok=1
+	stop_bg "$pid_vmstat" latency-vmstat vmstat.err || _ok=1
+	stop_bg "$pid_kmsg" latency-kmsg kmsg.err || _ok=1
+	stop_bg "$pid_trace" latency-trace trace.err || _ok=1
 	pid_vmstat= pid_kmsg= pid_trace=
 	return $_ok
 }
@@ -700,7 +701,7 @@ start_music() {
 stop_music() {
 	[ -n "${pid_music:-}" ] || return 0
 	_ok=0
-	stop_bg "$pid_music" fake-music || _ok=1
+	stop_bg "$pid_music" fake-music fake-music.err || _ok=1
 	pid_music=
 	wait_for "$pid_music_series" || {
 		warn "latency-output of fake-music failed"
@@ -875,16 +876,19 @@ EOF
 # --- failure and cleanup -----------------------------------------------------
 state=setup
 partial_reason=
+exit_code=
 
 unsupported() {
 	printf '%s: %s\n' "$prog" "$*" >&2
 	partial_reason="unsupported: $*"
+	exit_code=3
 	exit 3
 }
 
 fail_run() {
 	printf '%s: %s\n' "$prog" "$*" >&2
 	partial_reason="failed: $*"
+	exit_code=1
 	exit 1
 }
 
@@ -892,14 +896,17 @@ on_signal() {
 	partial_reason="interrupted by SIG$1"
 	trap - "$1"
 	case $1 in
-	INT) exit 130 ;;
-	TERM) exit 143 ;;
-	HUP) exit 129 ;;
+	INT) exit_code=130 ;;
+	TERM) exit_code=143 ;;
+	HUP) exit_code=129 ;;
 	esac
+	exit $exit_code
 }
 
+# cleanup STATUS: the EXIT trap.  A shell does not always pass the status
+# of an exit inside a signal trap, so exit_code takes precedence.
 cleanup() {
-	_status=$1
+	_status=${exit_code:-$1}
 	trap - EXIT INT TERM HUP
 	set +e
 	for _p in $bg_pids; do
@@ -980,7 +987,7 @@ main() {
 	run_workloads
 	progress "stopping fake-music and the monitors"
 	stop_music || fail_run "fake-music failed (see fake-music.err)"
-	stop_monitors || fail_run "a monitor failed (see its .err file)"
+	stop_monitors || fail_run "a monitor failed"
 	confine_undo || fail_run "cannot undo the confinement"
 	sysinfo_capture "$run_dir/sysinfo/after" || fail_run "cannot record sysinfo"
 	state=finishing

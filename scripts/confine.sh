@@ -111,20 +111,20 @@ confine_swap_enable() {
 
 # Undo everything confine_* did; safe to call more than once.
 confine_undo() {
-	_status=0
+	_cu_status=0
 	if [ -n "$confine_swapdev" ]; then
 		if run_logged swapoff "$confine_swapdev"; then
 			confine_swapdev=
 		else
 			warn "cannot disable swap on $confine_swapdev"
-			_status=1
+			_cu_status=1
 		fi
 	fi
 	if [ -n "$confine_swapfile" ] && [ -z "$confine_swapdev" ]; then
 		if rm -f "$confine_swapfile"; then
 			confine_swapfile=
 		else
-			_status=1
+			_cu_status=1
 		fi
 	fi
 	if [ -n "$confine_cgroup" ] && [ -d "$confine_cgroup" ]; then
@@ -132,8 +132,8 @@ confine_undo() {
 			confine_cgroup=
 		else
 			warn "cannot remove cgroup $confine_cgroup"
-			_status=1
+			_cu_status=1
 		fi
 	fi
-	return $_status
+	return $_cu_status
 }

@@ -52,6 +52,8 @@ EOF
 		cat <<EOF
 
 set output '$_name.png'
+stats '$_s' using (\$5 - t0) nooutput
+set xrange [STATS_min:STATS_max]
 set multiplot layout 2,1 title '$_name: latency and kernel activity'
 set xlabel 'seconds (CLOCK_MONOTONIC from the first vmstat sample)'
 set ylabel 'gap since previous line (s)'
@@ -69,6 +71,7 @@ plot 'vmstat.dat' using (\$1 - t0):2 with lines title 'nr_writeback', \\
      '' using (\$1 - t0):(rate_out(\$4)) axes x1y2 with lines title 'pswpout'
 unset multiplot
 unset y2label
+set autoscale x
 EOF
 	done
 }
