@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='run-test.sh: options, config files, bad values and paths'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+
+rt=$abs_top_srcdir/run-test.sh
+
+# bad_option EXPECTED-FIRST-LINE ARGS...: exit 2, the message, a Try line.
+bad_option() {
+	_bo_msg=$1
+	shift
+	test_expect_code 2 "$rt" "$@" >out 2>err &&
+	! test -s out &&
+	printf '%s\n' "run-test.sh: $_bo_msg" \
+		"Try 'run-test.sh --help' for more information." >expect &&
+	test_cmp expect err
+}
+
+test_expect_success 'bad options and values give one clear line' '
+	bad_option "unrecognized option '\''--bogus'\''" --bogus &&
+	bad_option "option '\''--label'\'' requires an argument" --label &&
+	bad_option "option '\''--quick'\'' takes no value" --quick=yes &&
+	bad_option "unexpected argument '\''extra'\''" extra &&
+	bad_option "invalid value '\''0'\'' for --gitk-runs (expected at least 1)" --gitk-runs 0 &&
+	bad_option "invalid value '\''x'\'' for --gitk-runs (expected a whole number)" --gitk-runs=x &&
+	bad_option "invalid value '\''-1'\'' for --warmup (expected a whole number)" --warmup=-1 &&
+	bad_option "invalid value '\''12Q'\'' for --mem-limit (expected a size such as 512M)" --mem-limit=12Q &&
+	bad_option "invalid value '\''0M'\'' for --swap (expected a size above 0)" --swap=0M &&
+	bad_option "invalid value '\''nohost'\'' for --music-from (expected HOST:PORT)" --music-from=nohost &&
+	bad_option "invalid value '\''fast'\'' for --stall (expected a duration such as 1s)" --stall=fast &&
+	bad_option "invalid label '\''a/b'\'' (letters, digits and . _ + - only, not starting with .)" --label=a/b
+'
+
+test_expect_success 'unusable paths give one clear line' '
+	: >file &&
+	bad_option "--repo '\''$PWD/none'\'' is not a directory" --repo="$PWD/none" &&
+	bad_option "--results '\''file'\'' is not a directory" --results=file &&
+	bad_option "--scratch '\''none'\'' is not a directory" --scratch=none &&
+	bad_option "cannot read config file '\''none.conf'\''" --config=none.conf
+'
+
+test_expect_success 'a config file is checked line by line' '
+	printf "# comment\n\ngitk-runs=2\nno-such=1\n" >bad.conf &&
+	bad_option "bad.conf:4: unknown setting '\''no-such'\''" --config bad.conf &&
+	printf "gitk-runs 2\n" >bad2.conf &&
+	bad_option "bad2.conf:1: expected name=value: '\''gitk-runs 2'\''" --config=bad2.conf &&
+	printf "drop-caches=maybe\n" >bad3.conf &&
+	bad_option "invalid value '\''maybe'\'' for drop-caches (expected yes or no)" --config=bad3.conf
+'
+
+cat >expect-config <<'EOF_'
+# latency-tests run configuration (latency-run-test --config FILE)
+label=k1
+results=resdir
+scratch=
+repo=
+commits=500
+seed=7
+gitk-runs=5
+warmup=1
+drop-caches=no
+seqbench=-t 8 -t 16 -b 65536
+music-from=127.0.0.1:8000
+gitk-args=
+music-args=
+stall=500ms
+mem-limit=512M
+swap=1G
+allow-unconfined=yes
+quick=no
+EOF_
+
+test_expect_success 'the effective configuration, and its round trip' '
+	"$rt" --print-config --label=k1 --results resdir --commits 500 --seed=7 \
+		--gitk-runs 5 --warmup=1 --no-drop-caches \
+		--seqbench "-t 8 -t 16 -b 65536" --music-from=127.0.0.1:8000 \
+		--stall 500ms --mem-limit=512M --swap 1G --allow-unconfined \
+		>config &&
+	test_cmp expect-config config &&
+	"$rt" --config config --print-config >again &&
+	test_cmp config again
+'
+
+test_expect_success 'the command line overrides the config file' '
+	"$rt" --gitk-runs=9 --config=expect-config --print-config >config &&
+	sed "s/^gitk-runs=5$/gitk-runs=9/" expect-config >expect &&
+	test_cmp expect config
+'
+
+test_expect_success '--quick: three runs, a small repo, confinement where allowed' '
+	"$rt" --quick --label=q --print-config >config &&
+	grep -x "gitk-runs=3" config &&
+	grep -x "quick=yes" config &&
+	grep -x "mem-limit=auto:256M" config &&
+	grep -x "swap=auto:1G" config &&
+	"$rt" --quick --gitk-runs=4 --mem-limit=none --print-config >config &&
+	grep -x "gitk-runs=4" config &&
+	grep -x "mem-limit=none" config
+'
+
+test_expect_success 'the label defaults to uname -r' '
+	"$rt" --print-config >config &&
+	grep -x "label=$(uname -r)" config
+'
+
+test_done
