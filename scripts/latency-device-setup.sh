@@ -118,7 +118,7 @@ need_tools() {
 	done
 	[ -z "$_missing" ] && return 0
 	if [ "$dry_run" = yes ]; then
-		echo "# note: not installed here:$_missing (cryptsetup, lvm2)"
+		echo "$prog: note: not installed here:$_missing (cryptsetup, lvm2)" >&2
 		return 0
 	fi
 	unsupported "missing tool(s):$_missing (install cryptsetup and lvm2)"
@@ -127,7 +127,7 @@ need_tools() {
 need_device_mapper() {
 	[ -e "$LATENCY_DM_CONTROL" ] && return 0
 	if [ "$dry_run" = yes ]; then
-		echo "# note: device-mapper is not available here (no $LATENCY_DM_CONTROL)"
+		echo "$prog: note: device-mapper is not available here (no $LATENCY_DM_CONTROL)" >&2
 		return 0
 	fi
 	unsupported "device-mapper is not available here (no $LATENCY_DM_CONTROL; load the dm_mod module)"
