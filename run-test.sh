@@ -16,19 +16,19 @@
 #                          [scripts/ next to this script, else @pkgdatadir@]
 #   LATENCY_CACHE_DIR      where the synthetic repository is cached
 #                          [RESULTS/.cache]
-#   LATENCY_QUICK_MEM_LIMIT  --quick's memory limit [256M]
-#   LATENCY_QUICK_SWAP       --quick's swap file size [1G]
+#   LATENCY_QUICK_MEM_LIMIT  --quick's memory limit [16M]
+#   LATENCY_QUICK_SWAP       --quick's swap file size [512M]
 #   LATENCY_QUICK_COMMITS    --quick's synthetic repository size [60000]
-#   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [200000]
+#   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [180000]
 #   LATENCY_CGROUP_ROOT    where cgroups are mounted [/sys/fs/cgroup]
 #   LATENCY_GNUPLOT        gnuplot for the plots [gnuplot; empty: no plots]
 #   LATENCY_PROC, LATENCY_SYS  proc and sysfs for sysinfo [/proc, /sys]
 set -eu
 
-: "${LATENCY_QUICK_MEM_LIMIT:=256M}"
-: "${LATENCY_QUICK_SWAP:=1G}"
+: "${LATENCY_QUICK_MEM_LIMIT:=16M}"
+: "${LATENCY_QUICK_SWAP:=512M}"
 : "${LATENCY_QUICK_COMMITS:=60000}"
-: "${LATENCY_DEFAULT_COMMITS:=200000}"
+: "${LATENCY_DEFAULT_COMMITS:=180000}"
 
 prog=${0##*/}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,7 +75,7 @@ Run:
   --seqbench=ARGS      also run seqbench with ARGS after the fake-gitk runs
   --repo=PATH          git repository for fake-gitk (default: a synthetic
                        one, created once and cached)
-  --commits=N          size of the synthetic repository (default 200000)
+  --commits=N          size of the synthetic repository (default 180000)
   --seed=N             seed of the synthetic repository and the workloads
                        (default 137)
   --music-from=HOST:PORT  fake-music source (default: its own loopback
@@ -84,8 +84,8 @@ Run:
   --music-args=ARGS    extra options for fake-music
   --stall=DURATION     gaps longer than this are stalls (default 1s)
   --quick              a complete small run of about two minutes: 3 runs,
-                       a small repository, and (where allowed) a 256M
-                       memory limit with a 1G swap file so fake-gitk swaps
+                       a small repository, and (where allowed) a 16M
+                       memory limit with a 512M swap file so fake-gitk swaps
 
 Confinement (as root):
   --mem-limit=SIZE     run the workloads in a memory cgroup of SIZE
@@ -522,8 +522,7 @@ cmd_summarize() { # FORMAT ELAPSED...
 # json_number FILE KEY: the first number given for "KEY" in a JSON file
 # written by one of our programs (copied as text, never computed on).
 json_number() {
-	sed -n "s/.*\"$2\": *\(-\{0,1\}[0-9][0-9.eE+-]*\).*/\1/p" "$1" |
-		sed -n 1p
+	grep -o "\"$2\": *-\{0,1\}[0-9][0-9.eE+-]*" "$1" | sed -n '1s/.*: *//p'
 }
 
 # --- the run -----------------------------------------------------------------
@@ -816,6 +815,14 @@ write_result_json() { # PARTIAL_BOOL
 			cat "$_r"
 			_sep=,
 		done
+		printf '\n  },\n  "monitors": {'
+		_sep=
+		for _m in vmstat kmsg trace; do
+			[ -s "$run_dir/$_m.json" ] || continue
+			printf '%s\n    "%s": ' "$_sep" "$_m"
+			cat "$run_dir/$_m.json"
+			_sep=,
+		done
 		printf '\n  }\n}\n'
 	} >"$run_dir/result.json.tmp"
 	mv "$run_dir/result.json.tmp" "$run_dir/result.json"
@@ -839,6 +846,7 @@ write_summary() { # STATE (complete, or why it is partial)
 		done
 		echo "swapped: pswpout_delta=$(field_or_null "$run_dir/vmstat.json" pswpout_delta) pswpin_delta=$(field_or_null "$run_dir/vmstat.json" pswpin_delta) pages (page size $(getconf PAGESIZE) bytes)"
 		echo "failures: ${failures_json:-unknown} page allocation failures, $(field_or_null "$run_dir/kmsg.json" oom_kills) OOM kills"
+		echo "reclaim: direct_reclaim_total_s=$(field_or_null "$run_dir/trace.json" direct_reclaim_total_s) direct_reclaim_max_s=$(field_or_null "$run_dir/trace.json" direct_reclaim_max_s) memcg_reclaim_total_s=$(field_or_null "$run_dir/trace.json" memcg_reclaim_total_s)"
 		echo "stalls (gaps over $cfg_stall):"
 		for _r in "$run_dir"/*.report.json; do
 			[ -s "$_r" ] || continue
@@ -854,7 +862,7 @@ write_summary() { # STATE (complete, or why it is partial)
 # finish STATE: write summary.txt and result.json from what exists.
 finish() {
 	collect_elapsed
-	failures_json=$(field_or_null "$run_dir/kmsg.json" page_allocation_failures)
+	failures_json=$(field_or_null "$run_dir/kmsg.json" failures)
 	failures=$failures_json
 	[ "$failures" != null ] || failures=0
 	mean_s= stddev_s=

@@ -53,15 +53,15 @@ EOF
 
 set output '$_name.png'
 stats '$_s' using (\$5 - t0) nooutput
-set xrange [STATS_min:STATS_max]
+# Padded by a sampling interval so the vmstat panel has samples.
+set xrange [STATS_min - 1:STATS_max + 1]
 set multiplot layout 2,1 title '$_name: latency and kernel activity'
 set xlabel 'seconds (CLOCK_MONOTONIC from the first vmstat sample)'
 set ylabel 'gap since previous line (s)'
-set logscale y
+set yrange [0:*]
 unset y2tics
 plot '$_s' using (\$5 - t0):3 with points pt 7 ps 0.4 title 'latency', \\
      '' using (\$5 - t0):3 smooth bezier lw 2 title 'smoothed'
-unset logscale y
 set ylabel 'nr_writeback (pages)'
 set y2label 'swap IO (pages per sample)'
 set y2tics
