@@ -515,7 +515,7 @@ cmd_seqbench() { # JSON
 cmd_summarize() { # FORMAT ELAPSED...
 	_fmt=$1
 	shift
-	run_logged "$p_latency_summarize" --label "$cfg_label" \
+	run_logged "$p_latency_summarize" --label "$cfg_run_label" \
 		--failures "$failures" --format "$_fmt" "$@"
 }
 

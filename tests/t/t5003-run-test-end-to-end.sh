@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='run-test.sh: a reduced end-to-end run leaves a complete result directory'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+
+missing=
+for p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
+	latency-kmsg latency-trace latency-summarize; do
+	command -v "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] || test_skip_all "programs not built:$missing"
+command -v jq >/dev/null 2>&1 && test_set_prereq JQ
+
+rt=$abs_top_srcdir/run-test.sh
+# A tiny repository (300 commits, a line every 50) and a one-song folder of
+# 64 KiB keep the run to a few seconds.
+test_expect_success 'a reduced run completes' '
+	"$rt" --label=e2e --commits=300 --gitk-runs=2 --no-drop-caches \
+		--gitk-args=--every=50 --music-args="--songs=1 --song-size=64k" \
+		--results=res >out 2>err &&
+	! test -s out &&
+	grep "result in $PWD/res/e2e\$" err
+'
+
+test_expect_success 'the headline has exactly the 2009 format' '
+	sed -n 1p res/e2e/summary.txt >headline &&
+	grep -E -x "e2e Elapsed:[0-9]{2,}:[0-5][0-9]\.[0-9]{3}\(stddev:[0-9]+\.[0-9]{3}\) Failures:[0-9]+" headline &&
+	! grep "^PARTIAL" res/e2e/summary.txt &&
+	grep -x "runs: 2 of 2 counted fake-gitk runs (warmup 0)" res/e2e/summary.txt &&
+	grep "^swapped: pswpout_delta=[0-9]* pswpin_delta=[0-9]* pages" res/e2e/summary.txt
+'
+
+test_expect_success 'every file of the result directory is there' '
+	cd res/e2e &&
+	for f in summary.txt result.json config versions commands.log \
+		fake-gitk-1.latency fake-gitk-2.latency fake-music.latency \
+		fake-gitk-1.json fake-gitk-2.json fake-music.json \
+		fake-gitk-1.report.json fake-music.report.json \
+		vmstat.log vmstat.json kmsg.json plot.gp vmstat.dat; do
+		test -s $f || test_fail "missing or empty: $f" || return 1
+	done &&
+	test -f kern.log &&
+	for d in before after; do
+		for f in kernel cmdline meminfo vmstat swaps mounts slabinfo \
+			cpuinfo sys-vm block-queue; do
+			test -s sysinfo/$d/$f ||
+				test_fail "missing or empty: sysinfo/$d/$f" || return 1
+		done
+	done &&
+	grep -q "^dirty_ratio [0-9]" sysinfo/before/sys-vm &&
+	! test -e scratch
+'
+
+test_expect_success 'the series are latency-output lines of the workloads' '
+	cd res/e2e &&
+	# 300 commits, a line every 50, and the end-of-load line.
+	test_line_count = 7 fake-gitk-1.latency &&
+	grep -c -E "^ *[0-9]+\.[0-9]{4} +[0-9]+\.[0-9]{4} +[0-9]+\.[0-9]{4} -- [0-9]+\.[0-9]{9} fake-gitk " \
+		fake-gitk-1.latency >count &&
+	echo 7 >expect && test_cmp expect count &&
+	grep -q -E "^ *[0-9.]+ +[0-9.]+ +[0-9.]+ -- [0-9.]+ fake-music bytes=" fake-music.latency
+'
+
+test_expect_success GNUPLOT 'the plots are drawn' '
+	cd res/e2e &&
+	test -s fake-gitk-1.png && test -s fake-gitk-2.png && test -s fake-music.png
+'
+
+test_expect_success 'versions, command lines and the seed are recorded' '
+	cd res/e2e &&
+	for p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
+		latency-kmsg latency-trace latency-summarize; do
+		grep -q "^$p (latency-tests) " versions ||
+			test_fail "no version of $p" || return 1
+	done &&
+	grep -x "uname -r: $(uname -r)" versions &&
+	grep -x "seed: 137" versions &&
+	grep -q "fake-gitk --create-repo .* --commits 300 --seed 137$" commands.log &&
+	grep -q "fake-gitk --iterations 1 --format json -o .*/fake-gitk-2.json --every=50 " commands.log
+'
+
+test_expect_success JQ 'result.json carries the contract 4 fields' '
+	jq -r "[.format_version, .program, .label, .partial,
+		(.gitk_runs | length), (.elapsed_mean_s | type),
+		(.elapsed_stddev_s | type), (.failures | type),
+		(.oom_kills | type), (.pswpout_delta | type),
+		(.pswpin_delta | type), (.latency | keys | join(\",\")),
+		(.latency[\"fake-gitk-1\"].stall_threshold_s),
+		(.monitors | keys | join(\",\"))] | map(tostring) | join(\" \")" \
+		res/e2e/result.json >fields &&
+	echo "1 run-test.sh e2e false 2 number number number number number number fake-gitk-1,fake-gitk-2,fake-music 1 kmsg,trace,vmstat" >expect &&
+	test_cmp expect fields
+'
+
+test_expect_success JQ 'the mean and stddev are those of the runs' '
+	jq -r ".gitk_runs[].elapsed_s" res/e2e/result.json >runs &&
+	latency-summarize --format=csv $(cat runs) >csv &&
+	jq -r "\"runs,mean_s,stddev_s\", \"2,\(.elapsed_mean_s),\(.elapsed_stddev_s)\"" \
+		res/e2e/result.json >from-json &&
+	sed -n 2p csv >a && sed -n 2p from-json >b &&
+	IFS=, read -r n1 m1 s1 <a && IFS=, read -r n2 m2 s2 <b &&
+	test "$n1" = "$n2" &&
+	awk -v a="$m1" -v b="$m2" -v c="$s1" -v d="$s2" \
+		"BEGIN { exit !(a == b && c == d) }"
+'
+
+test_expect_success 'the config repeats the run, in a new directory' '
+	"$rt" --config=res/e2e/config >out 2>err &&
+	test_cmp res/e2e/config res/e2e-2/config &&
+	sed -n 1p res/e2e-2/summary.txt >headline &&
+	grep -E -x "e2e-2 Elapsed:[0-9]{2,}:[0-5][0-9]\.[0-9]{3}\(stddev:[0-9]+\.[0-9]{3}\) Failures:[0-9]+" headline &&
+	test_line_count = 7 res/e2e-2/fake-gitk-2.latency
+'
+
+test_expect_success 'nothing is left running' '
+	ps -eo args >ps.out &&
+	! grep -F "$PWD/res" ps.out
+'
+
+test_done
