@@ -132,9 +132,10 @@ show_version() {
 cfg_keys="label results scratch repo commits seed gitk-runs warmup drop-caches"
 cfg_keys="$cfg_keys seqbench music-from gitk-args music-args stall mem-limit"
 cfg_keys="$cfg_keys swap allow-unconfined quick"
-for _k in $cfg_keys; do
-	eval "cfg_$(echo "$_k" | tr - _)="
-done
+cfg_label='' cfg_results='' cfg_scratch='' cfg_repo='' cfg_commits=''
+cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
+cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
+cfg_mem_limit='' cfg_swap='' cfg_allow_unconfined='' cfg_quick=''
 
 cfg_set() {
 	_var=cfg_$(echo "$1" | tr - _)
@@ -350,6 +351,11 @@ find_prog() {
 		return 1
 	fi
 }
+
+# Set by find_programs.
+p_latency_output='' p_unbuffered='' p_fake_gitk='' p_fake_music=''
+p_latency_vmstat='' p_latency_kmsg='' p_latency_trace='' p_latency_summarize=''
+p_seqbench=''
 
 find_programs() {
 	_missing=
@@ -672,7 +678,7 @@ stop_monitors() {
 	stop_bg "$pid_vmstat" latency-vmstat vmstat.err || _ok=1
 	stop_bg "$pid_kmsg" latency-kmsg kmsg.err || _ok=1
 	stop_bg "$pid_trace" latency-trace trace.err || _ok=1
-	pid_vmstat= pid_kmsg= pid_trace=
+	pid_vmstat='' pid_kmsg='' pid_trace=''
 	return $_ok
 }
 
@@ -865,7 +871,7 @@ finish() {
 	failures_json=$(field_or_null "$run_dir/kmsg.json" failures)
 	failures=$failures_json
 	[ "$failures" != null ] || failures=0
-	mean_s= stddev_s=
+	mean_s='' stddev_s=''
 	if [ -n "$elapsed" ]; then
 		# shellcheck disable=SC2086 # the list of elapsed times
 		cmd_summarize csv $elapsed >"$run_dir/elapsed.csv"
@@ -1002,7 +1008,7 @@ main() {
 	finish complete
 	plot_result "$run_dir" >"$run_dir/plot.log" 2>&1 ||
 		fail_run "gnuplot failed (see plot.log)"
-	state=done
+	state=finished
 	sed -n 1p "$run_dir/summary.txt" >&2
 	progress "result in $run_dir"
 }

@@ -138,10 +138,10 @@ need_device_mapper() {
 check_unused() {
 	_real=$(readlink -f "$1")
 	_base=${_real##*/}
-	if grep -q "^$_real[0-9p]*[[:space:]]" "$LATENCY_PROC/mounts"; then
+	if grep -q "^${_real}[0-9p]*[[:space:]]" "$LATENCY_PROC/mounts"; then
 		die "refusing $1: it (or a partition of it) is mounted"
 	fi
-	if grep -q "^$_real[0-9p]*[[:space:]]" "$LATENCY_PROC/swaps"; then
+	if grep -q "^${_real}[0-9p]*[[:space:]]" "$LATENCY_PROC/swaps"; then
 		die "refusing $1: it (or a partition of it) is used as swap"
 	fi
 	for _h in "$LATENCY_SYS/class/block/$_base/holders"/* \
