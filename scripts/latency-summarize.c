@@ -83,8 +83,8 @@ static void format_elapsed(char *buf, size_t len, double s)
 {
 	unsigned long long ms = (unsigned long long)llround(s * 1000.0);
 
-	snprintf(buf, len, "%02llu:%02llu.%03llu", ms / 60000,
-		 ms / 1000 % 60, ms % 1000);
+	snprintf(buf, len, "%02llu:%02llu.%03llu", ms / 60000, ms / 1000 % 60,
+		 ms % 1000);
 }
 
 static void write_text(FILE *f, const struct summary *s)
@@ -171,8 +171,8 @@ int main(int argc, char **argv)
 			s.label = optarg;
 			break;
 		case OPT_FAILURES:
-			s.failures = opt_u64("--failures", optarg, 0,
-					     UINT64_MAX);
+			s.failures =
+				opt_u64("--failures", optarg, 0, UINT64_MAX);
 			break;
 		default:
 			usage(EXIT_USAGE);
