@@ -16,7 +16,7 @@
 #                          [scripts/ next to this script, else @pkgdatadir@]
 #   LATENCY_CACHE_DIR      where the synthetic repository is cached
 #                          [RESULTS/.cache]
-#   LATENCY_QUICK_MEM_LIMIT  --quick's memory limit [16M]
+#   LATENCY_QUICK_MEM_LIMIT  --quick's memory limit [32M]
 #   LATENCY_QUICK_SWAP       --quick's swap file size [512M]
 #   LATENCY_QUICK_COMMITS    --quick's synthetic repository size [60000]
 #   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [180000]
@@ -25,7 +25,7 @@
 #   LATENCY_PROC, LATENCY_SYS  proc and sysfs for sysinfo [/proc, /sys]
 set -eu
 
-: "${LATENCY_QUICK_MEM_LIMIT:=16M}"
+: "${LATENCY_QUICK_MEM_LIMIT:=32M}"
 : "${LATENCY_QUICK_SWAP:=512M}"
 : "${LATENCY_QUICK_COMMITS:=60000}"
 : "${LATENCY_DEFAULT_COMMITS:=180000}"
@@ -84,7 +84,7 @@ Run:
   --music-args=ARGS    extra options for fake-music
   --stall=DURATION     gaps longer than this are stalls (default 1s)
   --quick              a complete small run of about two minutes: 3 runs,
-                       a small repository, and (where allowed) a 16M
+                       a small repository, and (where allowed) a 32M
                        memory limit with a 512M swap file so fake-gitk swaps
 
 Confinement (as root):
@@ -829,7 +829,12 @@ write_result_json() { # PARTIAL_BOOL
 			cat "$run_dir/$_m.json"
 			_sep=,
 		done
-		printf '\n  }\n}\n'
+		printf '\n  }'
+		if [ -s "$run_dir/seqbench.json" ]; then
+			printf ',\n  "seqbench": '
+			cat "$run_dir/seqbench.json"
+		fi
+		printf '\n}\n'
 	} >"$run_dir/result.json.tmp"
 	mv "$run_dir/result.json.tmp" "$run_dir/result.json"
 }

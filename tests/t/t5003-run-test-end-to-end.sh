@@ -13,12 +13,13 @@ for p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
 done
 [ -z "$missing" ] || test_skip_all "programs not built:$missing"
 command -v jq >/dev/null 2>&1 && test_set_prereq JQ
+command -v seqbench >/dev/null 2>&1 && test_set_prereq SEQBENCH
 
 rt=$abs_top_srcdir/run-test.sh
 # A tiny repository (300 commits, a line every 50) and a one-song folder of
 # 64 KiB keep the run to a few seconds.
 test_expect_success 'a reduced run completes' '
-	"$rt" --label=e2e --commits=300 --gitk-runs=2 --no-drop-caches \
+	"$rt" --label=e2e --commits=300 --gitk-runs=2 --warmup=1 --no-drop-caches \
 		--gitk-args=--every=50 --music-args="--songs=1 --song-size=64k" \
 		--results=res >out 2>err &&
 	! test -s out &&
@@ -29,7 +30,7 @@ test_expect_success 'the headline has exactly the 2009 format' '
 	sed -n 1p res/e2e/summary.txt >headline &&
 	grep -E -x "e2e Elapsed:[0-9]{2,}:[0-5][0-9]\.[0-9]{3}\(stddev:[0-9]+\.[0-9]{3}\) Failures:[0-9]+" headline &&
 	! grep "^PARTIAL" res/e2e/summary.txt &&
-	grep -x "runs: 2 of 2 counted fake-gitk runs (warmup 0)" res/e2e/summary.txt &&
+	grep -x "runs: 2 of 2 counted fake-gitk runs (warmup 1)" res/e2e/summary.txt &&
 	grep "^swapped: pswpout_delta=[0-9]* pswpin_delta=[0-9]* pages" res/e2e/summary.txt
 '
 
@@ -37,6 +38,7 @@ test_expect_success 'every file of the result directory is there' '
 	cd res/e2e &&
 	for f in summary.txt result.json config versions commands.log \
 		fake-gitk-1.latency fake-gitk-2.latency fake-music.latency \
+		warmup-1.latency warmup-1.json \
 		fake-gitk-1.json fake-gitk-2.json fake-music.json \
 		fake-gitk-1.report.json fake-music.report.json \
 		vmstat.log vmstat.json kmsg.json plot.gp vmstat.dat; do
@@ -113,6 +115,16 @@ test_expect_success 'the config repeats the run, in a new directory' '
 	sed -n 1p res/e2e-2/summary.txt >headline &&
 	grep -E -x "e2e-2 Elapsed:[0-9]{2,}:[0-5][0-9]\.[0-9]{3}\(stddev:[0-9]+\.[0-9]{3}\) Failures:[0-9]+" headline &&
 	test_line_count = 7 res/e2e-2/fake-gitk-2.latency
+'
+
+test_expect_success SEQBENCH 'a seqbench pass' '
+	"$rt" --label=sb --commits=300 --gitk-runs=1 --no-drop-caches \
+		--music-args="--songs=1 --song-size=64k" \
+		--seqbench="-t 1 -t 2 -s 2 -b 4k -r 20" --results=res >out 2>err &&
+	grep -q "\"results\"" res/sb/seqbench.json &&
+	grep -q "^  \"seqbench\": {" res/sb/result.json &&
+	grep -q "seqbench -t 1 -t 2 -s 2 -b 4k -r 20 -d .*/scratch/seqbench --seed 137 --format json -o .*/seqbench.json" res/sb/commands.log &&
+	grep -q "^seqbench (latency-tests) " res/sb/versions
 '
 
 test_expect_success 'nothing is left running' '
