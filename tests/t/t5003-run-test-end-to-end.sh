@@ -5,13 +5,7 @@
 # shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
 test_description='run-test.sh: a reduced end-to-end run leaves a complete result directory'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
-
-missing=
-for p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
-	latency-kmsg latency-trace latency-summarize; do
-	command -v "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-[ -z "$missing" ] || test_skip_all "programs not built:$missing"
+. "$abs_top_srcdir/tests/t/lib-run-test.sh"
 command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 command -v seqbench >/dev/null 2>&1 && test_set_prereq SEQBENCH
 
@@ -93,7 +87,7 @@ test_expect_success JQ 'result.json carries the contract 4 fields' '
 		(.latency[\"fake-gitk-1\"].stall_threshold_s),
 		(.monitors | keys | join(\",\"))] | map(tostring) | join(\" \")" \
 		res/e2e/result.json >fields &&
-	echo "1 run-test.sh e2e false 2 number number number number number number fake-gitk-1,fake-gitk-2,fake-music 1 kmsg,trace,vmstat" >expect &&
+	echo "1 run-test.sh e2e false 2 number number number number number number fake-gitk-1,fake-gitk-2,fake-music,warmup-1 1 kmsg,trace,vmstat" >expect &&
 	test_cmp expect fields
 '
 

@@ -5,13 +5,7 @@
 # shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
 test_description='run-test.sh: Ctrl-C and failures stop everything, undo the confinement and keep a partial result'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
-
-missing=
-for p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
-	latency-kmsg latency-trace latency-summarize; do
-	command -v "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-[ -z "$missing" ] || test_skip_all "programs not built:$missing"
+. "$abs_top_srcdir/tests/t/lib-run-test.sh"
 env --default-signal=INT true 2>/dev/null && test_set_prereq DEFAULT_SIGNAL
 if test_have_prereq ROOT && command -v swapon >/dev/null 2>&1 &&
 	[ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ] ||
