@@ -29,6 +29,7 @@
 enum {
 	OPT_LOG = OPT_MONITOR_FIRST,
 	OPT_SOURCE,
+	OPT_MATCH,
 };
 
 /* clang-format off */
@@ -36,6 +37,7 @@ static const struct option long_options[] = {
 	MONITOR_LONG_OPTIONS,
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "match", required_argument, NULL, OPT_MATCH },
 	OPT_LONG_END
 };
 /* clang-format on */
@@ -93,6 +95,7 @@ struct kmsg {
 	struct monitor m;
 	enum source source;
 	const char *log; /* --log FILE */
+	const char *match; /* --match TEXT */
 	int fd;		 /* /dev/kmsg */
 	uint64_t messages;
 	uint64_t lost; /* overwritten before we read them */
@@ -118,6 +121,8 @@ static void usage(int status)
 	       "      --source=SRC     kmsg (/dev/kmsg), syslog (syslog(2) "
 	       "buffer) or\n"
 	       "                       auto (kmsg, else syslog; the default)\n"
+	       "      --match=TEXT     only log and count messages containing "
+	       "TEXT\n"
 	       "%s\n"
 	       "Durations: 250ms, 10s, 2m.\n",
 	       progname(), monitor_common_help);
@@ -131,6 +136,8 @@ static void message(struct kmsg *k, uint64_t seq, unsigned pri, uint64_t kts_us,
 	const char *class = "-";
 	size_t i;
 
+	if (k->match && !strstr(msg, k->match))
+		return;
 	k->messages++;
 	for (i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
 		if (!strstr(msg, patterns[i].needle))
@@ -326,6 +333,9 @@ static void parse_options(struct kmsg *k, int argc, char **argv)
 		switch (opt) {
 		case OPT_LOG:
 			k->log = optarg;
+			break;
+		case OPT_MATCH:
+			k->match = optarg;
 			break;
 		case OPT_SOURCE:
 			if (!strcmp(optarg, "auto"))
