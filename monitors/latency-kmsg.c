@@ -94,9 +94,9 @@ static const char *const count_names[N_COUNTS] = {
 struct kmsg {
 	struct monitor m;
 	enum source source;
-	const char *log; /* --log FILE */
+	const char *log;   /* --log FILE */
 	const char *match; /* --match TEXT */
-	int fd;		 /* /dev/kmsg */
+	int fd;		   /* /dev/kmsg */
 	uint64_t messages;
 	uint64_t lost; /* overwritten before we read them */
 	uint64_t counts[N_COUNTS];

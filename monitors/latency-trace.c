@@ -225,8 +225,10 @@ static void find_tracefs(struct trace *t)
 	}
 	snprintf(path, sizeof(path), "%s/instances", t->tracefs);
 	if (access(path, F_OK))
-		die_errno(EXIT_UNSUPPORTED, "no trace instances in '%s'",
-			  t->tracefs);
+		die_errno(EXIT_UNSUPPORTED, "%s '%s'%s",
+			  errno == EACCES ? "cannot use the tracefs at"
+					  : "no trace instances in",
+			  t->tracefs, geteuid() ? " (needs root)" : "");
 }
 
 /* Make our own instance, so the global buffer is left alone. */

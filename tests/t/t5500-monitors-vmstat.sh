@@ -223,7 +223,7 @@ test_expect_success 'a process that exits is reported gone once' '
 '
 
 test_expect_success 'SIGTERM ends the run: last sample, summary, exit 0' '
-	latency-vmstat --interval 100ms --summary sum >out 2>err &
+	latency-vmstat --interval 100ms --duration 30s --summary sum >out 2>err &
 	pid=$! &&
 	wait_for_line out " sample=1 " &&
 	kill -TERM $pid &&
@@ -237,7 +237,7 @@ test_expect_success 'SIGTERM ends the run: last sample, summary, exit 0' '
 '
 
 test_expect_success 'SIGINT too' '
-	latency-vmstat --interval 50ms -o out --summary sum &
+	latency-vmstat --interval 50ms --duration 30s -o out --summary sum &
 	pid=$! &&
 	wait_for_line out " sample=0 " &&
 	kill -INT $pid &&

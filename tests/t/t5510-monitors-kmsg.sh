@@ -6,7 +6,8 @@ test_description='latency-kmsg: exact counts of messages injected through /dev/k
 
 # Writing a line to /dev/kmsg logs it as a kernel message (root only).  Every
 # message carries a tag unique to this run, and --match counts only those,
-# so other activity on the machine cannot change the counts.
+# so other activity on the machine cannot change the counts.  Background
+# runs carry a --duration so that a failing test leaves no process behind.
 tag="lt-t5510-$$"
 test_have_prereq ROOT && test -w /dev/kmsg && test_set_prereq KMSG
 if test_have_prereq ROOT && command -v setpriv >/dev/null 2>&1 &&
@@ -45,7 +46,8 @@ counts_of() {
 
 test_expect_success KMSG 'messages logged before the start do not count' '
 	inject "$tag: page allocation failure: before the start" &&
-	{ latency-kmsg --match "$tag" --summary sum >out & } &&
+	{ latency-kmsg --duration 30s --match "$tag" --summary sum \
+		>out & } &&
 	pid=$! &&
 	wait_for_line out " started=1 source=kmsg" &&
 	kill -TERM $pid &&
@@ -55,7 +57,7 @@ test_expect_success KMSG 'messages logged before the start do not count' '
 '
 
 test_expect_success KMSG 'exact counts from /dev/kmsg' '
-	latency-kmsg --match "$tag" --summary sum --log log &
+	latency-kmsg --duration 30s --match "$tag" --summary sum --log log &
 	pid=$! &&
 	wait_for_line log " started=1 source=kmsg" &&
 	inject_set &&
@@ -81,7 +83,8 @@ test_expect_success KMSG 'each message is one line: time, kernel time, class, te
 '
 
 test_expect_success KMSG 'the syslog(2) fallback counts the same' '
-	latency-kmsg --source syslog --match "$tag" --summary sum >out &
+	latency-kmsg --duration 30s --source syslog --match "$tag" \
+		--summary sum >out &
 	pid=$! &&
 	wait_for_line out " started=1 source=syslog" &&
 	inject_set &&

@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='latency-trace: tracepoint stall times, reclaim in a small memory cgroup, clean-up, options'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$abs_top_srcdir/tests/t/lib-monitors.sh"
+
+grep -qw tracefs /proc/filesystems 2>/dev/null && test_set_prereq TRACEFS
+test_have_prereq ROOT && command -v setpriv >/dev/null 2>&1 &&
+	test_set_prereq SETPRIV
+if test_have_prereq ROOT && parent=$(memcg_parent); then
+	test_set_prereq MEMCG
+fi
+
+# Background runs carry a --duration so that a failing test leaves no
+# process behind.
+
+# What the machine's tracing looked like before: restored after every run.
+mounts_state() {
+	grep -c ' tracefs ' /proc/self/mounts || :
+}
+instances_left() {
+	for _d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		ls -d "$_d"/instances/latency-tests-* 2>/dev/null || :
+	done
+}
+
+test_expect_success ROOT,TRACEFS 'a timed run reports every stall kind and restores tracing' '
+	mounts_state >mounts-before &&
+	latency-trace --interval 250ms --duration 1s --summary sum >out 2>err &&
+	! test -s err &&
+	grep -q "^[0-9]*\.[0-9]\{9\} latency-trace started=1 tracefs=/" out &&
+	grep -c " interval=1 direct_reclaim_count=[0-9]* direct_reclaim_time_s=[0-9.]* memcg_reclaim_count=" out >count &&
+	test "$(cat count)" -ge 3 &&
+	for s in direct_reclaim memcg_reclaim compaction balance_dirty_pages \
+		reclaim_throttled; do
+		grep -q "^${s}_available=" sum &&
+		grep -q "^${s}_count=[0-9]*$" sum ||
+		grep -q "^${s}_available=false$" sum || return 1
+	done &&
+	test "$(summary_value sum direct_reclaim_available)" = true &&
+	test "$(summary_value sum unparsed_lines)" = 0 &&
+	test "$(summary_value sum end_reason)" = duration &&
+	mounts_state >mounts-after &&
+	test_cmp mounts-before mounts-after &&
+	instances_left >left &&
+	! test -s left
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG 'page-cache pressure in a 32M cgroup shows reclaim stalls' '
+	cg="$parent/latency-tests-t5520-$$" &&
+	mkdir "$cg" &&
+	memcg_limit "$cg" 32M &&
+	{ latency-trace --interval 1s --duration 30s --summary sum >out & } &&
+	pid=$! &&
+	wait_for_line out " started=1 " &&
+	sh -c "echo \$\$ >\"$cg/cgroup.procs\" && exec memhog hog.dat 128M 2" &&
+	kill -TERM $pid &&
+	wait $pid &&
+	rmdir "$cg" &&
+	rm -f hog.dat &&
+	reclaims=$(( $(summary_value sum direct_reclaim_count) + $(summary_value sum memcg_reclaim_count) )) &&
+	test "$reclaims" -gt 0 &&
+	test "$(summary_value sum memcg_reclaim_total_s)" != 0.000000000 &&
+	test "$(summary_value sum end_reason)" = signal &&
+	instances_left >left &&
+	! test -s left
+'
+
+test_expect_success ROOT,TRACEFS 'SIGTERM: summary written, instance removed, exit 0' '
+	{ latency-trace --duration 30s --format json --summary sum.json \
+		>out & } &&
+	pid=$! &&
+	wait_for_line out " started=1 " &&
+	instances_left >left &&
+	test_line_count = 1 left &&
+	kill -TERM $pid &&
+	wait $pid &&
+	grep -q "\"program\": \"latency-trace\"" sum.json &&
+	grep -q "\"end_reason\": \"signal\"" sum.json &&
+	grep -q "\"compaction_max_s\": " sum.json &&
+	instances_left >left &&
+	! test -s left
+'
+
+test_expect_success SETPRIV,TRACEFS 'without root: exit 3 with one clear line' '
+	test_expect_code 3 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		latency-trace --duration 100ms >/dev/null 2>err &&
+	test_line_count = 1 err &&
+	grep -q "^latency-trace: cannot .*(needs root)" err
+'
+
+test_expect_success 'bad options' '
+	test_expect_code 2 latency-trace --interval 0 2>err &&
+	grep -q "^latency-trace: --interval must be at least 1ms" err &&
+	test_expect_code 2 latency-trace --buffer-size 1k 2>err &&
+	grep -q "buffer-size must be at least 4k" err &&
+	test_expect_code 2 latency-trace --buffer-size lots &&
+	test_expect_code 2 latency-trace --format csv &&
+	test_expect_code 2 latency-trace extra
+'
+
+test_expect_success ROOT 'a directory that is not a tracefs: exit 3' '
+	mkdir notrace &&
+	test_expect_code 3 latency-trace --tracefs notrace --duration 100ms \
+		>/dev/null 2>err &&
+	grep -q "^latency-trace: no trace instances in .notrace." err
+'
+
+test_done
