@@ -34,7 +34,9 @@ const char monitor_common_help[] =
 	"                       json\n"
 	"  -q, --quiet          no notes on stderr\n"
 	"  -h, --help           show this help and exit\n"
-	"  -V, --version        show the version and exit\n";
+	"  -V, --version        show the version and exit\n"
+	"\nSIGINT, SIGTERM or SIGHUP end the run normally: the summary is\n"
+	"written and the exit status is 0.\n";
 
 void monitor_init(struct monitor *m)
 {
