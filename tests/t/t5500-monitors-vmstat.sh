@@ -222,24 +222,26 @@ test_expect_success 'a process that exits is reported gone once' '
 	test "$(summary_value sum pid_majflt_last)" = 30
 '
 
+# Each background run writes a file of its own: waiting for a line must not
+# find one an earlier test left.
 test_expect_success 'SIGTERM ends the run: last sample, summary, exit 0' '
-	latency-vmstat --interval 100ms --duration 30s --summary sum >out 2>err &
+	latency-vmstat --interval 100ms --duration 30s --summary sum >term.out 2>err &
 	pid=$! &&
-	wait_for_line out " sample=1 " &&
+	wait_for_line term.out " sample=1 " &&
 	kill -TERM $pid &&
 	wait $pid &&
 	test "$(summary_value sum end_reason)" = signal &&
 	test "$(summary_value sum stop_signal)" = 15 &&
-	grep -c " sample=" out >count &&
+	grep -c " sample=" term.out >count &&
 	test "$(cat count)" = "$(summary_value sum samples)" &&
-	tail -n 1 out >last &&
+	tail -n 1 term.out >last &&
 	grep -q "${ts_re}summary=1 " last
 '
 
 test_expect_success 'SIGINT too' '
-	latency-vmstat --interval 50ms --duration 30s -o out --summary sum &
+	latency-vmstat --interval 50ms --duration 30s -o int.out --summary sum &
 	pid=$! &&
-	wait_for_line out " sample=0 " &&
+	wait_for_line int.out " sample=0 " &&
 	kill -INT $pid &&
 	wait $pid &&
 	test "$(summary_value sum stop_signal)" = 2

@@ -47,9 +47,9 @@ counts_of() {
 test_expect_success KMSG 'messages logged before the start do not count' '
 	inject "$tag: page allocation failure: before the start" &&
 	{ latency-kmsg --duration 30s --match "$tag" --summary sum \
-		>out & } &&
+		>before.out & } &&
 	pid=$! &&
-	wait_for_line out " started=1 source=kmsg" &&
+	wait_for_line before.out " started=1 source=kmsg" &&
 	kill -TERM $pid &&
 	wait $pid &&
 	test "$(summary_value sum messages)" = 0 &&
@@ -84,9 +84,9 @@ test_expect_success KMSG 'each message is one line: time, kernel time, class, te
 
 test_expect_success KMSG 'the syslog(2) fallback counts the same' '
 	latency-kmsg --duration 30s --source syslog --match "$tag" \
-		--summary sum >out &
+		--summary sum >syslog.out &
 	pid=$! &&
-	wait_for_line out " started=1 source=syslog" &&
+	wait_for_line syslog.out " started=1 source=syslog" &&
 	inject_set &&
 	sleep 0.5 &&
 	kill -TERM $pid &&

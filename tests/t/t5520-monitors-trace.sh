@@ -12,7 +12,8 @@ if test_have_prereq ROOT && parent=$(memcg_parent); then
 fi
 
 # Background runs carry a --duration so that a failing test leaves no
-# process behind.
+# process behind, and write files of their own, so that waiting for a line
+# cannot find one an earlier test left.
 
 # What the machine's tracing looked like before: restored after every run.
 mounts_state() {
@@ -50,9 +51,10 @@ test_expect_success ROOT,TRACEFS,MEMCG 'page-cache pressure in a 32M cgroup show
 	cg="$parent/latency-tests-t5520-$$" &&
 	mkdir "$cg" &&
 	memcg_limit "$cg" 32M &&
-	{ latency-trace --interval 1s --duration 30s --summary sum >out & } &&
+	{ latency-trace --interval 1s --duration 30s --summary sum \
+		>reclaim.out & } &&
 	pid=$! &&
-	wait_for_line out " started=1 " &&
+	wait_for_line reclaim.out " started=1 " &&
 	sh -c "echo \$\$ >\"$cg/cgroup.procs\" && exec memhog hog.dat 128M 2" &&
 	kill -TERM $pid &&
 	wait $pid &&
@@ -68,9 +70,9 @@ test_expect_success ROOT,TRACEFS,MEMCG 'page-cache pressure in a 32M cgroup show
 
 test_expect_success ROOT,TRACEFS 'SIGTERM: summary written, instance removed, exit 0' '
 	{ latency-trace --duration 30s --format json --summary sum.json \
-		>out & } &&
+		>term.out & } &&
 	pid=$! &&
-	wait_for_line out " started=1 " &&
+	wait_for_line term.out " started=1 " &&
 	instances_left >left &&
 	test_line_count = 1 left &&
 	kill -TERM $pid &&
