@@ -557,6 +557,7 @@ static void summarise(struct trace *t)
 
 	msum_str(sum, "tracefs", t->tracefs);
 	msum_bool(sum, "tracefs_mounted", t->mounted);
+	msum_str(sum, "instance", strrchr(t->instance, '/') + 1);
 	for (s = 0; s < N_STALLS; s++) {
 		struct stall_stats *st = &t->st[s];
 		const char *name = stall_names[s];
