@@ -597,9 +597,7 @@ static void parse_options(struct trace *t, int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 'i':
-			t->interval_ns = opt_duration("--interval", optarg);
-			if (t->interval_ns < NSEC_PER_MSEC)
-				usage_error("--interval must be at least 1ms");
+			t->interval_ns = monitor_opt_interval(optarg);
 			break;
 		case OPT_TRACEFS:
 			t->tracefs_opt = optarg;

@@ -459,9 +459,7 @@ static void parse_options(struct vmstat *s, int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 'i':
-			s->interval_ns = opt_duration("--interval", optarg);
-			if (s->interval_ns < NSEC_PER_MSEC)
-				usage_error("--interval must be at least 1ms");
+			s->interval_ns = monitor_opt_interval(optarg);
 			break;
 		case OPT_PID:
 			s->pid = (long)opt_u64("--pid", optarg, 1, INT32_MAX);

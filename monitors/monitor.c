@@ -95,6 +95,15 @@ void monitor_start(struct monitor *m, int argc, char **argv, const char *output)
 		m->end_ns = m->start_ns + m->oc.duration_ns;
 }
 
+uint64_t monitor_opt_interval(const char *arg)
+{
+	uint64_t ns = opt_duration("--interval", arg);
+
+	if (ns < NSEC_PER_MSEC)
+		usage_error("--interval must be at least 1ms");
+	return ns;
+}
+
 bool monitor_done(struct monitor *m, uint64_t now_ns)
 {
 	if (sig_stop) {
@@ -157,8 +166,9 @@ void monitor_emit(struct monitor *m, uint64_t ts_ns, const char *fmt, ...)
 		die_err(EXIT_RUN_FAILED, -r, "write error");
 }
 
-static void msum_add(struct msum *s, const char *key, enum msum_type type,
-		     struct msum_field **out)
+/* A new field KEY of TYPE at the end of S, its value still zero. */
+static struct msum_field *msum_add(struct msum *s, const char *key,
+				   enum msum_type type)
 {
 	struct msum_field *f;
 
@@ -170,55 +180,37 @@ static void msum_add(struct msum *s, const char *key, enum msum_type type,
 	memset(f, 0, sizeof(*f));
 	f->key = xstrdup(key);
 	f->type = type;
-	*out = f;
+	return f;
 }
 
 void msum_u64(struct msum *s, const char *key, uint64_t v)
 {
-	struct msum_field *f;
-
-	msum_add(s, key, MSUM_U64, &f);
-	f->u = v;
+	msum_add(s, key, MSUM_U64)->u = v;
 }
 
 void msum_i64(struct msum *s, const char *key, int64_t v)
 {
-	struct msum_field *f;
-
-	msum_add(s, key, MSUM_I64, &f);
-	f->i = v;
+	msum_add(s, key, MSUM_I64)->i = v;
 }
 
 void msum_ns(struct msum *s, const char *key, uint64_t ns)
 {
-	struct msum_field *f;
-
-	msum_add(s, key, MSUM_NS, &f);
-	f->u = ns;
+	msum_add(s, key, MSUM_NS)->u = ns;
 }
 
 void msum_str(struct msum *s, const char *key, const char *v)
 {
-	struct msum_field *f;
-
-	msum_add(s, key, MSUM_STR, &f);
-	f->s = xstrdup(v);
+	msum_add(s, key, MSUM_STR)->s = xstrdup(v);
 }
 
 void msum_bool(struct msum *s, const char *key, bool v)
 {
-	struct msum_field *f;
-
-	msum_add(s, key, MSUM_BOOL, &f);
-	f->b = v;
+	msum_add(s, key, MSUM_BOOL)->b = v;
 }
 
 void msum_double(struct msum *s, const char *key, double v)
 {
-	struct msum_field *f;
-
-	msum_add(s, key, MSUM_DOUBLE, &f);
-	f->d = v;
+	msum_add(s, key, MSUM_DOUBLE)->d = v;
 }
 
 void msum_release(struct msum *s)

@@ -89,6 +89,9 @@ void monitor_init(struct monitor *m);
 bool monitor_handle_opt(struct monitor *m, int opt, const char *arg,
 			void (*usage)(int status));
 
+/* The value of --interval: a duration of at least 1ms, else a usage error. */
+uint64_t monitor_opt_interval(const char *arg);
+
 /*
  * After option parsing: check --format, open the -o file (OUTPUT overrides
  * oc.output when not NULL), install the stop-signal handler, record the run
