@@ -279,7 +279,7 @@ static int parse_escape(struct parser *p, char *out, size_t *o)
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	const char *hit;
 	unsigned char c;
-	unsigned cp;
+	unsigned cp = 0;
 
 	if (p->pos + 1 >= p->len)
 		return fail_at(p, p->pos, "unexpected end of input in string");
