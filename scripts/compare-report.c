@@ -553,7 +553,10 @@ static void json_result(struct json *j, const struct cmp_result *base,
 			json_double(j, key, c.p);
 			snprintf(key, sizeof(key), "%s_significant",
 				 fig_desc[f].key);
-			json_bool(j, key, c.significant);
+			if (isnan(c.p))
+				json_null(j, key);
+			else
+				json_bool(j, key, c.significant);
 		}
 		json_object_end(j);
 	}
@@ -590,8 +593,11 @@ static void json_seqbench(struct json *j, const struct cmp_result *r,
 				json_double(j, "rate_change_pct",
 					    row.change.delta);
 				json_double(j, "rate_p", row.change.p);
-				json_bool(j, "rate_significant",
-					  row.change.significant);
+				if (isnan(row.change.p))
+					json_null(j, "rate_significant");
+				else
+					json_bool(j, "rate_significant",
+						  row.change.significant);
 			}
 			json_object_end(j);
 		}
