@@ -80,11 +80,13 @@ static void write_script(FILE *f, const char *prefix, const char *dat,
 		{ "pngcairo size 1024,640", ".png" },
 		{ "svg size 1024,640 dynamic", ".svg" },
 	};
+	char *title = xasprintf("%s: latency histogram", workload);
 	size_t i, t, block;
 
 	fputs("# gnuplot script written by latency-compare\n", f);
 	fputs("set title ", f);
-	gp_string(f, workload);
+	gp_string(f, title);
+	free(title);
 	fputs(" noenhanced\n"
 	      "set logscale x\n"
 	      "set xlabel 'gap (s, upper bound of the bucket)'\n"
