@@ -260,14 +260,12 @@ static void load_scalars(struct cmp_result *r, const char *file,
 	size_t i;
 	double v;
 
-	set_value(&r->fig[FIG_FAILURES],
-		  need_num(file, root, "failures", ""));
+	set_value(&r->fig[FIG_FAILURES], need_num(file, root, "failures", ""));
 	if (get_num(file, root, "oom_kills", &v))
 		set_value(&r->fig[FIG_OOM], v);
 	if (get_num(file, root, "pswpout_delta", &v))
 		set_value(&r->fig[FIG_SWAPOUT], v);
-	for (i = 0; i < sizeof(reclaim_paths) / sizeof(reclaim_paths[0]);
-	     i++) {
+	for (i = 0; i < sizeof(reclaim_paths) / sizeof(reclaim_paths[0]); i++) {
 		if (get_num(file, root, reclaim_paths[i], &v)) {
 			set_value(&r->fig[FIG_RECLAIM], v);
 			break;

@@ -104,7 +104,8 @@ static void write_script(FILE *f, const char *prefix, const char *dat,
 				continue;
 			fputs(block ? ", \\\n     " : " ", f);
 			gp_string(f, dat);
-			fprintf(f, " index %zu using 1:3 with linespoints title ",
+			fprintf(f,
+				" index %zu using 1:3 with linespoints title ",
 				block++);
 			gp_string(f, r[i].label);
 			fputs(" noenhanced", f);

@@ -19,8 +19,8 @@
 #include "scripts/compare.h"
 
 static const char *const format_names[] = {
-	[CMP_2009] = "2009",	 [CMP_TEXT] = "text", [CMP_CSV] = "csv",
-	[CMP_JSON] = "json",	 [CMP_MARKDOWN] = "markdown",
+	[CMP_2009] = "2009", [CMP_TEXT] = "text",	  [CMP_CSV] = "csv",
+	[CMP_JSON] = "json", [CMP_MARKDOWN] = "markdown",
 };
 
 int cmp_format_parse(const char *s, enum cmp_format *f)
@@ -39,13 +39,12 @@ int cmp_format_parse(const char *s, enum cmp_format *f)
 /* A grid of cells, filled row by row. */
 struct table {
 	size_t cols;
-	size_t left;	/* leading columns that are left-aligned */
+	size_t left; /* leading columns that are left-aligned */
 	size_t n;
 	char **cell;
 };
 
-static void table_add(struct table *t, const char *fmt, ...)
-	PRINTF_LIKE(2, 3);
+static void table_add(struct table *t, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 static void table_add(struct table *t, const char *fmt, ...)
 {
@@ -141,7 +140,8 @@ static void add_change(struct table *t, const struct change *c,
 	else if (kind == CHANGE_PCT)
 		table_add(t, "%+.2f%%%s", c->delta, mark);
 	else
-		table_add(t, c->delta == floor(c->delta) ? "%+.0f%s" : "%+.1f%s",
+		table_add(t,
+			  c->delta == floor(c->delta) ? "%+.0f%s" : "%+.1f%s",
 			  c->delta, mark);
 }
 
@@ -199,7 +199,8 @@ static void table_changes(FILE *out, const struct cmp_result *r, size_t n,
 	int f;
 
 	fprintf(out,
-		"\nChange against %s (* significant, Welch's t-test, p < %g):\n",
+		"\nChange against %s (* significant, Welch's t-test, p < "
+		"%g):\n",
 		r[0].label, alpha);
 	if (md)
 		fputc('\n', out);
@@ -312,8 +313,8 @@ static void table_seqbench(FILE *out, const struct cmp_result *r, size_t n,
 			   bool md, double alpha)
 {
 	static const char *const heads[] = {
-		"label", "phase", "size_mib", "block", "threads", "runs",
-		"rate_mib_s", "stddev", "ci99", "cpu%", "change",
+		"label",      "phase",	"size_mib", "block", "threads", "runs",
+		"rate_mib_s", "stddev", "ci99",	    "cpu%",  "change",
 	};
 	struct table t = { sizeof(heads) / sizeof(heads[0]), 2, 0, NULL };
 	struct sb_group *keys;
@@ -321,8 +322,9 @@ static void table_seqbench(FILE *out, const struct cmp_result *r, size_t n,
 
 	if (!nk)
 		return;
-	fprintf(out, "\nseqbench (rate over runs, 99%% confidence interval, "
-		     "change against %s):\n",
+	fprintf(out,
+		"\nseqbench (rate over runs, 99%% confidence interval, "
+		"change against %s):\n",
 		r[0].label);
 	if (md)
 		fputc('\n', out);
@@ -412,11 +414,12 @@ static void report_2009(FILE *out, const struct cmp_result *r, size_t n,
 			const struct sb_group *g = &r[i].sb[j];
 			struct sb_row row = sb_row_of(&r[0], g, alpha);
 
-			fprintf(out, "%s %s Size:%gMiB Block:%g Threads:%g "
-				     "Rate:%.2f(stddev:%.2f) MiB/s\n",
-				r[i].label, sb_phase_name[g->phase], g->size_mib,
-				g->block_bytes, g->threads, row.mean,
-				isnan(row.sd) ? 0.0 : row.sd);
+			fprintf(out,
+				"%s %s Size:%gMiB Block:%g Threads:%g "
+				"Rate:%.2f(stddev:%.2f) MiB/s\n",
+				r[i].label, sb_phase_name[g->phase],
+				g->size_mib, g->block_bytes, g->threads,
+				row.mean, isnan(row.sd) ? 0.0 : row.sd);
 		}
 	}
 }
@@ -500,8 +503,9 @@ static void report_csv(FILE *out, const struct cmp_result *r, size_t n,
 				continue;
 			row = sb_row_of(&r[0], g, alpha);
 			csv_field(out, r[i].label, ',');
-			fprintf(out, "%s,%g,%g,%g,%zu,", sb_phase_name[g->phase],
-				g->size_mib, g->block_bytes, g->threads, g->n);
+			fprintf(out, "%s,%g,%g,%g,%zu,",
+				sb_phase_name[g->phase], g->size_mib,
+				g->block_bytes, g->threads, g->n);
 			csv_num(out, row.mean);
 			fputc(',', out);
 			csv_num(out, row.sd);
@@ -563,8 +567,8 @@ static void json_result(struct json *j, const struct cmp_result *base,
 	json_object_end(j);
 }
 
-static void json_seqbench(struct json *j, const struct cmp_result *r,
-			  size_t n, double alpha)
+static void json_seqbench(struct json *j, const struct cmp_result *r, size_t n,
+			  double alpha)
 {
 	struct sb_group *keys;
 	size_t nk = sb_keys(r, n, &keys), k, i;
@@ -607,8 +611,7 @@ static void json_seqbench(struct json *j, const struct cmp_result *r,
 }
 
 static void report_json(FILE *out, const struct cmp_result *r, size_t n,
-			const struct cmp_options *o,
-			const struct run_info *ri)
+			const struct cmp_options *o, const struct run_info *ri)
 {
 	struct json j;
 	size_t i;

@@ -34,9 +34,9 @@ enum fig {
 
 /* How a change against the baseline is expressed. */
 enum change_kind {
-	CHANGE_NONE,	/* not compared (derived dispersion figures) */
-	CHANGE_PCT,	/* percent of the baseline value */
-	CHANGE_DIFF,	/* plain difference (counts) */
+	CHANGE_NONE, /* not compared (derived dispersion figures) */
+	CHANGE_PCT,  /* percent of the baseline value */
+	CHANGE_DIFF, /* plain difference (counts) */
 };
 
 struct fig_desc {
@@ -45,7 +45,7 @@ struct fig_desc {
 	const char *change_key; /* CSV/JSON name of the change */
 	const char *change_head;
 	enum change_kind change;
-	bool count;		/* printed as a whole number */
+	bool count; /* printed as a whole number */
 };
 
 extern const struct fig_desc fig_desc[FIG_COUNT];
@@ -68,8 +68,13 @@ struct cmp_hist {
 	double *count;
 };
 
-enum sb_phase { SB_SEQ_WRITE, SB_RAND_WRITE, SB_SEQ_READ, SB_RAND_READ,
-		SB_PHASES };
+enum sb_phase {
+	SB_SEQ_WRITE,
+	SB_RAND_WRITE,
+	SB_SEQ_READ,
+	SB_RAND_READ,
+	SB_PHASES
+};
 
 extern const char *const sb_phase_name[SB_PHASES];
 
@@ -80,32 +85,32 @@ struct sb_group {
 	double threads;
 	enum sb_phase phase;
 	size_t n;
-	double *rate;	/* rate_mib_s of each run */
-	double *cpu;	/* cpu_pct of each run, NaN when absent */
+	double *rate; /* rate_mib_s of each run */
+	double *cpu;  /* cpu_pct of each run, NaN when absent */
 };
 
 /* One input: a result directory, a result.json or a seqbench file. */
 struct cmp_result {
-	char *path;	/* as given on the command line */
+	char *path; /* as given on the command line */
 	char *label;
 	bool partial;
-	bool has_run;	/* a run-test.sh result.json was read */
+	bool has_run; /* a run-test.sh result.json was read */
 	struct figure fig[FIG_COUNT];
-	struct cmp_hist hist;	/* of the compared workload */
+	struct cmp_hist hist; /* of the compared workload */
 	size_t n_sb;
 	struct sb_group *sb;
 };
 
 /* A change of one figure against the baseline. */
 struct change {
-	double delta;	/* percent or difference, NaN when undefined */
-	double p;	/* Welch's two-sided p, NaN when not testable */
+	double delta; /* percent or difference, NaN when undefined */
+	double p;     /* Welch's two-sided p, NaN when not testable */
 	bool significant;
 };
 
 struct cmp_options {
-	const char *workload;	/* whose stall figures: "fake-gitk" */
-	double alpha;		/* significance level */
+	const char *workload; /* whose stall figures: "fake-gitk" */
+	double alpha;	      /* significance level */
 };
 
 /* compare-load.c */
@@ -119,8 +124,7 @@ void cmp_load(struct cmp_result *r, const char *path,
 void cmp_result_release(struct cmp_result *r);
 /* Change of figure F of R against BASE. */
 struct change cmp_change(const struct cmp_result *base,
-			 const struct cmp_result *r, enum fig f,
-			 double alpha);
+			 const struct cmp_result *r, enum fig f, double alpha);
 /* Change of seqbench group G against BASE's matching group (if any). */
 struct change cmp_sb_change(const struct cmp_result *base,
 			    const struct sb_group *g, double alpha);

@@ -51,7 +51,7 @@ struct args {
 	struct opt_common common;
 	struct cmp_options cmp;
 	enum cmp_format format;
-	double fail_pct;	/* NaN unless --fail-if-slower */
+	double fail_pct; /* NaN unless --fail-if-slower */
 	const char *plot;
 };
 
@@ -132,7 +132,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			continue;
 		switch (opt) {
 		case OPT_ALPHA:
-			a->cmp.alpha = opt_double("--alpha", optarg, 0, 1, true);
+			a->cmp.alpha =
+				opt_double("--alpha", optarg, 0, 1, true);
 			break;
 		case OPT_FAIL_IF_SLOWER:
 			a->fail_pct = opt_double("--fail-if-slower", optarg, 0,
@@ -152,8 +153,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 			usage(EXIT_USAGE);
 		}
 	}
-	if (a->common.format &&
-	    cmp_format_parse(a->common.format, &a->format))
+	if (a->common.format && cmp_format_parse(a->common.format, &a->format))
 		usage_error("unknown format '%s' (expected 2009, text, csv, "
 			    "json or markdown)",
 			    a->common.format);
@@ -194,16 +194,18 @@ static int verdict(const struct cmp_result *r, size_t n, double pct,
 
 	for (i = 0; i < n; i++) {
 		if (r[i].partial) {
-			fprintf(stderr, "%s: '%s' is a partial result: "
-					"cannot judge\n",
+			fprintf(stderr,
+				"%s: '%s' is a partial result: "
+				"cannot judge\n",
 				progname(), r[i].path);
 			return EXIT_BISECT_SKIP;
 		}
 	}
 	c = cmp_change(&r[0], last, FIG_ELAPSED, alpha);
 	if (isnan(c.p) || isnan(c.delta)) {
-		fprintf(stderr, "%s: cannot judge: '%s' and '%s' need at "
-				"least 2 runs each\n",
+		fprintf(stderr,
+			"%s: cannot judge: '%s' and '%s' need at "
+			"least 2 runs each\n",
 			progname(), r[0].path, last->path);
 		return EXIT_BISECT_SKIP;
 	}
