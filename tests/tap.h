@@ -17,7 +17,8 @@
 
 static int tap_run, tap_failed;
 
-static inline bool tap_result(bool pass, const char *fmt, va_list ap)
+static inline __attribute__((format(printf, 2, 0))) bool
+tap_result(bool pass, const char *fmt, va_list ap)
 {
 	tap_run++;
 	if (!pass)
