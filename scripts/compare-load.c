@@ -312,7 +312,7 @@ static void load_run(struct cmp_result *r, const char *file,
 	r->has_run = true;
 }
 
-static int cmp_group(const void *a, const void *b)
+int cmp_sb_order(const void *a, const void *b)
 {
 	const struct sb_group *x = a, *y = b;
 
@@ -330,12 +330,10 @@ static int cmp_group(const void *a, const void *b)
 static struct sb_group *sb_group_of(struct cmp_result *r,
 				    const struct sb_group *key)
 {
-	struct sb_group *g;
-	size_t i;
+	struct sb_group *g = (struct sb_group *)cmp_sb_find(r, key);
 
-	for (i = 0; i < r->n_sb; i++)
-		if (!cmp_group(&r->sb[i], key))
-			return &r->sb[i];
+	if (g)
+		return g;
 	r->sb = xreallocarray(r->sb, r->n_sb + 1, sizeof(*r->sb));
 	g = &r->sb[r->n_sb++];
 	*g = *key;
@@ -389,7 +387,7 @@ static void load_seqbench(struct cmp_result *r, const char *file,
 	for (i = 0; i < list->count; i++)
 		load_sb_entry(r, file, &list->items[i]);
 	if (r->n_sb > 1)
-		qsort(r->sb, r->n_sb, sizeof(*r->sb), cmp_group);
+		qsort(r->sb, r->n_sb, sizeof(*r->sb), cmp_sb_order);
 	/* An interrupted seqbench is as partial as an interrupted run. */
 	v = json_read_member(root, "interrupted");
 	if (v && v->type == JSON_TRUE)
@@ -547,20 +545,26 @@ struct change cmp_change(const struct cmp_result *base,
 			 b->n, v->samples, v->n, alpha);
 }
 
+const struct sb_group *cmp_sb_find(const struct cmp_result *r,
+				   const struct sb_group *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_sb; i++)
+		if (!cmp_sb_order(&r->sb[i], key))
+			return &r->sb[i];
+	return NULL;
+}
+
 struct change cmp_sb_change(const struct cmp_result *base,
 			    const struct sb_group *g, double alpha)
 {
+	const struct sb_group *b = cmp_sb_find(base, g);
 	struct change none = { NAN, NAN, false };
-	size_t i;
 
-	for (i = 0; i < base->n_sb; i++) {
-		const struct sb_group *b = &base->sb[i];
-
-		if (cmp_group(b, g))
-			continue;
-		return change_of(stats_mean_of(b->rate, b->n),
-				 stats_mean_of(g->rate, g->n), CHANGE_PCT,
-				 b->rate, b->n, g->rate, g->n, alpha);
-	}
-	return none;
+	if (!b)
+		return none;
+	return change_of(stats_mean_of(b->rate, b->n),
+			 stats_mean_of(g->rate, g->n), CHANGE_PCT, b->rate,
+			 b->n, g->rate, g->n, alpha);
 }

@@ -61,6 +61,17 @@ static void table_add(struct table *t, const char *fmt, ...)
 	t->cell[t->n++] = s;
 }
 
+static void table_release(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->cell[i]);
+	free(t->cell);
+	t->cell = NULL;
+	t->n = 0;
+}
+
 /* Markdown cells: a '|' would end the cell and a '*' start emphasis. */
 static void md_cell(FILE *f, const char *s)
 {
@@ -109,12 +120,8 @@ static void table_print(FILE *f, struct table *t, bool markdown)
 			fputs(" |\n", f);
 		}
 	}
-	for (i = 0; i < t->n; i++)
-		free(t->cell[i]);
-	free(t->cell);
 	free(w);
-	t->cell = NULL;
-	t->n = 0;
+	table_release(t);
 }
 
 /* Figure V as a table cell: '-' when absent. */
@@ -228,48 +235,6 @@ static void table_changes(FILE *out, const struct cmp_result *r, size_t n,
 	table_print(out, &t, md);
 }
 
-/* Every seqbench configuration found in any result, sorted, once. */
-static size_t sb_keys(const struct cmp_result *r, size_t n,
-		      struct sb_group **keys)
-{
-	struct sb_group *k = NULL;
-	size_t nk = 0, i, j, m;
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < r[i].n_sb; j++) {
-			const struct sb_group *g = &r[i].sb[j];
-
-			for (m = 0; m < nk; m++)
-				if (k[m].phase == g->phase &&
-				    k[m].size_mib == g->size_mib &&
-				    k[m].block_bytes == g->block_bytes &&
-				    k[m].threads == g->threads)
-					break;
-			if (m < nk)
-				continue;
-			k = xreallocarray(k, nk + 1, sizeof(*k));
-			k[nk++] = *g;
-		}
-	}
-	*keys = k;
-	return nk;
-}
-
-/* The group of R matching KEY, or NULL. */
-static const struct sb_group *sb_find(const struct cmp_result *r,
-				      const struct sb_group *key)
-{
-	size_t i;
-
-	for (i = 0; i < r->n_sb; i++)
-		if (r->sb[i].phase == key->phase &&
-		    r->sb[i].size_mib == key->size_mib &&
-		    r->sb[i].block_bytes == key->block_bytes &&
-		    r->sb[i].threads == key->threads)
-			return &r->sb[i];
-	return NULL;
-}
-
 /* Mean of the cpu_pct of G's runs that have one; NaN if none do. */
 static double sb_cpu(const struct sb_group *g)
 {
@@ -301,12 +266,84 @@ static struct sb_row sb_row_of(const struct cmp_result *base,
 	return row;
 }
 
+static bool has_seqbench(const struct cmp_result *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].n_sb)
+			return true;
+	return false;
+}
+
+/* What a seqbench row writer gets: the result, its index, the row. */
+typedef void sb_row_fn(void *ctx, const struct cmp_result *r, size_t i,
+		       const struct sb_group *g, const struct sb_row *row);
+
+/*
+ * Call FN for every seqbench configuration found in any result, in the
+ * order of cmp_sb_order(), and within one for each result that has it.
+ * Returns the number of configurations.
+ */
+static size_t sb_each(const struct cmp_result *r, size_t n, double alpha,
+		      sb_row_fn *fn, void *ctx)
+{
+	struct sb_group *keys = NULL;
+	size_t nk = 0, k, i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < r[i].n_sb; j++) {
+			keys = xreallocarray(keys, nk + 1, sizeof(*keys));
+			keys[nk++] = r[i].sb[j];
+		}
+	}
+	if (nk > 1)
+		qsort(keys, nk, sizeof(*keys), cmp_sb_order);
+	for (k = 0, j = 0; k < nk; k++) {
+		if (k && !cmp_sb_order(&keys[k - 1], &keys[k]))
+			continue;
+		j++;
+		for (i = 0; i < n; i++) {
+			const struct sb_group *g = cmp_sb_find(&r[i], &keys[k]);
+			struct sb_row row;
+
+			if (!g)
+				continue;
+			row = sb_row_of(&r[0], g, alpha);
+			fn(ctx, &r[i], i, g, &row);
+		}
+	}
+	free(keys);
+	return j;
+}
+
 static void add_num(struct table *t, double v, int decimals)
 {
 	if (isnan(v))
 		table_add(t, "-");
 	else
 		table_add(t, "%.*f", decimals, v);
+}
+
+static void sb_table_row(void *ctx, const struct cmp_result *r, size_t i,
+			 const struct sb_group *g, const struct sb_row *row)
+{
+	struct table *t = ctx;
+
+	table_add(t, "%s", r->label);
+	table_add(t, "%s", sb_phase_name[g->phase]);
+	table_add(t, "%g", g->size_mib);
+	table_add(t, "%g", g->block_bytes);
+	table_add(t, "%g", g->threads);
+	table_add(t, "%zu", g->n);
+	add_num(t, row->mean, 2);
+	add_num(t, row->sd, 2);
+	add_num(t, row->ci99, 2);
+	add_num(t, row->cpu, 1);
+	if (i)
+		add_change(t, &row->change, CHANGE_PCT);
+	else
+		table_add(t, "-");
 }
 
 static void table_seqbench(FILE *out, const struct cmp_result *r, size_t n,
@@ -317,45 +354,20 @@ static void table_seqbench(FILE *out, const struct cmp_result *r, size_t n,
 		"rate_mib_s", "stddev", "ci99",	    "cpu%",  "change",
 	};
 	struct table t = { sizeof(heads) / sizeof(heads[0]), 2, 0, NULL };
-	struct sb_group *keys;
-	size_t nk = sb_keys(r, n, &keys), k, i;
+	size_t i;
 
-	if (!nk)
+	if (!has_seqbench(r, n))
 		return;
+	for (i = 0; i < t.cols; i++)
+		table_add(&t, "%s", heads[i]);
+	sb_each(r, n, alpha, sb_table_row, &t);
 	fprintf(out,
 		"\nseqbench (rate over runs, 99%% confidence interval, "
 		"change against %s):\n",
 		r[0].label);
 	if (md)
 		fputc('\n', out);
-	for (i = 0; i < t.cols; i++)
-		table_add(&t, "%s", heads[i]);
-	for (k = 0; k < nk; k++) {
-		for (i = 0; i < n; i++) {
-			const struct sb_group *g = sb_find(&r[i], &keys[k]);
-			struct sb_row row;
-
-			if (!g)
-				continue;
-			row = sb_row_of(&r[0], g, alpha);
-			table_add(&t, "%s", r[i].label);
-			table_add(&t, "%s", sb_phase_name[g->phase]);
-			table_add(&t, "%g", g->size_mib);
-			table_add(&t, "%g", g->block_bytes);
-			table_add(&t, "%g", g->threads);
-			table_add(&t, "%zu", g->n);
-			add_num(&t, row.mean, 2);
-			add_num(&t, row.sd, 2);
-			add_num(&t, row.ci99, 2);
-			add_num(&t, row.cpu, 1);
-			if (i)
-				add_change(&t, &row.change, CHANGE_PCT);
-			else
-				table_add(&t, "-");
-		}
-	}
 	table_print(out, &t, md);
-	free(keys);
 }
 
 static void report_table(FILE *out, const struct cmp_result *r, size_t n,
@@ -450,11 +462,34 @@ static void csv_change_heads(FILE *out)
 	fputc('\n', out);
 }
 
+static void sb_csv_row(void *ctx, const struct cmp_result *r, size_t i,
+		       const struct sb_group *g, const struct sb_row *row)
+{
+	FILE *out = ctx;
+
+	csv_field(out, r->label, ',');
+	fprintf(out, "%s,%g,%g,%g,%zu,", sb_phase_name[g->phase], g->size_mib,
+		g->block_bytes, g->threads, g->n);
+	csv_num(out, row->mean);
+	fputc(',', out);
+	csv_num(out, row->sd);
+	fputc(',', out);
+	csv_num(out, row->ci99);
+	fputc(',', out);
+	csv_num(out, row->cpu);
+	fputc(',', out);
+	csv_num(out, i ? row->change.delta : NAN);
+	fputc(',', out);
+	csv_num(out, i ? row->change.p : NAN);
+	fputc(',', out);
+	csv_bool(out, i && !isnan(row->change.p), row->change.significant);
+	fputc('\n', out);
+}
+
 static void report_csv(FILE *out, const struct cmp_result *r, size_t n,
 		       double alpha)
 {
-	struct sb_group *keys;
-	size_t i, k, nk;
+	size_t i;
 	int f;
 
 	fputs("label,partial,runs", out);
@@ -488,42 +523,13 @@ static void report_csv(FILE *out, const struct cmp_result *r, size_t n,
 		}
 		fputc('\n', out);
 	}
-	nk = sb_keys(r, n, &keys);
-	if (nk)
-		fputs("\nlabel,phase,size_mib,block_bytes,threads,runs,"
-		      "rate_mib_s_mean,rate_mib_s_stddev,rate_mib_s_ci99_half,"
-		      "cpu_pct_mean,rate_change_pct,rate_p,rate_significant\n",
-		      out);
-	for (k = 0; k < nk; k++) {
-		for (i = 0; i < n; i++) {
-			const struct sb_group *g = sb_find(&r[i], &keys[k]);
-			struct sb_row row;
-
-			if (!g)
-				continue;
-			row = sb_row_of(&r[0], g, alpha);
-			csv_field(out, r[i].label, ',');
-			fprintf(out, "%s,%g,%g,%g,%zu,",
-				sb_phase_name[g->phase], g->size_mib,
-				g->block_bytes, g->threads, g->n);
-			csv_num(out, row.mean);
-			fputc(',', out);
-			csv_num(out, row.sd);
-			fputc(',', out);
-			csv_num(out, row.ci99);
-			fputc(',', out);
-			csv_num(out, row.cpu);
-			fputc(',', out);
-			csv_num(out, i ? row.change.delta : NAN);
-			fputc(',', out);
-			csv_num(out, i ? row.change.p : NAN);
-			fputc(',', out);
-			csv_bool(out, i && !isnan(row.change.p),
-				 row.change.significant);
-			fputc('\n', out);
-		}
-	}
-	free(keys);
+	if (!has_seqbench(r, n))
+		return;
+	fputs("\nlabel,phase,size_mib,block_bytes,threads,runs,"
+	      "rate_mib_s_mean,rate_mib_s_stddev,rate_mib_s_ci99_half,"
+	      "cpu_pct_mean,rate_change_pct,rate_p,rate_significant\n",
+	      out);
+	sb_each(r, n, alpha, sb_csv_row, out);
 }
 
 static void json_result(struct json *j, const struct cmp_result *base,
@@ -567,47 +573,32 @@ static void json_result(struct json *j, const struct cmp_result *base,
 	json_object_end(j);
 }
 
-static void json_seqbench(struct json *j, const struct cmp_result *r, size_t n,
-			  double alpha)
+static void sb_json_row(void *ctx, const struct cmp_result *r, size_t i,
+			const struct sb_group *g, const struct sb_row *row)
 {
-	struct sb_group *keys;
-	size_t nk = sb_keys(r, n, &keys), k, i;
+	struct json *j = ctx;
 
-	json_array_begin(j, "seqbench");
-	for (k = 0; k < nk; k++) {
-		for (i = 0; i < n; i++) {
-			const struct sb_group *g = sb_find(&r[i], &keys[k]);
-			struct sb_row row;
-
-			if (!g)
-				continue;
-			row = sb_row_of(&r[0], g, alpha);
-			json_object_begin(j, NULL);
-			json_str(j, "label", r[i].label);
-			json_str(j, "phase", sb_phase_name[g->phase]);
-			json_double(j, "size_mib", g->size_mib);
-			json_double(j, "block_bytes", g->block_bytes);
-			json_double(j, "threads", g->threads);
-			json_u64(j, "runs", g->n);
-			json_double(j, "rate_mib_s_mean", row.mean);
-			json_double(j, "rate_mib_s_stddev", row.sd);
-			json_double(j, "rate_mib_s_ci99_half", row.ci99);
-			json_double(j, "cpu_pct_mean", row.cpu);
-			if (i) {
-				json_double(j, "rate_change_pct",
-					    row.change.delta);
-				json_double(j, "rate_p", row.change.p);
-				if (isnan(row.change.p))
-					json_null(j, "rate_significant");
-				else
-					json_bool(j, "rate_significant",
-						  row.change.significant);
-			}
-			json_object_end(j);
-		}
+	json_object_begin(j, NULL);
+	json_str(j, "label", r->label);
+	json_str(j, "phase", sb_phase_name[g->phase]);
+	json_double(j, "size_mib", g->size_mib);
+	json_double(j, "block_bytes", g->block_bytes);
+	json_double(j, "threads", g->threads);
+	json_u64(j, "runs", g->n);
+	json_double(j, "rate_mib_s_mean", row->mean);
+	json_double(j, "rate_mib_s_stddev", row->sd);
+	json_double(j, "rate_mib_s_ci99_half", row->ci99);
+	json_double(j, "cpu_pct_mean", row->cpu);
+	if (i) {
+		json_double(j, "rate_change_pct", row->change.delta);
+		json_double(j, "rate_p", row->change.p);
+		if (isnan(row->change.p))
+			json_null(j, "rate_significant");
+		else
+			json_bool(j, "rate_significant",
+				  row->change.significant);
 	}
-	json_array_end(j);
-	free(keys);
+	json_object_end(j);
 }
 
 static void report_json(FILE *out, const struct cmp_result *r, size_t n,
@@ -626,7 +617,9 @@ static void report_json(FILE *out, const struct cmp_result *r, size_t n,
 	for (i = 0; i < n; i++)
 		json_result(&j, &r[0], &r[i], o->alpha);
 	json_array_end(&j);
-	json_seqbench(&j, r, n, o->alpha);
+	json_array_begin(&j, "seqbench");
+	sb_each(r, n, o->alpha, sb_json_row, &j);
+	json_array_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
 }

@@ -125,6 +125,11 @@ void cmp_result_release(struct cmp_result *r);
 /* Change of figure F of R against BASE. */
 struct change cmp_change(const struct cmp_result *base,
 			 const struct cmp_result *r, enum fig f, double alpha);
+/* qsort order of seqbench groups: phase, size, block size, threads. */
+int cmp_sb_order(const void *a, const void *b);
+/* The group of R with KEY's phase and configuration, or NULL. */
+const struct sb_group *cmp_sb_find(const struct cmp_result *r,
+				   const struct sb_group *key);
 /* Change of seqbench group G against BASE's matching group (if any). */
 struct change cmp_sb_change(const struct cmp_result *base,
 			    const struct sb_group *g, double alpha);
