@@ -77,10 +77,15 @@ static const struct {
 	{ FIG_STALL_TIME, "stall_time_s" },
 };
 
-/* Where the trace monitor's direct-reclaim total may be, newest first. */
-static const char *const reclaim_paths[] = {
-	"reclaim_stall_s",
-	"trace.direct_reclaim_total_s",
+/*
+ * Where the trace monitor's summary may be in a result.json, and the parts
+ * of the reclaim stall time in it: direct reclaim, and the reclaim a
+ * memory cgroup at its limit makes its tasks do (--mem-limit runs).
+ */
+static const char *const trace_paths[] = { "monitors.trace", "trace" };
+static const char *const reclaim_parts[] = {
+	"direct_reclaim_total_s",
+	"memcg_reclaim_total_s",
 };
 
 static noreturn void bad(const char *file, const char *fmt, ...)
@@ -221,9 +226,21 @@ static void load_latency_one(struct cmp_result *r, const char *file,
 		add_hist(&r->hist, file, h);
 }
 
+/* Is KEY "WORKLOAD-N", the summary of run N (as run-test.sh names them)? */
+static bool is_run_of(const char *key, const char *workload)
+{
+	size_t len = strlen(workload);
+
+	if (strncmp(key, workload, len) || key[len] != '-' || !key[len + 1])
+		return false;
+	return strspn(key + len + 1, "0123456789") == strlen(key + len + 1);
+}
+
 /*
- * latency.WORKLOAD is one summary (an object) or one per run (an array of
- * objects); per-run summaries give the stall figures samples to test.
+ * The summary of the compared workload: latency.WORKLOAD, one summary (an
+ * object) or one per run (an array of objects), or else one per run under
+ * latency.WORKLOAD-1, -2, ...  Per-run summaries give the stall figures
+ * samples to test.
  */
 static void load_latency(struct cmp_result *r, const char *file,
 			 const struct json_node *root, const char *workload)
@@ -232,20 +249,22 @@ static void load_latency(struct cmp_result *r, const char *file,
 	const struct json_node *lat;
 	size_t i;
 
-	if (!all)
+	if (!all || all->type == JSON_NULL)
 		return;
 	if (all->type != JSON_OBJECT)
 		bad(file, "\"latency\" is a %s, expected an object",
 		    json_type_name(all->type));
 	lat = json_read_member(all, workload);
-	if (!lat)
-		return;
-	if (lat->type != JSON_ARRAY) {
+	if (lat && lat->type == JSON_ARRAY) {
+		for (i = 0; i < lat->count; i++)
+			load_latency_one(r, file, &lat->items[i]);
+	} else if (lat) {
 		load_latency_one(r, file, lat);
-		return;
+	} else {
+		for (i = 0; i < all->count; i++)
+			if (is_run_of(all->items[i].key, workload))
+				load_latency_one(r, file, &all->items[i]);
 	}
-	for (i = 0; i < lat->count; i++)
-		load_latency_one(r, file, &lat->items[i]);
 }
 
 static void set_value(struct figure *f, double v)
@@ -253,24 +272,47 @@ static void set_value(struct figure *f, double v)
 	f->value = v;
 }
 
-/* The optional single-valued figures of a result.json. */
+/*
+ * Reclaim stall time: "reclaim_stall_s" if the result has it, else the sum
+ * of the parts the trace monitor recorded; NaN when it recorded none.
+ */
+static double reclaim_of(const char *file, const struct json_node *root)
+{
+	const struct json_node *trace;
+	size_t i, k;
+	double v, sum = NAN;
+
+	if (get_num(file, root, "reclaim_stall_s", &v))
+		return v;
+	for (i = 0; i < sizeof(trace_paths) / sizeof(trace_paths[0]); i++) {
+		trace = json_read_path(root, trace_paths[i]);
+		if (!trace || trace->type != JSON_OBJECT)
+			continue;
+		for (k = 0;
+		     k < sizeof(reclaim_parts) / sizeof(reclaim_parts[0]); k++)
+			if (get_num(file, trace, reclaim_parts[k], &v))
+				sum = isnan(sum) ? v : sum + v;
+		break;
+	}
+	return sum;
+}
+
+/*
+ * The single-valued figures of a result.json; all may be null (a partial
+ * run may not have counted its failures).
+ */
 static void load_scalars(struct cmp_result *r, const char *file,
 			 const struct json_node *root)
 {
-	size_t i;
 	double v;
 
-	set_value(&r->fig[FIG_FAILURES], need_num(file, root, "failures", ""));
+	if (get_num(file, root, "failures", &v))
+		set_value(&r->fig[FIG_FAILURES], v);
 	if (get_num(file, root, "oom_kills", &v))
 		set_value(&r->fig[FIG_OOM], v);
 	if (get_num(file, root, "pswpout_delta", &v))
 		set_value(&r->fig[FIG_SWAPOUT], v);
-	for (i = 0; i < sizeof(reclaim_paths) / sizeof(reclaim_paths[0]); i++) {
-		if (get_num(file, root, reclaim_paths[i], &v)) {
-			set_value(&r->fig[FIG_RECLAIM], v);
-			break;
-		}
-	}
+	set_value(&r->fig[FIG_RECLAIM], reclaim_of(file, root));
 }
 
 static void load_run(struct cmp_result *r, const char *file,

@@ -419,7 +419,10 @@ static void report_2009(FILE *out, const struct cmp_result *r, size_t n,
 			fputs("(stddev:-)", out);
 		else
 			fprintf(out, "(stddev:%.3f)", f[FIG_STDDEV].value);
-		fprintf(out, " Failures:%.0f\n", f[FIG_FAILURES].value);
+		if (isnan(f[FIG_FAILURES].value))
+			fputs(" Failures:-\n", out);
+		else
+			fprintf(out, " Failures:%.0f\n", f[FIG_FAILURES].value);
 	}
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < r[i].n_sb; j++) {

@@ -112,4 +112,28 @@ test_expect_success 'per-run latency summaries are tested too' '
 	test "$(csv_get elapsed_mean_s_significant 6.1-b pr.csv)" = false
 '
 
+# As run-test.sh writes it: one summary per run under fake-gitk-N (not
+# warmup-N, not fake-gitk-x), reclaim = direct 0.75 s + memcg 2.5 s,
+# failures null.
+test_expect_success 'a result as run-test.sh writes it' '
+	latency-compare --format=csv perrun/base.json driver >drv.csv &&
+	near "$(csv_get stall_p99_s 6.1-driver drv.csv)" 1.7 1e-9 &&
+	near "$(csv_get stall_max_s 6.1-driver drv.csv)" 2.2 1e-9 &&
+	test "$(csv_get stall_count 6.1-driver drv.csv)" = 5 &&
+	test "$(csv_get stall_p99_s_significant 6.1-driver drv.csv)" = true &&
+	test "$(csv_get reclaim_stall_s 6.1-driver drv.csv)" = 3.25 &&
+	test -z "$(csv_get failures 6.1-driver drv.csv)" &&
+	test -z "$(csv_get failures_change 6.1-driver drv.csv)" &&
+	latency-compare --format=2009 driver >out &&
+	echo "6.1-driver Elapsed:00:32.367(stddev:0.808) Failures:-" >want &&
+	test_cmp want out
+'
+
+test_expect_success '--workload picks another summary' '
+	latency-compare --format=csv --workload=fake-music driver >music.csv &&
+	test "$(csv_get stall_p99_s 6.1-driver music.csv)" = 0.2 &&
+	latency-compare --format=csv --workload=warmup driver >warm.csv &&
+	test "$(csv_get stall_p99_s 6.1-driver warm.csv)" = 9
+'
+
 test_done
