@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Bodies are single-quoted for eval; abs_top_srcdir comes from make check.
-# shellcheck disable=SC2016,SC2034,SC2154
+# shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
 test_description='latency-compare: bad input gives one clear line'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
