@@ -88,6 +88,22 @@ static const char *const reclaim_parts[] = {
 	"memcg_reclaim_total_s",
 };
 
+/* A JSON type with its article, for messages: "an array", "null". */
+static const char *a_type(enum json_type t)
+{
+	switch (t) {
+	case JSON_NUMBER:
+	case JSON_STRING:
+		return t == JSON_NUMBER ? "a number" : "a string";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_OBJECT:
+		return "an object";
+	default:
+		return json_type_name(t);
+	}
+}
+
 static noreturn void bad(const char *file, const char *fmt, ...)
 	PRINTF_LIKE(2, 3);
 
@@ -119,8 +135,7 @@ static struct json_node *load_json(const char *file)
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'", file);
 	if (root->type != JSON_OBJECT)
-		bad(file, "a JSON %s, expected an object",
-		    json_type_name(root->type));
+		bad(file, "%s, expected a JSON object", a_type(root->type));
 	v = json_read_member(root, "format_version");
 	if (!v)
 		bad(file, "no \"format_version\": not a latency-tests result");
@@ -140,8 +155,8 @@ static bool get_num(const char *file, const struct json_node *n,
 	int r = json_read_number(n, path, out);
 
 	if (r == -EINVAL)
-		bad(file, "\"%s\" is a %s, expected a number", path,
-		    json_type_name(json_read_path(n, path)->type));
+		bad(file, "\"%s\" is %s, expected a number", path,
+		    a_type(json_read_path(n, path)->type));
 	return r == 0;
 }
 
@@ -164,9 +179,8 @@ static const struct json_node *need_type(const char *file,
 	if (!v)
 		bad(file, "missing \"%s\"", path);
 	if (v->type != t)
-		bad(file, "\"%s\" is a %s, expected %s %s", path,
-		    json_type_name(v->type), t == JSON_ARRAY ? "an" : "a",
-		    json_type_name(t));
+		bad(file, "\"%s\" is %s, expected %s", path, a_type(v->type),
+		    a_type(t));
 	return v;
 }
 
@@ -183,8 +197,8 @@ static void add_hist(struct cmp_hist *h, const char *file,
 	size_t i, j;
 
 	if (list->type != JSON_ARRAY)
-		bad(file, "\"histogram\" is a %s, expected an array",
-		    json_type_name(list->type));
+		bad(file, "\"histogram\" is %s, expected an array",
+		    a_type(list->type));
 	for (i = 0; i < list->count; i++) {
 		double le, count;
 
@@ -213,8 +227,8 @@ static void load_latency_one(struct cmp_result *r, const char *file,
 	size_t i;
 
 	if (lat->type != JSON_OBJECT)
-		bad(file, "a latency summary is a %s, expected an object",
-		    json_type_name(lat->type));
+		bad(file, "a latency summary is %s, expected an object",
+		    a_type(lat->type));
 	for (i = 0; i < sizeof(lat_fields) / sizeof(lat_fields[0]); i++) {
 		double v;
 
@@ -252,8 +266,8 @@ static void load_latency(struct cmp_result *r, const char *file,
 	if (!all || all->type == JSON_NULL)
 		return;
 	if (all->type != JSON_OBJECT)
-		bad(file, "\"latency\" is a %s, expected an object",
-		    json_type_name(all->type));
+		bad(file, "\"latency\" is %s, expected an object",
+		    a_type(all->type));
 	lat = json_read_member(all, workload);
 	if (lat && lat->type == JSON_ARRAY) {
 		for (i = 0; i < lat->count; i++)
@@ -329,14 +343,14 @@ static void load_run(struct cmp_result *r, const char *file,
 	if (!partial)
 		bad(file, "missing \"partial\"");
 	if (partial->type != JSON_TRUE && partial->type != JSON_FALSE)
-		bad(file, "\"partial\" is a %s, expected true or false",
-		    json_type_name(partial->type));
+		bad(file, "\"partial\" is %s, expected true or false",
+		    a_type(partial->type));
 	r->partial = partial->type == JSON_TRUE;
 	runs = need_type(file, root, "gitk_runs", JSON_ARRAY);
 	for (i = 0; i < runs->count; i++) {
 		if (runs->items[i].type != JSON_OBJECT)
-			bad(file, "\"gitk_runs\" holds a %s, expected objects",
-			    json_type_name(runs->items[i].type));
+			bad(file, "\"gitk_runs\" holds %s, expected objects",
+			    a_type(runs->items[i].type));
 		v = need_num(file, &runs->items[i], "elapsed_s",
 			     " in gitk_runs");
 		if (!(v >= 0))
@@ -395,8 +409,8 @@ static void load_sb_entry(struct cmp_result *r, const char *file,
 	int ph;
 
 	if (e->type != JSON_OBJECT)
-		bad(file, "\"results\" holds a %s, expected objects",
-		    json_type_name(e->type));
+		bad(file, "\"results\" holds %s, expected objects",
+		    a_type(e->type));
 	key.size_mib = need_num(file, e, "size_mib", where);
 	key.block_bytes = need_num(file, e, "block_bytes", where);
 	key.threads = need_num(file, e, "threads", where);

@@ -59,6 +59,16 @@ test_expect_success 'an empty file' '
 	check_error "invalid JSON in '\''zero.json'\'' at line 1, column 1: empty document" zero.json
 '
 
+test_expect_success 'a JSON document that is no object' '
+	echo "[1, 2]" >list.json &&
+	check_error "'\''list.json'\'': an array, expected a JSON object" list.json
+'
+
+test_expect_success 'partial that is no boolean' '
+	sed "s/\"partial\": false/\"partial\": \"no\"/" base/result.json >p.json &&
+	check_error "'\''p.json'\'': \"partial\" is a string, expected true or false" p.json
+'
+
 test_expect_success 'usage errors exit 2 with a Try line' '
 	test_expect_code 2 latency-compare >out 2>err &&
 	grep -q "^latency-compare: no result given$" err &&
