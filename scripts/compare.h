@@ -34,7 +34,7 @@ enum fig {
 
 /* How a change against the baseline is expressed. */
 enum change_kind {
-	CHANGE_NONE, /* not compared (derived dispersion figures) */
+	CHANGE_NONE, /* not compared (interval widths) */
 	CHANGE_PCT,  /* percent of the baseline value */
 	CHANGE_DIFF, /* plain difference (counts) */
 };
