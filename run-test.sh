@@ -649,6 +649,25 @@ start_monitors() {
 		2>"$run_dir/trace.err" &
 	pid_trace=$!
 	bg_add $pid_trace
+	# The kernel log and the tracepoints are watched only once the
+	# monitors say so: start the load after that.
+	wait_started "$run_dir/kern.log" "$pid_kmsg" latency-kmsg
+	wait_started "$run_dir/trace.log" "$pid_trace" latency-trace
+}
+
+# wait_started FILE PID NAME: until the monitor's "started=1" line is in
+# FILE, it has exited (stop_bg reports why), or 10 s have passed.
+wait_started() {
+	_n=0
+	while ! grep -q ' started=1' "$1" 2>/dev/null; do
+		kill -0 "$2" 2>/dev/null || return 0
+		if [ $_n -ge 100 ]; then
+			warn "$3 did not say it had started within 10 s"
+			return 0
+		fi
+		sleep 0.1
+		_n=$((_n + 1))
+	done
 }
 
 # stop_bg PID NAME ERRFILE: SIGTERM and wait; stopped programs exit 0 or
