@@ -15,7 +15,7 @@
 #   LATENCY_TESTS_DATADIR  where confine.sh, sysinfo.sh and plot.sh are
 #                          [scripts/ next to this script, else @pkgdatadir@]
 #   LATENCY_CACHE_DIR      where the synthetic repository is cached
-#                          [RESULTS/.cache]
+#                          [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
 #   LATENCY_QUICK_MEM_LIMIT  --quick's memory limit [32M]
 #   LATENCY_QUICK_SWAP       --quick's swap file size [512M]
 #   LATENCY_QUICK_COMMITS    --quick's synthetic repository size [60000]
@@ -624,16 +624,21 @@ prepare_repo() {
 		repo=$cfg_repo
 		return 0
 	fi
-	_cache=${LATENCY_CACHE_DIR:-$cfg_results/.cache}
+	_cache=${LATENCY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests}
 	repo=$_cache/repo-$cfg_commits-$cfg_seed
-	[ -d "$repo/.done" ] && return 0
+	# The repository appears under its name only once complete.
+	[ -d "$repo" ] && return 0
 	progress "creating the synthetic repository ($cfg_commits commits, cached in $repo)"
-	mkdir -p "$_cache" || die "cannot create cache directory '$_cache'"
-	rm -rf "$repo.tmp"
-	cmd_create_repo "$repo.tmp" >"$run_dir/create-repo.log" 2>&1 ||
+	mkdir -p "$_cache" || fail_run "cannot create cache directory '$_cache'"
+	repo_tmp=$repo.tmp.$$
+	cmd_create_repo "$repo_tmp" >"$run_dir/create-repo.log" 2>&1 ||
 		fail_run "fake-gitk --create-repo failed (see create-repo.log)"
-	mkdir "$repo.tmp/.done"
-	mv "$repo.tmp" "$repo"
+	# Another run may have finished the same repository meanwhile.
+	if ! mv -T "$repo_tmp" "$repo" 2>/dev/null; then
+		rm -rf "$repo_tmp"
+		[ -d "$repo" ] || fail_run "cannot move the repository to '$repo'"
+	fi
+	repo_tmp=''
 }
 
 start_monitors() {
@@ -968,6 +973,9 @@ cleanup() {
 		fi
 		finish "$partial_reason"
 		progress "result (partial) in $run_dir"
+	fi
+	if [ -n "${repo_tmp:-}" ]; then
+		rm -rf "$repo_tmp"
 	fi
 	if [ -n "${scratch_made:-}" ]; then
 		rm -rf "$scratch_made"

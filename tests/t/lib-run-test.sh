@@ -11,3 +11,7 @@ done
 [ -z "$run_test_missing" ] ||
 	test_skip_all "programs not built:$run_test_missing"
 
+
+# The synthetic repositories of the tests stay in their trash directory.
+LATENCY_CACHE_DIR=$TRASH_DIRECTORY/cache
+export LATENCY_CACHE_DIR
