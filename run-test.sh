@@ -16,18 +16,18 @@
 #                          [scripts/ next to this script, else @pkgdatadir@]
 #   LATENCY_CACHE_DIR      where the synthetic repository is cached
 #                          [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
-#   LATENCY_QUICK_MEM_LIMIT  --quick's memory limit [32M]
+#   LATENCY_QUICK_MEM_LIMIT  --quick's memory limit [24M]
 #   LATENCY_QUICK_SWAP       --quick's swap file size [512M]
-#   LATENCY_QUICK_COMMITS    --quick's synthetic repository size [60000]
+#   LATENCY_QUICK_COMMITS    --quick's synthetic repository size [40000]
 #   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [180000]
 #   LATENCY_CGROUP_ROOT    where cgroups are mounted [/sys/fs/cgroup]
 #   LATENCY_GNUPLOT        gnuplot for the plots [gnuplot; empty: no plots]
 #   LATENCY_PROC, LATENCY_SYS  proc and sysfs for sysinfo [/proc, /sys]
 set -eu
 
-: "${LATENCY_QUICK_MEM_LIMIT:=32M}"
+: "${LATENCY_QUICK_MEM_LIMIT:=24M}"
 : "${LATENCY_QUICK_SWAP:=512M}"
-: "${LATENCY_QUICK_COMMITS:=60000}"
+: "${LATENCY_QUICK_COMMITS:=40000}"
 : "${LATENCY_DEFAULT_COMMITS:=180000}"
 
 prog=${0##*/}
@@ -84,7 +84,7 @@ Run:
   --music-args=ARGS    extra options for fake-music
   --stall=DURATION     gaps longer than this are stalls (default 1s)
   --quick              a complete small run of about two minutes: 3 runs,
-                       a small repository, and (where allowed) a 32M
+                       a small repository, and (where allowed) a 24M
                        memory limit with a 512M swap file so fake-gitk swaps
 
 Confinement (as root):

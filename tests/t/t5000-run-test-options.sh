@@ -94,7 +94,7 @@ test_expect_success '--quick: three runs, a small repo, confinement where allowe
 	"$rt" --quick --label=q --print-config >config &&
 	grep -x "gitk-runs=3" config &&
 	grep -x "quick=yes" config &&
-	grep -x "mem-limit=auto:32M" config &&
+	grep -x "mem-limit=auto:24M" config &&
 	grep -x "swap=auto:512M" config &&
 	"$rt" --quick --gitk-runs=4 --mem-limit=none --print-config >config &&
 	grep -x "gitk-runs=4" config &&
