@@ -84,8 +84,9 @@ Run:
   --music-args=ARGS    extra options for fake-music
   --stall=DURATION     gaps longer than this are stalls (default 1s)
   --quick              a complete small run of about two minutes: 3 runs,
-                       a small repository, and (where allowed) a 24M
-                       memory limit with a 512M swap file so fake-gitk swaps
+                       a small repository read twice, and (where allowed)
+                       a 24M memory limit with a 512M swap file so
+                       fake-gitk swaps
 
 Confinement (as root):
   --mem-limit=SIZE     run the workloads in a memory cgroup of SIZE
@@ -209,6 +210,9 @@ resolve_config() {
 		[ -n "$cfg_commits" ] || cfg_commits=$LATENCY_QUICK_COMMITS
 		[ -n "$cfg_mem_limit" ] || cfg_mem_limit=auto:$LATENCY_QUICK_MEM_LIMIT
 		[ -n "$cfg_swap" ] || cfg_swap=auto:$LATENCY_QUICK_SWAP
+		# Reading the history again after the map is built, as gitk
+		# does when scrolled, brings what was swapped out back in.
+		[ -n "$cfg_gitk_args" ] || cfg_gitk_args=--reread
 	fi
 	[ -n "$cfg_gitk_runs" ] || cfg_gitk_runs=4
 	[ -n "$cfg_warmup" ] || cfg_warmup=0
@@ -950,7 +954,9 @@ on_signal() {
 # of an exit inside a signal trap, so exit_code takes precedence.
 cleanup() {
 	_status=${exit_code:-$1}
-	trap - EXIT INT TERM HUP
+	# A second Ctrl-C must not leave a swap file or a cgroup behind.
+	trap - EXIT
+	trap '' INT TERM HUP
 	set +e
 	for _p in $bg_pids; do
 		kill -TERM "$_p" 2>/dev/null

@@ -96,6 +96,7 @@ test_expect_success '--quick: three runs, a small repo, confinement where allowe
 	grep -x "quick=yes" config &&
 	grep -x "mem-limit=auto:24M" config &&
 	grep -x "swap=auto:512M" config &&
+	grep -x "gitk-args=--reread" config &&
 	"$rt" --quick --gitk-runs=4 --mem-limit=none --print-config >config &&
 	grep -x "gitk-runs=4" config &&
 	grep -x "mem-limit=none" config
