@@ -46,6 +46,9 @@ rate_in(x) = (r = (old_in < 0 ? 0 : x - old_in), old_in = x, r)
 rate_out(x) = (r = (old_out < 0 ? 0 : x - old_out), old_out = x, r)
 set grid
 set key top left
+# The same margins in both panels keep their time axes aligned.
+set lmargin 12
+set rmargin 12
 EOF
 	for _s in "$@"; do
 		_name=${_s%.latency}
@@ -60,7 +63,7 @@ set xlabel 'seconds (CLOCK_MONOTONIC from the first vmstat sample)'
 set ylabel 'gap since previous line (s)'
 set yrange [0:*]
 unset y2tics
-plot '$_s' using (\$5 - t0):3 with points pt 7 ps 0.4 title 'latency', \\
+plot '$_s' using (\$5 - t0):3 with points pt 7 ps 0.8 title 'latency', \\
      '' using (\$5 - t0):3 smooth bezier lw 2 title 'smoothed'
 set ylabel 'nr_writeback (pages)'
 set y2label 'swap IO (pages per sample)'
