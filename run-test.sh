@@ -682,16 +682,18 @@ wait_started() {
 # stop_bg PID NAME ERRFILE: SIGTERM and wait; stopped programs exit 0 or
 # 128+15.
 stop_bg() {
-	if ! kill -TERM "$1" 2>/dev/null; then
-		note "$2 had exited before it was stopped"
-	fi
+	_early=no
+	kill -TERM "$1" 2>/dev/null || _early=yes
 	if wait_for "$1"; then
-		return 0
+		_st=0
 	else
 		_st=$?
 	fi
 	case $_st in
-	143) return 0 ;;
+	0 | 143)
+		[ $_early = no ] || note "$2 had ended before it was stopped"
+		return 0
+		;;
 	3)
 		note "$2 unsupported here (exit 3): $(sed -n 1p "$run_dir/$3")"
 		return 0
@@ -884,7 +886,11 @@ write_summary() { # STATE (complete, or why it is partial)
 			_i=$((_i + 1))
 		done
 		echo "swapped: pswpout_delta=$(field_or_null "$run_dir/vmstat.json" pswpout_delta) pswpin_delta=$(field_or_null "$run_dir/vmstat.json" pswpin_delta) pages (page size $(getconf PAGESIZE) bytes)"
-		echo "failures: ${failures_json:-unknown} page allocation failures, $(field_or_null "$run_dir/kmsg.json" oom_kills) OOM kills"
+		if [ "$failures_json" = null ]; then
+			echo "failures: unknown (no kernel log: the headline's Failures:0 is not a count), OOM kills unknown"
+		else
+			echo "failures: $failures_json page allocation failures, $(field_or_null "$run_dir/kmsg.json" oom_kills) OOM kills"
+		fi
 		echo "reclaim: direct_reclaim_total_s=$(field_or_null "$run_dir/trace.json" direct_reclaim_total_s) direct_reclaim_max_s=$(field_or_null "$run_dir/trace.json" direct_reclaim_max_s) memcg_reclaim_total_s=$(field_or_null "$run_dir/trace.json" memcg_reclaim_total_s)"
 		echo "stalls (gaps over $cfg_stall):"
 		for _r in "$run_dir"/*.report.json; do
