@@ -64,7 +64,9 @@ struct options {
 };
 
 struct session {
-	int master;		/* -1 once drained */
+	int master;		/* the terminal, open until the child is reaped */
+	bool drained;		/* no slave left open: nothing more to read */
+	bool stopped;		/* told to stop waiting for stragglers */
 	int sigfd;
 	pid_t pid;
 	bool reaped;
@@ -269,6 +271,44 @@ static void start_child(struct session *s, const struct options *o,
 		cmd[0]);
 }
 
+/*
+ * Copy one read's worth of output.  Returns the bytes copied, 0 at the end
+ * (s->drained set) or when a non-blocking read finds nothing, -1 on EINTR.
+ */
+static ssize_t copy_output(struct session *s)
+{
+	static char buf[COPY_BUF];
+	ssize_t n = read(s->master, buf, sizeof(buf));
+	int r;
+
+	if (n < 0) {
+		if (errno == EAGAIN)
+			return 0;
+		if (errno == EINTR)
+			return -1;
+		/* Linux: EIO once every slave descriptor is closed and what
+		 * they wrote has been read.  That is our end of file. */
+		if (errno != EIO)
+			die_errno(EXIT_RUN_FAILED,
+				  "cannot read from the pseudo-terminal");
+		n = 0;
+	}
+	if (n == 0) {
+		/* Not closed yet: closing the master hangs up the slave, and
+		 * the SIGHUP would kill a child that closed its stdout and
+		 * is still on its way out (coreutils' close_stdout). */
+		s->drained = true;
+		return 0;
+	}
+	if (s->stamp)
+		r = stamper_feed(&s->stamper, buf, n, mono_ns());
+	else
+		r = write_all(STDOUT_FILENO, buf, n);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "write error");
+	return n;
+}
+
 static void reap(struct session *s)
 {
 	int st;
@@ -281,14 +321,25 @@ static void reap(struct session *s)
 	}
 }
 
+/*
+ * Read what is still buffered without waiting (unless told to stop), then
+ * close the terminal, which hangs up anything still on it, and write a held
+ * --stamp line.
+ */
 static void end_output(struct session *s)
 {
 	int r = 0;
 
 	if (s->master < 0)
 		return;
+	if (!s->stopped && fcntl(s->master, F_SETFL, O_NONBLOCK) == 0) {
+		s->drained = false;
+		while (!s->drained && copy_output(s) != 0)
+			;
+	}
 	close(s->master);
 	s->master = -1;
+	s->drained = true;
 	if (s->stamp)
 		r = stamper_finish(&s->stamper);
 	if (r)
@@ -300,7 +351,8 @@ static void forward(struct session *s, int signo)
 	if (s->reaped) {
 		/* Only stragglers hold the terminal: stop waiting for them
 		 * (closing it hangs them up). */
-		end_output(s);
+		s->drained = true;
+		s->stopped = true;
 		return;
 	}
 	/* The child leads its own process group; before its setsid() the
@@ -322,7 +374,7 @@ static void handle_signals(struct session *s)
 			break;
 		case SIGWINCH:
 			/* The kernel tells the child when the size changes. */
-			if (s->follow_winch && s->master >= 0 &&
+			if (s->follow_winch && !s->drained &&
 			    !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws))
 				(void)ioctl(s->master, TIOCSWINSZ, &ws);
 			break;
@@ -334,45 +386,17 @@ static void handle_signals(struct session *s)
 		die_errno(EXIT_RUN_FAILED, "cannot read signals");
 }
 
-static void copy_output(struct session *s)
-{
-	static char buf[COPY_BUF];
-	ssize_t n = read(s->master, buf, sizeof(buf));
-	int r;
-
-	if (n < 0) {
-		if (errno == EINTR || errno == EAGAIN)
-			return;
-		/* Linux: EIO once every slave descriptor is closed and what
-		 * they wrote has been read.  That is our end of file. */
-		if (errno != EIO)
-			die_errno(EXIT_RUN_FAILED,
-				  "cannot read from the pseudo-terminal");
-		n = 0;
-	}
-	if (n == 0) {
-		end_output(s);
-		return;
-	}
-	if (s->stamp)
-		r = stamper_feed(&s->stamper, buf, n, mono_ns());
-	else
-		r = write_all(STDOUT_FILENO, buf, n);
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "write error");
-}
-
 /* Copy until the child has exited and the terminal is drained. */
 static void relay(struct session *s)
 {
 	struct pollfd pfd[2];
 
-	while (!s->reaped || s->master >= 0) {
+	while (!s->reaped || !s->drained) {
 		nfds_t nfds = 1;
 
 		pfd[0].fd = s->sigfd;
 		pfd[0].events = POLLIN;
-		if (s->master >= 0) {
+		if (!s->drained) {
 			pfd[1].fd = s->master;
 			pfd[1].events = POLLIN;
 			nfds = 2;
@@ -384,9 +408,11 @@ static void relay(struct session *s)
 		}
 		if (pfd[0].revents)
 			handle_signals(s);
-		if (nfds == 2 && s->master >= 0 && pfd[1].revents)
+		if (nfds == 2 && !s->drained && pfd[1].revents)
 			copy_output(s);
 	}
+	/* A descendant may have written after the end was seen. */
+	end_output(s);
 }
 
 static int exit_status(int wstatus)
