@@ -114,8 +114,7 @@ static int hold(struct stamper *s, const char *p, size_t n, uint64_t ns)
 	return r;
 }
 
-int stamper_feed(struct stamper *s, const char *buf, size_t n,
-		 uint64_t now_ns)
+int stamper_feed(struct stamper *s, const char *buf, size_t n, uint64_t now_ns)
 {
 	size_t i = 0, j;
 	int r = 0;

@@ -64,14 +64,14 @@ struct options {
 };
 
 struct session {
-	int master;		/* the terminal, open until the child is reaped */
-	bool drained;		/* no slave left open: nothing more to read */
-	bool stopped;		/* told to stop waiting for stragglers */
+	int master;   /* the terminal, open until the child is reaped */
+	bool drained; /* no slave left open: nothing more to read */
+	bool stopped; /* told to stop waiting for stragglers */
 	int sigfd;
 	pid_t pid;
 	bool reaped;
 	int wstatus;
-	bool follow_winch;	/* copy our stdout's size on SIGWINCH */
+	bool follow_winch; /* copy our stdout's size on SIGWINCH */
 	bool stamp;
 	struct stamper stamper;
 	sigset_t orig_mask;
@@ -237,8 +237,7 @@ static void initial_size(const struct options *o, struct session *s,
 	ws->ws_row = DEFAULT_ROWS;
 }
 
-static void start_child(struct session *s, const struct options *o,
-			char **cmd)
+static void start_child(struct session *s, const struct options *o, char **cmd)
 {
 	struct spawn_opts so;
 	enum spawn_stage stage;

@@ -23,10 +23,10 @@ int pty_open(int *master, int *slave, const struct winsize *ws);
 
 /* How the child is set up; see pty_spawn(). */
 struct spawn_opts {
-	int slave;		/* becomes the child's stdout */
-	bool merge;		/* and its stderr too */
-	const sigset_t *mask;	/* the child's signal mask */
-	const int *reset_sigs;	/* signals whose action to restore ... */
+	int slave;	       /* becomes the child's stdout */
+	bool merge;	       /* and its stderr too */
+	const sigset_t *mask;  /* the child's signal mask */
+	const int *reset_sigs; /* signals whose action to restore ... */
 	const struct sigaction *reset_acts; /* ... to these */
 	size_t n_reset;
 };
@@ -34,8 +34,8 @@ struct spawn_opts {
 /* Where the child's set-up failed, reported by pty_spawn(). */
 enum spawn_stage {
 	SPAWN_OK,
-	SPAWN_SETUP,		/* setsid, TIOCSCTTY or dup2 */
-	SPAWN_EXEC,		/* execvp */
+	SPAWN_SETUP, /* setsid, TIOCSCTTY or dup2 */
+	SPAWN_EXEC,  /* execvp */
 };
 
 /*
@@ -58,13 +58,13 @@ int pty_spawn(char **argv, const struct spawn_opts *so, pid_t *pid,
  * bytes of the line follow the stamp unchanged.
  */
 struct stamper {
-	int fd;			/* where output goes */
-	char *hold;		/* the incomplete line, STAMP_HOLD_MAX bytes */
+	int fd;	    /* where output goes */
+	char *hold; /* the incomplete line, STAMP_HOLD_MAX bytes */
 	size_t hold_len;
-	uint64_t hold_ns;	/* arrival of its newest byte */
-	bool cr;		/* it ends with CR: LF may follow */
-	bool cont;		/* its stamp and start were written already */
-	char *out;		/* output gathered for one write */
+	uint64_t hold_ns; /* arrival of its newest byte */
+	bool cr;	  /* it ends with CR: LF may follow */
+	bool cont;	  /* its stamp and start were written already */
+	char *out;	  /* output gathered for one write */
 	size_t out_len;
 };
 
@@ -73,8 +73,7 @@ void stamper_init(struct stamper *s, int fd);
  * Take N bytes that arrived at NOW_NS and write every line they complete.
  * Returns 0 or -errno from write().
  */
-int stamper_feed(struct stamper *s, const char *buf, size_t n,
-		 uint64_t now_ns);
+int stamper_feed(struct stamper *s, const char *buf, size_t n, uint64_t now_ns);
 /* Write the last, unterminated line if any.  Returns 0 or -errno. */
 int stamper_finish(struct stamper *s);
 void stamper_release(struct stamper *s);

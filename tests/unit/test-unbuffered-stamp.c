@@ -17,15 +17,15 @@
 
 struct chunk {
 	const char *data;
-	size_t len;		/* 0: strlen(data) */
-	uint64_t t_s;		/* arrival, whole seconds */
+	size_t len;   /* 0: strlen(data) */
+	uint64_t t_s; /* arrival, whole seconds */
 };
 
 struct case_ {
 	const char *name;
-	struct chunk in[4];	/* ends at data == NULL */
-	const char *want;	/* "@N " stands for the stamp of N seconds */
-	size_t want_len;	/* 0: strlen(want) */
+	struct chunk in[4]; /* ends at data == NULL */
+	const char *want;   /* "@N " stands for the stamp of N seconds */
+	size_t want_len;    /* 0: strlen(want) */
 };
 
 /* clang-format off */
