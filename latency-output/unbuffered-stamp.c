@@ -73,8 +73,11 @@ static int put_stamp(struct stamper *s, uint64_t ns)
 	return out_put(s, buf, n);
 }
 
-/* The held line is completed by P[0..N) at NS: write it out. */
-static int end_line(struct stamper *s, const char *p, size_t n, uint64_t ns)
+/*
+ * Write the stamp (unless the line's start is out already), the held bytes
+ * and P[0..N); the line continues unstamped afterwards.
+ */
+static int flush_line(struct stamper *s, const char *p, size_t n, uint64_t ns)
 {
 	int r = 0;
 
@@ -85,6 +88,15 @@ static int end_line(struct stamper *s, const char *p, size_t n, uint64_t ns)
 	if (!r)
 		r = out_put(s, p, n);
 	s->hold_len = 0;
+	s->cont = true;
+	return r;
+}
+
+/* The held line is completed by P[0..N) at NS: write it out. */
+static int end_line(struct stamper *s, const char *p, size_t n, uint64_t ns)
+{
+	int r = flush_line(s, p, n, ns);
+
 	s->cr = false;
 	s->cont = false;
 	return r;
@@ -93,8 +105,6 @@ static int end_line(struct stamper *s, const char *p, size_t n, uint64_t ns)
 /* P[0..N), arrived at NS, continues the current line without ending it. */
 static int hold(struct stamper *s, const char *p, size_t n, uint64_t ns)
 {
-	int r;
-
 	s->hold_ns = ns;
 	if (s->cont)
 		return out_put(s, p, n);
@@ -104,14 +114,7 @@ static int hold(struct stamper *s, const char *p, size_t n, uint64_t ns)
 		return 0;
 	}
 	/* Too long to hold: stamp it now, the rest follows unstamped. */
-	r = put_stamp(s, ns);
-	if (!r)
-		r = out_put(s, s->hold, s->hold_len);
-	if (!r)
-		r = out_put(s, p, n);
-	s->hold_len = 0;
-	s->cont = true;
-	return r;
+	return flush_line(s, p, n, ns);
 }
 
 int stamper_feed(struct stamper *s, const char *buf, size_t n, uint64_t now_ns)
