@@ -9,7 +9,9 @@ test_description='unbuffered: signals reach the child'
 
 env --default-signal=INT true 2>/dev/null && test_set_prereq DEFAULT_SIGNAL
 
-# wait_for FILE PATTERN: up to 10 s for PATTERN to show up in FILE.
+# wait_for FILE PATTERN: up to 10 s for PATTERN to show up in FILE.  Each
+# test removes FILE first, lest a stale one from the test before says
+# "ready" before unbuffered has even started.
 wait_for() {
 	_n=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
@@ -25,7 +27,8 @@ echo ready; while :; do sleep 0.1; done'
 
 for sig in TERM HUP; do
 	test_expect_success "SIG$sig reaches the child, its status comes back" "
-		unbuffered sh -c '$trapper' >out &
+		rm -f out &&
+		{ unbuffered sh -c '$trapper' >out & } &&
 		pid=\$! &&
 		wait_for out ready &&
 		kill -$sig \$pid &&
@@ -36,7 +39,8 @@ for sig in TERM HUP; do
 done
 
 test_expect_success DEFAULT_SIGNAL 'SIGINT reaches the child' "
-	env --default-signal=INT unbuffered sh -c '$trapper' >out &
+	rm -f out &&
+	{ env --default-signal=INT unbuffered sh -c '$trapper' >out & } &&
 	pid=\$! &&
 	wait_for out ready &&
 	kill -INT \$pid &&
@@ -46,7 +50,8 @@ test_expect_success DEFAULT_SIGNAL 'SIGINT reaches the child' "
 "
 
 test_expect_success 'a child that does not catch SIGTERM gives 143' '
-	unbuffered sh -c "echo ready; while :; do sleep 0.1; done" >out &
+	rm -f out &&
+	{ unbuffered sh -c "echo ready; while :; do sleep 0.1; done" >out & } &&
 	pid=$! &&
 	wait_for out ready &&
 	kill -TERM $pid &&
@@ -54,8 +59,9 @@ test_expect_success 'a child that does not catch SIGTERM gives 143' '
 '
 
 test_expect_success 'a signal stops the wait for a straggler holding the pty' '
-	unbuffered sh -c "(trap \"\" HUP; echo straggler; : >started; sleep 5) &
-		while ! test -f started; do sleep 0.05; done; echo ready; exit 3" >out &
+	rm -f out &&
+	{ unbuffered sh -c "(trap \"\" HUP; echo straggler; : >started; sleep 5) &
+		while ! test -f started; do sleep 0.05; done; echo ready; exit 3" >out & } &&
 	pid=$! &&
 	wait_for out ready &&
 	sleep 0.2 &&
