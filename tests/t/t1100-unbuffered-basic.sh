@@ -1,10 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Bodies are single-quoted on purpose; test-lib.sh reads test_description
-# and make check sets abs_top_srcdir.
-# shellcheck disable=SC2016,SC2034,SC2154
 test_description='unbuffered: exit status, stderr, stdin, terminal set-up'
-# shellcheck source=/dev/null
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 command -v setsid >/dev/null 2>&1 && test_set_prereq SETSID

@@ -1,10 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Bodies are single-quoted on purpose; test-lib.sh reads test_description
-# and make check sets abs_top_srcdir.
-# shellcheck disable=SC2016,SC2034,SC2154
 test_description='unbuffered: a stdio child shows its real timing; --stamp'
-# shellcheck source=/dev/null
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 # stdio-lines prints "line <i> <written>" every 0.5 s and never flushes.

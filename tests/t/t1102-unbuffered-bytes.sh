@@ -1,10 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Bodies are single-quoted on purpose; test-lib.sh reads test_description
-# and make check sets abs_top_srcdir.
-# shellcheck disable=SC2016,SC2034,SC2154
 test_description='unbuffered: bytes pass unchanged, nothing lost at exit'
-# shellcheck source=/dev/null
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 test_expect_success 'setup: every byte value, line endings, control chars' '

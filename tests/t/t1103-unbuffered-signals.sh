@@ -1,10 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Bodies are single-quoted on purpose; test-lib.sh reads test_description
-# and make check sets abs_top_srcdir.
-# shellcheck disable=SC2016,SC2034,SC2154
 test_description='unbuffered: signals reach the child'
-# shellcheck source=/dev/null
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 env --default-signal=INT true 2>/dev/null && test_set_prereq DEFAULT_SIGNAL
@@ -16,7 +12,7 @@ wait_for() {
 	_n=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
 		_n=$((_n + 1))
-		[ $_n -le 100 ] || { echo "timed out waiting for $2" >&2; return 1; }
+		[ "$_n" -le 100 ] || { echo "timed out waiting for $2" >&2; return 1; }
 		sleep 0.1
 	done
 }
