@@ -80,6 +80,12 @@ test_expect_success STTY 'window size: 80x24 by default, --size sets it' '
 	test_cmp expect out
 '
 
+test_expect_success STTY 'on a terminal, the child gets the same window size' '
+	unbuffered --size=100x30 unbuffered stty -F /dev/tty size >out &&
+	echo "30 100" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'bad --size values and a missing command are usage errors' '
 	test_expect_code 2 unbuffered --size=0x24 true 2>err &&
 	grep "^unbuffered: invalid value .0x24. for --size" err &&
