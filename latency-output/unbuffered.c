@@ -106,7 +106,7 @@ COMMAND's process group.\n\
 \n\
 Exit status: COMMAND's own, 128+N if signal N killed it, 126 if it cannot be\n\
 run, 127 if it is not found, 1 on an output or terminal error, 2 on a usage\n\
-error.\n",
+error, 3 if no pseudo-terminal can be opened here.\n",
 	      stdout);
 	exit(EXIT_OK);
 }
@@ -247,7 +247,8 @@ static void start_child(struct session *s, const struct options *o, char **cmd)
 	initial_size(o, s, &ws);
 	r = pty_open(&s->master, &slave, &ws);
 	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot open a pseudo-terminal");
+		/* No devpts in this container or jail, or all ptys taken. */
+		die_err(EXIT_UNSUPPORTED, -r, "cannot open a pseudo-terminal");
 	so.slave = slave;
 	so.merge = o->merge;
 	so.mask = &s->orig_mask;

@@ -3,8 +3,12 @@
 test_description='unbuffered: exit status, stderr, stdin, terminal set-up'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
+(exec 3<>/dev/ptmx) 2>/dev/null ||
+	test_skip_all 'no pseudo-terminals here (/dev/ptmx)'
+
 command -v setsid >/dev/null 2>&1 && test_set_prereq SETSID
 command -v stty >/dev/null 2>&1 && test_set_prereq STTY
+unshare -m true 2>/dev/null && test_set_prereq UNSHARE
 
 test_expect_success 'exit status 0, 1 and 42 pass through' '
 	test_expect_code 0 unbuffered true &&
@@ -101,6 +105,12 @@ test_expect_success 'options after the command belong to the command' '
 	unbuffered echo --stamp -s >out &&
 	echo "--stamp -s" >expect &&
 	test_cmp expect out
+'
+
+test_expect_success ROOT,UNSHARE 'no pseudo-terminal to be had exits 3' '
+	test_expect_code 3 unshare -m sh -c \
+		"mount --bind /dev/null /dev/ptmx && exec unbuffered true" 2>err &&
+	grep "^unbuffered: cannot open a pseudo-terminal: " err
 '
 
 test_expect_success 'an output error exits 1 with a message' '

@@ -3,6 +3,9 @@
 test_description='unbuffered: a stdio child shows its real timing; --stamp'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
+(exec 3<>/dev/ptmx) 2>/dev/null ||
+	test_skip_all 'no pseudo-terminals here (/dev/ptmx)'
+
 # stdio-lines prints "line <i> <written>" every 0.5 s and never flushes.
 # Structural checks, not timing ones: through a pipe stdio holds every line
 # until exit, so even the first arrives after the last was written; through

@@ -3,6 +3,9 @@
 test_description='unbuffered: signals reach the child'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
+(exec 3<>/dev/ptmx) 2>/dev/null ||
+	test_skip_all 'no pseudo-terminals here (/dev/ptmx)'
+
 env --default-signal=INT true 2>/dev/null && test_set_prereq DEFAULT_SIGNAL
 
 # wait_for FILE PATTERN: up to 10 s for PATTERN to show up in FILE.  Each
