@@ -109,9 +109,9 @@ Results:
   -V, --version        output version information and exit
 
 Sizes take binary suffixes (64k = 65536 bytes, 512M); durations take ms, s,
-m.  Exit status: 0 the run completed, 1 it failed (the result is kept and
-marked partial), 2 usage error, 3 this machine cannot confine the run,
-128+N stopped by signal N (the result is kept and marked partial).
+m.  Exit status: 0 the run completed, 1 it failed, 2 usage error, 3
+unsupported here (cannot confine the run, or a workload cannot run),
+128+N stopped by signal N; but for 2, the result is kept, marked partial.
 EOF
 	exit 0
 }
