@@ -111,7 +111,8 @@ Results:
 Sizes take binary suffixes (64k = 65536 bytes, 512M); durations take ms, s,
 m.  Exit status: 0 the run completed, 1 it failed, 2 usage error, 3
 unsupported here (cannot confine the run, or a workload cannot run),
-128+N stopped by signal N; but for 2, the result is kept, marked partial.
+128+N stopped by signal N.  A run that started and did not complete keeps
+its result, marked partial.
 EOF
 	exit 0
 }
