@@ -890,6 +890,9 @@ write_summary() { # STATE (complete, or why it is partial)
 			echo "  fake-gitk-$_i elapsed_s=$_e"
 			_i=$((_i + 1))
 		done
+		if [ "$(field_or_null "$run_dir/vmstat.json" cg_swap_bytes_max)" != null ]; then
+			echo "workloads' cgroup: cg_swap_bytes_max=$(field_or_null "$run_dir/vmstat.json" cg_swap_bytes_max) bytes swapped at most, cg_pgmajfault_delta=$(field_or_null "$run_dir/vmstat.json" cg_pgmajfault_delta) major faults"
+		fi
 		echo "swapped: pswpout_delta=$(field_or_null "$run_dir/vmstat.json" pswpout_delta) pswpin_delta=$(field_or_null "$run_dir/vmstat.json" pswpin_delta) pages (page size $(getconf PAGESIZE) bytes)"
 		if [ "$failures_json" = null ]; then
 			echo "failures: unknown (no kernel log: the headline's Failures:0 is not a count), OOM kills unknown"
