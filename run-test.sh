@@ -934,6 +934,15 @@ EOF
 	write_summary "$1"
 }
 
+# tidy: an empty diagnostics file says nothing; remove it.
+tidy() {
+	for _f in "$run_dir"/*.err "$run_dir/kmsg.out" "$run_dir/plot.log"; do
+		if [ -f "$_f" ] && ! [ -s "$_f" ]; then
+			rm -f "$_f"
+		fi
+	done
+}
+
 # --- failure and cleanup -----------------------------------------------------
 state=setup
 partial_reason=
@@ -992,6 +1001,7 @@ cleanup() {
 			sysinfo_capture "$run_dir/sysinfo/after"
 		fi
 		finish "$partial_reason"
+		tidy
 		progress "result (partial) in $run_dir"
 	fi
 	if [ -n "${repo_tmp:-}" ]; then
@@ -1060,6 +1070,7 @@ main() {
 	finish complete
 	plot_result "$run_dir" >"$run_dir/plot.log" 2>&1 ||
 		fail_run "gnuplot failed (see plot.log)"
+	tidy
 	state=finished
 	sed -n 1p "$run_dir/summary.txt" >&2
 	progress "result in $run_dir"
