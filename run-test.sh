@@ -1040,6 +1040,8 @@ main() {
 	trap 'on_signal HUP' HUP
 
 	make_run_dir
+	# From here on, whatever happens leaves a summary and a result.json.
+	state=running
 	progress "result directory $run_dir"
 	print_config >"$run_dir/config"
 	: >"$run_dir/commands.log"
@@ -1052,7 +1054,6 @@ main() {
 		mkdir "$scratch"
 	fi
 	scratch_made=$scratch
-	state=running
 	prepare_repo
 	sysinfo_capture "$run_dir/sysinfo/before" || fail_run "cannot record sysinfo"
 	confine_loaded=yes
