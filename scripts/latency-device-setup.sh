@@ -41,7 +41,9 @@ usage_error() {
 
 print_stdout() {
 	if ! _err=$(cat 2>&1 >&3); then
-		printf '%s: write error: %s\n' "$prog" "${_err##*: }" >&2
+		# Nothing said: cat was stopped by SIGPIPE, as a reader went away.
+		[ -z "$_err" ] ||
+			printf '%s: write error: %s\n' "$prog" "${_err##*: }" >&2
 		exit 1
 	fi
 } 3>&1
