@@ -31,6 +31,7 @@
 #define BACKOFF_FIRST_NS (100 * NSEC_PER_MSEC)
 #define BACKOFF_MAX_NS (2 * NSEC_PER_SEC)
 #define STREAM_BUF 65536
+#define WRITEBACK_STEP (256 * 1024)
 
 enum pull {
 	PULL_DONE,
@@ -46,6 +47,7 @@ struct xfer {
 	struct conn *conn;
 	int fd;
 	uint64_t written;
+	uint64_t flushed;	/* writeback started up to here */
 	uint64_t hash;
 	int disk_error;		/* -errno of a local write, or 0 */
 };
@@ -136,6 +138,16 @@ static int write_out(void *arg, const void *buf, size_t len)
 	}
 	x->written += len;
 	x->hash = fnv1a64(x->hash, buf, len);
+	/*
+	 * Start writeback as we go, so the fsync before the rename has
+	 * little left to do and does not stall the stream at every file end.
+	 */
+	if (x->written - x->flushed >= WRITEBACK_STEP) {
+		(void)sync_file_range(x->fd, (off_t)x->flushed,
+				      (off_t)(x->written - x->flushed),
+				      SYNC_FILE_RANGE_WRITE); /* a hint */
+		x->flushed = x->written;
+	}
 	x->cl->meter.wire = x->cl->wire_in + x->conn->bytes_in;
 	r = meter_add(&x->cl->meter, len);
 	if (r)
@@ -321,7 +333,7 @@ static enum pull sync_file(struct client *cl, struct conn *c,
 	struct paths p = { xasprintf("%s/%s", cl->dest, e->name),
 			   temp_name(cl->dest, e->name, "fm-part"),
 			   temp_name(cl->dest, e->name, "fm-basis") };
-	struct xfer x = { cl, c, -1, 0, FNV1A64_INIT, 0 };
+	struct xfer x = { cl, c, -1, 0, 0, FNV1A64_INIT, 0 };
 	struct rs_job *patch = NULL;
 	const char *basis, *why = "";
 	FILE *bf = NULL;
