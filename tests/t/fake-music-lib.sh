@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh disable=SC2016
 # Helpers for the fake-music shell tests (sourced after test-lib.sh).
 
 command -v bash >/dev/null 2>&1 && test_set_prereq BASH

@@ -1,5 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# Test bodies are single-quoted and eval'd by test-lib.sh; variables it
+# sets and uses are invisible here.
+# shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
 test_description='fake-music: server killed, retries, disk full'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/fake-music-lib.sh"
