@@ -35,10 +35,10 @@
 
 enum pull {
 	PULL_DONE,
-	PULL_STOP,	/* signal */
-	PULL_TIME,	/* --duration is over */
-	PULL_NET,	/* connection trouble: retry */
-	PULL_FATAL,	/* message in c->err */
+	PULL_STOP,  /* signal */
+	PULL_TIME,  /* --duration is over */
+	PULL_NET,   /* connection trouble: retry */
+	PULL_FATAL, /* message in c->err */
 };
 
 /* The file being pulled. */
@@ -47,9 +47,9 @@ struct xfer {
 	struct conn *conn;
 	int fd;
 	uint64_t written;
-	uint64_t flushed;	/* writeback started up to here */
+	uint64_t flushed; /* writeback started up to here */
 	uint64_t hash;
-	int disk_error;		/* -errno of a local write, or 0 */
+	int disk_error; /* -errno of a local write, or 0 */
 };
 
 static enum pull fail(struct client *cl, enum pull st, const char *fmt, ...)
@@ -111,7 +111,8 @@ static int connect_to(struct client *cl)
 		if (e == EINTR && !sig_stop) {
 			struct pollfd p = { .fd = fd, .events = POLLOUT };
 
-			while (poll(&p, 1, -1) < 0 && errno == EINTR && !sig_stop)
+			while (poll(&p, 1, -1) < 0 && errno == EINTR &&
+			       !sig_stop)
 				;
 			e = sig_stop ? EINTR : 0;
 			if (!e && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e,
@@ -191,8 +192,7 @@ static bool regular(const char *path, struct stat *st)
 }
 
 /* Receive DATA/DELTA frames up to END into X; PATCH non-NULL for deltas. */
-static enum pull receive(struct xfer *x, struct rs_job *patch,
-			 const char *name)
+static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 {
 	struct client *cl = x->cl;
 	unsigned char *buf = xmalloc(STREAM_BUF);
@@ -240,9 +240,9 @@ static enum pull receive(struct xfer *x, struct rs_job *patch,
 			break;
 		}
 		while (len && !r) {
-			ssize_t n = conn_read_some(x->conn, buf, len < STREAM_BUF ?
-								  len :
-								  STREAM_BUF);
+			ssize_t n = conn_read_some(
+				x->conn, buf,
+				len < STREAM_BUF ? len : STREAM_BUF);
 
 			if (n < 0) {
 				r = (int)n;
@@ -256,9 +256,9 @@ static enum pull receive(struct xfer *x, struct rs_job *patch,
 				r = write_out(x, buf, (size_t)n);
 		}
 		if (r) {
-			st = x->disk_error ? PULL_FATAL :
-			     r == -EPROTO  ? net_status(cl, r, why) :
-					     net_status(cl, r, "");
+			st = x->disk_error  ? PULL_FATAL
+			     : r == -EPROTO ? net_status(cl, r, why)
+					    : net_status(cl, r, "");
 			break;
 		}
 	}
@@ -271,9 +271,9 @@ static enum pull receive(struct xfer *x, struct rs_job *patch,
 
 /* The paths of one file in DEST. */
 struct paths {
-	char *dest;	/* DEST/NAME */
-	char *part;	/* what is being written */
-	char *basis;	/* a partial copy kept as the next basis */
+	char *dest;  /* DEST/NAME */
+	char *part;  /* what is being written */
+	char *basis; /* a partial copy kept as the next basis */
 };
 
 static void paths_free(struct paths *p)
@@ -353,8 +353,9 @@ static enum pull sync_file(struct client *cl, struct conn *c,
 	}
 	r = make_parents(cl->dest, e->name);
 	if (r) {
-		ret = fail(cl, PULL_FATAL, "cannot create directories for '%s': %s",
-			   p.dest, strerror(-r));
+		ret = fail(cl, PULL_FATAL,
+			   "cannot create directories for '%s': %s", p.dest,
+			   strerror(-r));
 		goto out;
 	}
 	basis = pick_basis(&p, &st);
@@ -412,8 +413,8 @@ out:
 	return ret;
 }
 
-static enum pull get_list(struct client *cl, struct conn *c,
-			  struct entry **out, size_t *n)
+static enum pull get_list(struct client *cl, struct conn *c, struct entry **out,
+			  size_t *n)
 {
 	unsigned char *buf = xmalloc(PROTO_NAME_MAX + 32);
 	struct entry *e = NULL;
@@ -479,8 +480,9 @@ static enum pull session(struct client *cl, struct conn *c, size_t *next,
 	if (r)
 		return net_status(cl, r, "bad hello");
 	if (type != MSG_HELLO || proto_check_hello(hello, len))
-		return fail(cl, PULL_FATAL, "%s:%s is not a fake-music server "
-					    "of protocol version %d",
+		return fail(cl, PULL_FATAL,
+			    "%s:%s is not a fake-music server "
+			    "of protocol version %d",
 			    cl->host, cl->port, PROTO_VERSION);
 	r = conn_send(c, MSG_LIST, NULL, 0, NULL, 0);
 	if (r)
@@ -526,11 +528,11 @@ static enum pull pass(struct client *cl, struct conn *c, struct pace *rp)
 		enum pull st;
 
 		if (fd < 0) {
-			st = fd == -EINTR ? PULL_STOP :
-					    fail(cl, PULL_NET,
-						 "cannot connect to %s:%s: %s",
-						 cl->host, cl->port,
-						 strerror(-fd));
+			st = fd == -EINTR
+				     ? PULL_STOP
+				     : fail(cl, PULL_NET,
+					    "cannot connect to %s:%s: %s",
+					    cl->host, cl->port, strerror(-fd));
 		} else {
 			conn_init(c, fd);
 			c->sig = &sig_stop;
@@ -570,8 +572,8 @@ static enum pull pass(struct client *cl, struct conn *c, struct pace *rp)
 		st = back_off(cl, backoff);
 		if (st != PULL_DONE)
 			return st;
-		backoff = backoff * 2 > BACKOFF_MAX_NS ? BACKOFF_MAX_NS :
-							 backoff * 2;
+		backoff = backoff * 2 > BACKOFF_MAX_NS ? BACKOFF_MAX_NS
+						       : backoff * 2;
 	}
 }
 

@@ -186,7 +186,7 @@ int delta_send(struct conn *c, struct reader *rd, rs_signature_t *sig,
 	       size_t chunk, const char **why)
 {
 	struct delta_out d = { c, chunk };
-	unsigned char *buf = xmalloc(JOB_OUT), end[16];
+	unsigned char *buf = xmalloc(JOB_OUT);
 	rs_job_t *job = rs_delta_begin(sig);
 	uint64_t hash = FNV1A64_INIT;
 	int r = 0;
@@ -207,11 +207,7 @@ int delta_send(struct conn *c, struct reader *rd, rs_signature_t *sig,
 	}
 	rs_job_free(job);
 	free(buf);
-	if (r)
-		return r;
-	put_u64(end, rd->off);
-	put_u64(end + 8, hash);
-	return conn_send(c, MSG_END, end, sizeof(end), NULL, 0);
+	return r ? r : proto_send_end(c, rd->off, hash);
 }
 
 rs_job_t *delta_patch_begin(FILE *basis)

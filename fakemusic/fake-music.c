@@ -71,14 +71,14 @@ static const char short_options[] =
 struct options {
 	struct opt_common common;
 	enum mode mode;
-	const char *dir;	/* --serve, --to or --generate */
+	const char *dir; /* --serve, --to or --generate */
 	const char *listen;
 	const char *port_file;
 	const char *from;
 	char host[256], port[16];
 	bool has_bwlimit;
-	uint64_t bwlimit;	/* bytes/s, 0 = unlimited */
-	uint64_t bitrate;	/* bytes/s of audio */
+	uint64_t bwlimit; /* bytes/s, 0 = unlimited */
+	uint64_t bitrate; /* bytes/s of audio */
 	struct album album;
 	unsigned retries;
 	bool fdatasync, loop;
@@ -96,42 +96,57 @@ static void usage(int status)
 	       "  or:  %s --play [OPTION]... PATH...\n"
 	       "  or:  %s --generate DIR [OPTION]...\n",
 	       progname(), progname(), progname(), progname());
-	fputs("A music player over a slow network: pull a folder over TCP at a\n"
+	fputs("A music player over a slow network: pull a folder over TCP at "
+	      "a\n"
 	      "bandwidth limit, rsync-style with librsync deltas, and print a\n"
 	      "progress line for every 0.1 s of audio received and written.\n"
 	      "\n"
 	      "Modes:\n"
-	      "      --to=DIR          pull into DIR; without --from, from a built-in\n"
+	      "      --to=DIR          pull into DIR; without --from, from a "
+	      "built-in\n"
 	      "                        loopback server over a generated album\n"
 	      "      --from=HOST:PORT  the fake-music server to pull from\n"
 	      "      --serve=DIR       serve DIR to any number of clients\n"
-	      "      --play            read PATHs (files or folders) at the bitrate\n"
+	      "      --play            read PATHs (files or folders) at the "
+	      "bitrate\n"
 	      "      --generate=DIR    write the generated album into DIR\n"
 	      "\n"
 	      "Options:\n"
-	      "      --bwlimit=RATE    bandwidth limit (pull: default the bitrate;\n"
+	      "      --bwlimit=RATE    bandwidth limit (pull: default the "
+	      "bitrate;\n"
 	      "                        serve: default none); 0 = no limit\n"
-	      "      --bitrate=RATE    audio bitrate (default 320kbit): a line per\n"
+	      "      --bitrate=RATE    audio bitrate (default 320kbit): a line "
+	      "per\n"
 	      "                        bitrate/80 bytes\n"
-	      "      --listen=ADDR:PORT  server address (default 127.0.0.1:0, any port)\n"
-	      "      --port-file=FILE  write the port the server listens on to FILE\n"
-	      "      --retries=N       reconnect at most N times in a row (default 5)\n"
-	      "      --fdatasync       fdatasync the file before each progress line\n"
+	      "      --listen=ADDR:PORT  server address (default 127.0.0.1:0, "
+	      "any port)\n"
+	      "      --port-file=FILE  write the port the server listens on to "
+	      "FILE\n"
+	      "      --retries=N       reconnect at most N times in a row "
+	      "(default 5)\n"
+	      "      --fdatasync       fdatasync the file before each progress "
+	      "line\n"
 	      "      --loop            start over when the folder is done\n"
-	      "      --songs=N         songs in the generated album (default 10-14)\n"
+	      "      --songs=N         songs in the generated album (default "
+	      "10-14)\n"
 	      "      --song-size=SIZE  size of each song (default 3-8 MiB)\n"
 	      "      --duration=TIME   stop after TIME\n"
-	      "      --seed=N          seed of the generated album (default 137)\n"
-	      "  -o, --output=FILE     write the summary to FILE (default stderr)\n"
+	      "      --seed=N          seed of the generated album (default "
+	      "137)\n"
+	      "  -o, --output=FILE     write the summary to FILE (default "
+	      "stderr)\n"
 	      "      --format=FMT      summary as text or json\n"
 	      "  -q, --quiet           no progress lines, no server banner\n"
 	      "  -v, --verbose         report reconnects and connections\n"
 	      "  -h, --help            display this help and exit\n"
 	      "  -V, --version         output version information and exit\n"
 	      "\n"
-	      "Rates: kbit/Mbit are decimal bits per second (320kbit = 40000 bytes/s),\n"
-	      "KB/s and MB/s binary bytes per second; a bare --bwlimit number is KiB/s\n"
-	      "(as rsync's), a bare --bitrate number kbit/s.  Sizes: 64k = 65536.\n",
+	      "Rates: kbit/Mbit are decimal bits per second (320kbit = 40000 "
+	      "bytes/s),\n"
+	      "KB/s and MB/s binary bytes per second; a bare --bwlimit number "
+	      "is KiB/s\n"
+	      "(as rsync's), a bare --bitrate number kbit/s.  Sizes: 64k = "
+	      "65536.\n",
 	      stdout);
 	exit(EXIT_OK);
 }
@@ -139,7 +154,8 @@ static void usage(int status)
 static void set_mode(struct options *o, enum mode m, const char *dir)
 {
 	if (o->mode != MODE_NONE && o->mode != m)
-		usage_error("--to, --serve, --play and --generate exclude each other");
+		usage_error("--to, --serve, --play and --generate exclude each "
+			    "other");
 	o->mode = m;
 	if (dir)
 		o->dir = dir;
@@ -171,7 +187,8 @@ static void parse_prog_option(struct options *o, int opt, const char *arg)
 		if (split_host_port(arg, o->host, sizeof(o->host), o->port,
 				    sizeof(o->port)))
 			usage_error("invalid address '%s' for --from "
-				    "(expected HOST:PORT)", arg);
+				    "(expected HOST:PORT)",
+				    arg);
 		break;
 	case OPT_BWLIMIT:
 		o->bwlimit = opt_rate("--bwlimit", arg, 1024);
@@ -234,12 +251,15 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->album.seed = o->common.seed;
 	o->paths = argv + optind;
 	o->npaths = argc - optind;
-	if (o->common.format && (out_format_parse(o->common.format, &o->format) ||
-				 o->format == FORMAT_CSV))
+	if (o->common.format &&
+	    (out_format_parse(o->common.format, &o->format) ||
+	     o->format == FORMAT_CSV))
 		usage_error("invalid value '%s' for --format (expected text or "
-			    "json)", o->common.format);
+			    "json)",
+			    o->common.format);
 	if (o->mode == MODE_NONE)
-		usage_error("one of --to, --serve, --play or --generate is needed");
+		usage_error(
+			"one of --to, --serve, --play or --generate is needed");
 	if (o->mode == MODE_PLAY && !o->npaths)
 		usage_error("--play needs at least one PATH");
 	if (o->mode != MODE_PLAY && o->npaths)
@@ -259,8 +279,8 @@ struct summary {
 	uint64_t wire_in, wire_out, written, read;
 	uint64_t files, deltas, uptodate, reconnects;
 	uint64_t lines, unit, max_gap_ns, elapsed_ns, rate_req;
-	bool quiet;		/* failed before anything happened */
-	char err[512];		/* why the run failed, printed last */
+	bool quiet;    /* failed before anything happened */
+	char err[512]; /* why the run failed, printed last */
 };
 
 static double rate_of(const struct summary *s)
@@ -308,20 +328,22 @@ static void report_text(FILE *f, const struct summary *s)
 
 	el[fmt_ns_fixed(el, s->elapsed_ns, 3)] = '\0';
 	gap[fmt_ns_fixed(gap, s->max_gap_ns, 4)] = '\0';
-	fprintf(f, "%s: %s %s after %s s: %llu files (%llu deltas, %llu up to "
-		   "date), %llu reconnects\n",
+	fprintf(f,
+		"%s: %s %s after %s s: %llu files (%llu deltas, %llu up to "
+		"date), %llu reconnects\n",
 		p, s->mode, s->interrupted ? "interrupted" : "done", el,
 		(unsigned long long)s->files, (unsigned long long)s->deltas,
 		(unsigned long long)s->uptodate,
 		(unsigned long long)s->reconnects);
-	fprintf(f, "%s: wire %llu bytes in, %llu out; written %llu, read %llu "
-		   "bytes\n",
+	fprintf(f,
+		"%s: wire %llu bytes in, %llu out; written %llu, read %llu "
+		"bytes\n",
 		p, (unsigned long long)s->wire_in,
 		(unsigned long long)s->wire_out, (unsigned long long)s->written,
 		(unsigned long long)s->read);
 	if (s->rate_req)
-		fprintf(f, "%s: rate %.0f bytes/s (requested %llu, %.2f%%)\n", p,
-			rate_of(s), (unsigned long long)s->rate_req,
+		fprintf(f, "%s: rate %.0f bytes/s (requested %llu, %.2f%%)\n",
+			p, rate_of(s), (unsigned long long)s->rate_req,
 			100.0 * rate_of(s) / (double)s->rate_req);
 	else
 		fprintf(f, "%s: rate %.0f bytes/s (no limit)\n", p, rate_of(s));

@@ -30,28 +30,28 @@
 #define PROTO_NAME_MAX 4000
 
 enum msg_type {
-	MSG_HELLO = 1,	/* magic[4] version:u16 */
-	MSG_LIST,	/* (empty): ask for the file list */
-	MSG_ENTRY,	/* size:u64 mtime_ns:u64 name */
-	MSG_LIST_END,	/* (empty) */
-	MSG_GET,	/* mode:u8 name */
-	MSG_SIG,	/* librsync signature bytes */
-	MSG_SIG_END,	/* (empty) */
-	MSG_DATA,	/* literal file bytes */
-	MSG_DELTA,	/* librsync delta bytes */
-	MSG_END,	/* size:u64 fnv1a64:u64 */
-	MSG_ERROR,	/* text */
+	MSG_HELLO = 1, /* magic[4] version:u16 */
+	MSG_LIST,      /* (empty): ask for the file list */
+	MSG_ENTRY,     /* size:u64 mtime_ns:u64 name */
+	MSG_LIST_END,  /* (empty) */
+	MSG_GET,       /* mode:u8 name */
+	MSG_SIG,       /* librsync signature bytes */
+	MSG_SIG_END,   /* (empty) */
+	MSG_DATA,      /* literal file bytes */
+	MSG_DELTA,     /* librsync delta bytes */
+	MSG_END,       /* size:u64 fnv1a64:u64 */
+	MSG_ERROR,     /* text */
 	MSG_TYPE_MAX,
 };
 
 enum get_mode {
 	GET_WHOLE = 0,
-	GET_DELTA = 1,	/* a signature follows the request */
+	GET_DELTA = 1, /* a signature follows the request */
 };
 
 /* Absolute-deadline pacing: byte N is due at start + (N - base) / rate. */
 struct pace {
-	uint64_t rate;		/* bytes/s; 0 = unlimited */
+	uint64_t rate; /* bytes/s; 0 = unlimited */
 	uint64_t start_ns;
 	uint64_t base;
 };
@@ -59,12 +59,12 @@ struct pace {
 /* One framed connection; reads and (optionally) sends are paced. */
 struct conn {
 	int fd;
-	struct pace *rpace;	/* paces reads from the socket, or NULL */
-	struct pace *wpace;	/* paces sends, or NULL */
-	size_t chunk;		/* largest single recv() when paced */
-	uint64_t deadline_ns;	/* reads give -ETIME after this (0 = never) */
-	const volatile sig_atomic_t *sig;	/* stop on signal, or NULL */
-	atomic_bool *stop;	/* stop flag of a server, or NULL */
+	struct pace *rpace;   /* paces reads from the socket, or NULL */
+	struct pace *wpace;   /* paces sends, or NULL */
+	size_t chunk;	      /* largest single recv() when paced */
+	uint64_t deadline_ns; /* reads give -ETIME after this (0 = never) */
+	const volatile sig_atomic_t *sig; /* stop on signal, or NULL */
+	atomic_bool *stop;		  /* stop flag of a server, or NULL */
 	uint64_t bytes_in;
 	uint64_t bytes_out;
 	size_t pos, len;
@@ -92,6 +92,8 @@ int conn_skip(struct conn *c, size_t len);
 /* Send one frame whose payload is A then B (either may be empty). */
 int conn_send(struct conn *c, uint8_t type, const void *a, size_t alen,
 	      const void *b, size_t blen);
+/* The END frame after a file: its SIZE and FNV-1a HASH. */
+int proto_send_end(struct conn *c, uint64_t size, uint64_t hash);
 /* HELLO frame payload, and its check (0, -EPROTO bad magic, -EPROTONOSUPPORT). */
 size_t proto_hello(unsigned char *buf);
 int proto_check_hello(const unsigned char *buf, size_t len);
@@ -121,15 +123,15 @@ size_t pace_chunk(uint64_t rate);
 /* Counts audio bytes and prints a line every UNIT of them. */
 struct meter {
 	struct progress prog;
-	uint64_t unit;		/* bytes per line: 0.1 s of audio */
+	uint64_t unit; /* bytes per line: 0.1 s of audio */
 	uint64_t bytes;
-	uint64_t next;		/* bytes at which the next line is due */
+	uint64_t next; /* bytes at which the next line is due */
 	uint64_t start_ns;
 	uint64_t last_ns;
 	uint64_t max_gap_ns;
 	uint64_t lines;
-	uint64_t wire;		/* copied into lines as wire= */
-	int sync_fd;		/* fdatasync this before a line, or -1 */
+	uint64_t wire; /* copied into lines as wire= */
+	int sync_fd;   /* fdatasync this before a line, or -1 */
 };
 
 void meter_init(struct meter *m, int fd, uint64_t unit);
@@ -139,20 +141,20 @@ int meter_add(struct meter *m, uint64_t n);
 /* ---- the folder: a directory or a generated album (source.c, songs.c) --- */
 
 struct entry {
-	char *name;		/* relative path, '/'-separated */
+	char *name; /* relative path, '/'-separated */
 	uint64_t size;
 	uint64_t mtime_ns;
 };
 
 struct album {
 	uint64_t seed;
-	unsigned songs;		/* 0: 10 to 14, chosen by the seed */
-	uint64_t song_size;	/* 0: 3 to 8 MiB each, chosen by the seed */
+	unsigned songs;	    /* 0: 10 to 14, chosen by the seed */
+	uint64_t song_size; /* 0: 3 to 8 MiB each, chosen by the seed */
 };
 
 struct source {
-	const char *root;	/* served directory, or NULL for the album */
-	char *root_real;	/* realpath(root) */
+	const char *root; /* served directory, or NULL for the album */
+	char *root_real;  /* realpath(root) */
 	struct album album;
 };
 
@@ -165,7 +167,7 @@ int source_list(const struct source *s, struct entry **out, size_t *n);
 void entries_free(struct entry *e, size_t n);
 
 struct reader {
-	int fd;			/* -1 for an album song */
+	int fd; /* -1 for an album song */
 	const struct album *album;
 	unsigned song;
 	uint64_t off;
@@ -226,12 +228,12 @@ void delta_job_free(struct rs_job *job);
 
 struct server {
 	const struct source *src;
-	uint64_t rate;		/* per-connection send limit, 0 = none */
+	uint64_t rate; /* per-connection send limit, 0 = none */
 	int verbose;
 	int lfd;
-	char addr[300];		/* "HOST:PORT" actually bound */
+	char addr[300]; /* "HOST:PORT" actually bound */
 	atomic_bool stop;
-	uint64_t deadline_ns;	/* stop accepting then (0 = never) */
+	uint64_t deadline_ns; /* stop accepting then (0 = never) */
 	struct server_conn *conns;
 	atomic_uint_fast64_t n_conns, n_files, n_deltas, n_dropped;
 	atomic_uint_fast64_t bytes_out;
@@ -252,19 +254,19 @@ void *server_thread(void *arg);
 struct client {
 	const char *host, *port;
 	const char *dest;
-	uint64_t rate;		/* 0 = unlimited */
+	uint64_t rate; /* 0 = unlimited */
 	unsigned retries;
 	bool loop;
 	bool fdatasync;
 	int verbose;
-	uint64_t deadline_ns;	/* stop then (0 = never) */
+	uint64_t deadline_ns; /* stop then (0 = never) */
 	struct meter meter;
 	/* results */
 	uint64_t wire_in, wire_out;
 	uint64_t files, deltas, uptodate, reconnects, passes;
 	uint64_t pace_start_ns, end_ns;
 	bool timed_out;
-	char *left_part, *left_basis;	/* kept for a resume */
+	char *left_part, *left_basis; /* kept for a resume */
 	char err[512];
 };
 

@@ -28,9 +28,8 @@ int pace_wait(const struct pace *p, uint64_t done,
 {
 	if (!p->rate)
 		return 0;
-	return sleep_until_ns(pace_deadline_ns(p->start_ns, done - p->base,
-					       p->rate),
-			      sig);
+	return sleep_until_ns(
+		pace_deadline_ns(p->start_ns, done - p->base, p->rate), sig);
 }
 
 size_t pace_chunk(uint64_t rate)

@@ -80,24 +80,23 @@ static int expand(struct player *p, char **paths, int n, char ***out,
 }
 
 /* Play one file: 0, -EINTR, -ETIME, or -1 with p->err. */
-static int play_file(struct player *p, const struct pace *pc,
-		     const char *path, unsigned char *buf, size_t chunk)
+static int play_file(struct player *p, const struct pace *pc, const char *path,
+		     unsigned char *buf, size_t chunk)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
 
 	if (fd < 0)
 		return perr(p, -errno, "cannot open '%s'", path);
 	for (;;) {
-		uint64_t due = pc->rate ? pace_deadline_ns(pc->start_ns,
-							   p->meter.bytes,
-							   pc->rate) :
-					  0;
+		uint64_t due =
+			pc->rate ? pace_deadline_ns(pc->start_ns,
+						    p->meter.bytes, pc->rate)
+				 : 0;
 		ssize_t n;
 
 		if (p->deadline_ns && due > p->deadline_ns) {
-			r = sleep_until_ns(p->deadline_ns, &sig_stop) ?
-				    -EINTR :
-				    -ETIME;
+			r = sleep_until_ns(p->deadline_ns, &sig_stop) ? -EINTR
+								      : -ETIME;
 			break;
 		}
 		if (sleep_until_ns(due, &sig_stop)) {

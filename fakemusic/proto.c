@@ -104,8 +104,8 @@ int conn_skip(struct conn *c, size_t len)
 	unsigned char tmp[4096];
 
 	while (len) {
-		ssize_t n = conn_read_some(c, tmp, len < sizeof(tmp) ? len :
-							sizeof(tmp));
+		ssize_t n = conn_read_some(
+			c, tmp, len < sizeof(tmp) ? len : sizeof(tmp));
 
 		if (n < 0)
 			return (int)n;
@@ -183,11 +183,12 @@ int conn_send(struct conn *c, uint8_t type, const void *a, size_t alen,
 		total -= (size_t)n;
 		/* Short send: step over what went out. */
 		while (n > 0 && mh.msg_iovlen) {
-			size_t step = (size_t)n < mh.msg_iov->iov_len ?
-					      (size_t)n :
-					      mh.msg_iov->iov_len;
+			size_t step = (size_t)n < mh.msg_iov->iov_len
+					      ? (size_t)n
+					      : mh.msg_iov->iov_len;
 
-			mh.msg_iov->iov_base = (char *)mh.msg_iov->iov_base + step;
+			mh.msg_iov->iov_base =
+				(char *)mh.msg_iov->iov_base + step;
 			mh.msg_iov->iov_len -= step;
 			n -= (ssize_t)step;
 			if (!mh.msg_iov->iov_len) {
@@ -293,4 +294,13 @@ int split_host_port(const char *s, char *host, size_t hlen, char *port,
 	host[n] = '\0';
 	strcpy(port, colon + 1);
 	return 0;
+}
+
+int proto_send_end(struct conn *c, uint64_t size, uint64_t hash)
+{
+	unsigned char end[16];
+
+	put_u64(end, size);
+	put_u64(end + 8, hash);
+	return conn_send(c, MSG_END, end, sizeof(end), NULL, 0);
 }

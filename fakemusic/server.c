@@ -67,7 +67,8 @@ int server_listen(struct server *s, const char *addr, const char **what)
 		r = -errno;
 		freeaddrinfo(ai);
 		if (s->lfd >= 0)
-			(void)close(s->lfd); /* failed socket: nothing to flush */
+			(void)close(
+				s->lfd); /* failed socket: nothing to flush */
 		s->lfd = -1;
 		return r;
 	}
@@ -85,9 +86,8 @@ int server_listen(struct server *s, const char *addr, const char **what)
 static void log_drop(struct server_conn *sc, const char *why, int err)
 {
 	atomic_fetch_add(&sc->srv->n_dropped, 1);
-	fprintf(stderr, "%s: dropping connection from %s: %s%s%s\n",
-		progname(), sc->peer, why, err ? ": " : "",
-		err ? strerror(-err) : "");
+	fprintf(stderr, "%s: dropping connection from %s: %s%s%s\n", progname(),
+		sc->peer, why, err ? ": " : "", err ? strerror(-err) : "");
 }
 
 static int send_error(struct conn *c, const char *msg)
@@ -118,7 +118,7 @@ static int send_list(struct server *s, struct conn *c)
 static int send_whole(struct conn *c, struct reader *rd, size_t chunk,
 		      const char **why)
 {
-	unsigned char *buf = xmalloc(chunk), end[16];
+	unsigned char *buf = xmalloc(chunk);
 	uint64_t hash = FNV1A64_INIT;
 	int r = 0;
 
@@ -138,16 +138,12 @@ static int send_whole(struct conn *c, struct reader *rd, size_t chunk,
 			break;
 	}
 	free(buf);
-	if (r)
-		return r;
-	put_u64(end, rd->off);
-	put_u64(end + 8, hash);
-	return conn_send(c, MSG_END, end, sizeof(end), NULL, 0);
+	return r ? r : proto_send_end(c, rd->off, hash);
 }
 
 /* One GET: the name is checked, then the file goes whole or as a delta. */
-static int serve_get(struct server_conn *sc, struct conn *c,
-		     unsigned char *msg, size_t len, const char **why)
+static int serve_get(struct server_conn *sc, struct conn *c, unsigned char *msg,
+		     size_t len, const char **why)
 {
 	struct server *s = sc->srv;
 	size_t chunk = s->rate ? pace_chunk(s->rate) : 65536;
@@ -161,8 +157,8 @@ static int serve_get(struct server_conn *sc, struct conn *c,
 		return -EPROTO;
 	}
 	msg[len] = '\0';
-	r = proto_name_ok(name, len - 1) ? source_open(s->src, name, &rd) :
-					   -EACCES;
+	r = proto_name_ok(name, len - 1) ? source_open(s->src, name, &rd)
+					 : -EACCES;
 	if (r == -EACCES || r == -ELOOP) {
 		fprintf(stderr, "%s: %s: refused path '%s'\n", progname(),
 			sc->peer, name);
@@ -204,7 +200,8 @@ static int serve(struct server_conn *sc, struct conn *c, const char **why)
 	*why = "hello";
 	r = conn_recv_msg(c, &type, msg, PROTO_NAME_MAX + 1, &len);
 	if (!r && (type != MSG_HELLO || proto_check_hello(msg, len))) {
-		(void)send_error(c, "bad hello or unsupported protocol version");
+		(void)send_error(c,
+				 "bad hello or unsupported protocol version");
 		r = -EPROTO;
 	}
 	if (!r)
@@ -252,9 +249,8 @@ static void *conn_main(void *arg)
 	if (r && r != -ECONNRESET && r != -EPIPE && !atomic_load(&s->stop))
 		log_drop(sc, why, r);
 	else if (s->verbose)
-		fprintf(stderr, "%s: %s: closed after %llu bytes\n",
-			progname(), sc->peer,
-			(unsigned long long)c->bytes_out);
+		fprintf(stderr, "%s: %s: closed after %llu bytes\n", progname(),
+			sc->peer, (unsigned long long)c->bytes_out);
 	free(c);
 	atomic_store(&sc->done, true);
 	return NULL;
@@ -281,8 +277,7 @@ static void reap(struct server *s, bool all)
 	}
 }
 
-static void peer_name(const struct sockaddr_storage *ss, char *buf,
-		      size_t len)
+static void peer_name(const struct sockaddr_storage *ss, char *buf, size_t len)
 {
 	char host[INET6_ADDRSTRLEN] = "?";
 	unsigned port = 0;

@@ -42,8 +42,8 @@ void album_entry(const struct album *a, unsigned i, struct entry *e)
 
 	e->name = xasprintf("track-%02u.mp3", i + 1);
 	rand_seed_stream(&r, a->seed, 1 + (uint64_t)i);
-	e->size = a->song_size ? a->song_size :
-				 3 * MIB + rand_below(&r, 5 * MIB + 1);
+	e->size = a->song_size ? a->song_size
+			       : 3 * MIB + rand_below(&r, 5 * MIB + 1);
 	e->mtime_ns = (ALBUM_MTIME_S + 300ULL * i) * 1000000000ULL;
 }
 
@@ -57,7 +57,8 @@ void album_fill(const struct album *a, unsigned i, uint64_t off, void *buf,
 		size_t in = (size_t)(off % SONG_BLOCK), n = SONG_BLOCK - in;
 		struct rand r;
 
-		rand_seed_stream(&r, a->seed, ((uint64_t)(i + 1) << 40) + block);
+		rand_seed_stream(&r, a->seed,
+				 ((uint64_t)(i + 1) << 40) + block);
 		for (size_t k = 0; k < SONG_BLOCK / 8; k++)
 			w[k] = rand_next(&r);
 		if (n > len)
@@ -88,8 +89,8 @@ static int write_song(const struct album *a, unsigned i, const char *dir,
 	}
 	*what = "write";
 	for (uint64_t off = 0; off < e.size && !r;) {
-		size_t n = e.size - off < sizeof(buf) ? (size_t)(e.size - off) :
-							sizeof(buf);
+		size_t n = e.size - off < sizeof(buf) ? (size_t)(e.size - off)
+						      : sizeof(buf);
 
 		album_fill(a, i, off, buf, n);
 		r = write_all(fd, buf, n);

@@ -86,8 +86,8 @@ struct walk {
 
 static int walk_dir(struct walk *w, const char *rel, int depth)
 {
-	char *dir = rel ? xasprintf("%s/%s", w->root_real, rel) :
-			  xstrdup(w->root_real);
+	char *dir = rel ? xasprintf("%s/%s", w->root_real, rel)
+			: xstrdup(w->root_real);
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	int r = 0;
@@ -104,8 +104,8 @@ static int walk_dir(struct walk *w, const char *rel, int depth)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 		    is_temp_name(de->d_name))
 			continue;
-		name = rel ? xasprintf("%s/%s", rel, de->d_name) :
-			     xstrdup(de->d_name);
+		name = rel ? xasprintf("%s/%s", rel, de->d_name)
+			   : xstrdup(de->d_name);
 		path = xasprintf("%s/%s", dir, de->d_name);
 		real = realpath(path, NULL);
 		if (real && inside(w->root_real, real) && !stat(real, &st)) {
