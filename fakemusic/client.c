@@ -301,29 +301,22 @@ static const char *pick_basis(const struct paths *p, struct stat *st)
 	return NULL;
 }
 
-/* Fsync, stamp and rename the finished file into place. */
-static enum pull commit(struct client *cl, struct xfer *x,
-			const struct paths *p, const struct entry *e)
+/* Stamp the finished file and hand it to the committer. */
+static enum pull commit(struct client *cl, struct xfer *x, struct paths *p,
+			const struct entry *e)
 {
 	struct timespec ts[2] = {
 		{ (time_t)(e->mtime_ns / NSEC_PER_SEC),
 		  (long)(e->mtime_ns % NSEC_PER_SEC) },
 	};
-	int fd = x->fd;
 
 	ts[1] = ts[0];
+	if (futimens(x->fd, ts))
+		return fail(cl, PULL_FATAL, "cannot set the time of '%s': %s",
+			    p->part, strerror(errno));
+	committer_add(&cl->committer, x->fd, p->part, p->dest, p->basis);
 	x->fd = -1;
-	if (futimens(fd, ts) || fsync(fd)) {
-		int e2 = errno;
-
-		(void)close(fd); /* the error above is what counts */
-		return fail(cl, PULL_FATAL, "cannot write '%s': %s", p->part,
-			    strerror(e2));
-	}
-	if (close(fd) || rename(p->part, p->dest))
-		return fail(cl, PULL_FATAL, "cannot rename '%s': %s", p->part,
-			    strerror(errno));
-	(void)unlink(p->basis); /* usually absent */
+	p->part = p->dest = p->basis = NULL;
 	return PULL_DONE;
 }
 
@@ -341,6 +334,10 @@ static enum pull sync_file(struct client *cl, struct conn *c,
 	enum pull ret;
 	int r;
 
+	if (committer_error(&cl->committer, cl->err, sizeof(cl->err))) {
+		paths_free(&p);
+		return PULL_FATAL;
+	}
 	if (fresh)
 		(void)unlink(p.dest); /* --loop: pull it whole again */
 	if (regular(p.dest, &st) && (uint64_t)st.st_size == e->size &&
@@ -397,14 +394,14 @@ out:
 	if (x.fd >= 0)
 		(void)close(x.fd); /* kept or removed below, never renamed */
 	/* A broken connection keeps the partial file as the next basis. */
-	if (ret != PULL_DONE && ret != PULL_NET) {
+	if (ret != PULL_DONE && ret != PULL_NET && p.part) {
 		(void)unlink(p.part);
 		(void)unlink(p.basis);
 	}
 	free(cl->left_part);
 	free(cl->left_basis);
 	cl->left_part = cl->left_basis = NULL;
-	if (ret == PULL_NET) {
+	if (ret == PULL_NET && p.part) {
 		cl->left_part = p.part;
 		cl->left_basis = p.basis;
 		p.part = p.basis = NULL;
@@ -582,6 +579,7 @@ int client_run(struct client *cl)
 	struct conn *c = xmalloc(sizeof(*c));
 	struct pace rp;
 	enum pull st;
+	int r;
 
 	if (mkdir(cl->dest, 0755) && errno != EEXIST) {
 		free(c);
@@ -589,14 +587,29 @@ int client_run(struct client *cl)
 			 cl->dest, strerror(errno));
 		return -1;
 	}
+	r = committer_start(&cl->committer);
+	if (r) {
+		free(c);
+		snprintf(cl->err, sizeof(cl->err), "cannot start a thread: %s",
+			 strerror(-r));
+		return -1;
+	}
 	pace_reset(&rp, cl->rate, 0);
 	cl->pace_start_ns = rp.start_ns;
-	do {
+	for (;;) {
 		st = pass(cl, c, &rp);
-		if (st == PULL_DONE)
-			cl->passes++;
-	} while (st == PULL_DONE && cl->loop);
+		if (st != PULL_DONE)
+			break;
+		cl->passes++;
+		/* Files renamed before --loop removes them again. */
+		if (!cl->loop ||
+		    committer_drain(&cl->committer, cl->err, sizeof(cl->err)))
+			break;
+	}
 	cl->end_ns = mono_ns();
+	/* What was received whole is committed, even when interrupted. */
+	if (committer_stop(&cl->committer, cl->err, sizeof(cl->err)))
+		st = PULL_FATAL;
 	free(c);
 	/* A partial file left by the last broken connection goes too. */
 	if (cl->left_part) {

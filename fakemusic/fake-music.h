@@ -8,6 +8,7 @@
 #ifndef FAKEMUSIC_FAKE_MUSIC_H
 #define FAKEMUSIC_FAKE_MUSIC_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -249,6 +250,36 @@ int server_run(struct server *s);
 /* pthread entry point for server_run() (the embedded loopback server). */
 void *server_thread(void *arg);
 
+/* ---- the committer thread (commit.c) ---- */
+
+struct commit_item;
+
+struct committer {
+	pthread_t tid;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct commit_item *head, **tailp;
+	unsigned pending; /* queued or being committed */
+	bool quit;
+	int err; /* first error, -errno */
+	char errmsg[512];
+};
+
+/* Start the thread.  0 or -errno. */
+int committer_start(struct committer *cm);
+/*
+ * Queue a finished file: FD is fsync'd and closed, PART renamed to DEST,
+ * BASIS removed.  The committer owns FD and the three strings from here.
+ */
+void committer_add(struct committer *cm, int fd, char *part, char *dest,
+		   char *basis);
+/* Wait for everything queued.  0, or the first error (text into MSG). */
+int committer_drain(struct committer *cm, char *msg, size_t len);
+/* The first error so far, without waiting (0 if none). */
+int committer_error(struct committer *cm, char *msg, size_t len);
+/* Drain, then end the thread.  As committer_drain(). */
+int committer_stop(struct committer *cm, char *msg, size_t len);
+
 /* ---- client (client.c) ---- */
 
 struct client {
@@ -267,6 +298,7 @@ struct client {
 	uint64_t pace_start_ns, end_ns;
 	bool timed_out;
 	char *left_part, *left_basis; /* kept for a resume */
+	struct committer committer;
 	char err[512];
 };
 
