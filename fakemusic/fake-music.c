@@ -347,6 +347,8 @@ static void report_text(FILE *f, const struct summary *s)
 			100.0 * rate_of(s) / (double)s->rate_req);
 	else
 		fprintf(f, "%s: rate %.0f bytes/s (no limit)\n", p, rate_of(s));
+	if (!strcmp(s->mode, "serve"))
+		return;
 	fprintf(f, "%s: %llu lines of %llu bytes, longest gap %s s\n", p,
 		(unsigned long long)s->lines, (unsigned long long)s->unit, gap);
 }
@@ -423,7 +425,7 @@ static void start_server(const struct options *o, struct server *srv,
 	srv->rate = o->mode == MODE_SERVE ? o->bwlimit : 0;
 	srv->verbose = o->common.verbose;
 	r = server_listen(srv, o->listen, &what);
-	if (r == -EINVAL || r == -EADDRNOTAVAIL)
+	if (r == -EINVAL)
 		usage_error("invalid address '%s' for --listen", o->listen);
 	if (r)
 		die(EXIT_RUN_FAILED, "cannot %s '%s': %s", what, o->listen,

@@ -240,7 +240,10 @@ struct server {
 	atomic_uint_fast64_t bytes_out;
 };
 
-/* Bind and listen on ADDR ("HOST:PORT"; port 0 = any).  0 or -errno. */
+/*
+ * Bind and listen on ADDR ("HOST:PORT"; port 0 = any).  0, -EINVAL when
+ * ADDR cannot be parsed or resolved, or -errno (*WHAT names the step).
+ */
 int server_listen(struct server *s, const char *addr, const char **what);
 /*
  * Accept and serve until s->stop, a stop signal or the deadline, then close

@@ -57,7 +57,7 @@ int server_listen(struct server *s, const char *addr, const char **what)
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	*what = "resolve";
 	if (getaddrinfo(host, port, &hints, &ai) || !ai)
-		return -EADDRNOTAVAIL;
+		return -EINVAL;
 	*what = "bind";
 	s->lfd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s->lfd < 0 ||

@@ -21,6 +21,9 @@ test_expect_success 'bad rate, size and address are usage errors' '
 	test_expect_code 2 fake-music --to d extra 2>err &&
 	test_expect_code 2 fake-music --to d --format csv 2>err &&
 	test_expect_code 2 fake-music 2>err &&
+	test_expect_code 2 fake-music --serve . --listen bogus 2>err &&
+	grep "invalid address .bogus. for --listen" err &&
+	test_expect_code 2 fake-music --to d --bitrate 1bit 2>err &&
 	! test -e d
 '
 
@@ -106,6 +109,9 @@ test_expect_success '--play prints a line per 0.1 s of audio read' '
 	test_line_count = 2 lines &&
 	grep "\"bytes_read\": 204800," play.json &&
 	grep "\"files\": 2," play.json &&
+	# A bare --bitrate is kbit/s: 8000 is 8Mbit.
+	fake-music --play a/track-01.mp3 --bitrate 8000 >lines &&
+	test_line_count = 1 lines &&
 	fake-music --play a --bitrate 8Mbit -q --format json -o play.json &&
 	grep "\"bytes_read\": 307200," play.json &&
 	grep "\"files\": 3," play.json
