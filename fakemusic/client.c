@@ -263,7 +263,11 @@ static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 		}
 	}
 	free(buf);
-	if (st == PULL_FATAL && x->disk_error)
+	if (st == PULL_FATAL && x->disk_error && cl->meter.emit_failed)
+		snprintf(cl->err, sizeof(cl->err),
+			 "cannot write progress lines: %s",
+			 strerror(-x->disk_error));
+	else if (st == PULL_FATAL && x->disk_error)
 		snprintf(cl->err, sizeof(cl->err), "cannot write '%s/%s': %s",
 			 cl->dest, name, strerror(-x->disk_error));
 	return st;

@@ -331,8 +331,11 @@ static void report_text(FILE *f, const struct summary *s)
 	fprintf(f,
 		"%s: %s %s after %s s: %llu files (%llu deltas, %llu up to "
 		"date), %llu reconnects\n",
-		p, s->mode, s->interrupted ? "interrupted" : "done", el,
-		(unsigned long long)s->files, (unsigned long long)s->deltas,
+		p, s->mode,
+		s->interrupted ? "interrupted"
+		: s->err[0]    ? "failed"
+			       : "done",
+		el, (unsigned long long)s->files, (unsigned long long)s->deltas,
 		(unsigned long long)s->uptodate,
 		(unsigned long long)s->reconnects);
 	fprintf(f,

@@ -131,8 +131,9 @@ struct meter {
 	uint64_t last_ns;
 	uint64_t max_gap_ns;
 	uint64_t lines;
-	uint64_t wire; /* copied into lines as wire= */
-	int sync_fd;   /* fdatasync this before a line, or -1 */
+	uint64_t wire;	  /* copied into lines as wire= */
+	int sync_fd;	  /* fdatasync this before a line, or -1 */
+	bool emit_failed; /* the last error was writing a line */
 };
 
 void meter_init(struct meter *m, int fd, uint64_t unit);

@@ -52,6 +52,7 @@ void meter_init(struct meter *m, int fd, uint64_t unit)
 	m->lines = 0;
 	m->wire = 0;
 	m->sync_fd = -1;
+	m->emit_failed = false;
 }
 
 int meter_add(struct meter *m, uint64_t n)
@@ -67,12 +68,14 @@ int meter_add(struct meter *m, uint64_t n)
 		if (now - m->last_ns > m->max_gap_ns)
 			m->max_gap_ns = now - m->last_ns;
 		m->last_ns = now;
-		m->lines++;
 		r = progress_emit(&m->prog, now, "bytes=%llu wire=%llu",
 				  (unsigned long long)m->next,
 				  (unsigned long long)m->wire);
-		if (r)
+		if (r) {
+			m->emit_failed = true;
 			return r;
+		}
+		m->lines++;
 		m->next += m->unit;
 	}
 	return 0;
