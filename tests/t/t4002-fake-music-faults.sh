@@ -13,7 +13,8 @@ test_expect_success 'setup' '
 	fake-music --generate src --songs 2 --song-size 1M
 '
 
-test_expect_success 'server killed mid-run and restarted: the client finishes' '
+test_expect_success 'server killed mid-run and restarted: the client resumes' '
+	rm -f status &&
 	start_server src one &&
 	port=$(cat one.port) &&
 	{
@@ -21,7 +22,12 @@ test_expect_success 'server killed mid-run and restarted: the client finishes' '
 			-q --retries 100 --format json -o sum.json \
 			2>client.err; echo $? >status) &
 	} &&
-	sleep 0.7 &&
+	# Kill it once a good part of the first song has arrived.
+	part=dst/.track-01.mp3.fm-part &&
+	while ! test -s status &&
+		! test "$(wc -c <$part 2>/dev/null || echo 0)" -ge 200000; do
+		sleep 0.02
+	done &&
 	kill -KILL "$(cat one.pid)" &&
 	sleep 0.3 &&
 	start_server src two --listen 127.0.0.1:$port &&
@@ -31,6 +37,9 @@ test_expect_success 'server killed mid-run and restarted: the client finishes' '
 	same_files src dst $files &&
 	test "$(json_num sum.json reconnects)" -ge 1 &&
 	test "$(json_num sum.json files)" = 2 &&
+	# Resumed by delta against the partial file: no second copy moved.
+	test "$(json_num sum.json deltas)" = 1 &&
+	test "$(json_num sum.json bytes_wire_in)" -lt 2200000 &&
 	ls -a dst >list &&
 	printf "%s\n" . .. $files >expect &&
 	test_cmp expect list
