@@ -50,11 +50,16 @@ enum get_mode {
 	GET_DELTA = 1, /* a signature follows the request */
 };
 
-/* Absolute-deadline pacing: byte N is due at start + (N - base) / rate. */
+/*
+ * Absolute-deadline pacing: byte N is due at start + (N - base) / rate; after
+ * a stall the debt is caught up at no more than 5/4 of the rate.
+ */
 struct pace {
 	uint64_t rate; /* bytes/s; 0 = unlimited */
 	uint64_t start_ns;
 	uint64_t base;
+	uint64_t last_ns; /* when the last step was taken */
+	uint64_t last_n;  /* and its size */
 };
 
 /* One framed connection; reads and (optionally) sends are paced. */
@@ -115,6 +120,10 @@ int split_host_port(const char *s, char *host, size_t hlen, char *port,
 /* ---- pacing and the progress meter (meter.c) ---- */
 
 void pace_reset(struct pace *p, uint64_t rate, uint64_t done);
+/* When the step after DONE bytes is due (0 when unlimited). */
+uint64_t pace_due(const struct pace *p, uint64_t done);
+/* A step of N bytes was taken now (feeds the catch-up limit). */
+void pace_step(struct pace *p, uint64_t n);
 /* Sleep until DONE bytes are due.  0, or -EINTR when *SIG was set. */
 int pace_wait(const struct pace *p, uint64_t done,
 	      const volatile sig_atomic_t *sig);

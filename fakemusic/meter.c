@@ -16,11 +16,41 @@
 
 #include "fakemusic/fake-music.h"
 
+/* Catch-up after a stall runs at most at 5/4 of the rate. */
+#define CATCH_UP_NUM 5
+#define CATCH_UP_DEN 4
+
 void pace_reset(struct pace *p, uint64_t rate, uint64_t done)
 {
 	p->rate = rate;
 	p->start_ns = mono_ns();
 	p->base = done;
+	p->last_ns = 0;
+	p->last_n = 0;
+}
+
+uint64_t pace_due(const struct pace *p, uint64_t done)
+{
+	uint64_t due, floor;
+
+	if (!p->rate)
+		return 0;
+	due = pace_deadline_ns(p->start_ns, done - p->base, p->rate);
+	/*
+	 * Behind schedule (a stall), the deadline is in the past: catching up
+	 * at full speed would follow every stall with a burst, so the steps
+	 * stay spaced at CATCH_UP_NUM/CATCH_UP_DEN of the rate until the debt
+	 * is paid.  On schedule the deadline is always the later of the two.
+	 */
+	floor = p->last_ns + pace_deadline_ns(0, p->last_n * CATCH_UP_DEN,
+					      p->rate * CATCH_UP_NUM);
+	return due > floor ? due : floor;
+}
+
+void pace_step(struct pace *p, uint64_t n)
+{
+	p->last_ns = mono_ns();
+	p->last_n = n;
 }
 
 int pace_wait(const struct pace *p, uint64_t done,
@@ -28,8 +58,7 @@ int pace_wait(const struct pace *p, uint64_t done,
 {
 	if (!p->rate)
 		return 0;
-	return sleep_until_ns(
-		pace_deadline_ns(p->start_ns, done - p->base, p->rate), sig);
+	return sleep_until_ns(pace_due(p, done), sig);
 }
 
 size_t pace_chunk(uint64_t rate)

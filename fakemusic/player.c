@@ -80,7 +80,7 @@ static int expand(struct player *p, char **paths, int n, char ***out,
 }
 
 /* Play one file: 0, -EINTR, -ETIME, or -1 with p->err. */
-static int play_file(struct player *p, const struct pace *pc, const char *path,
+static int play_file(struct player *p, struct pace *pc, const char *path,
 		     unsigned char *buf, size_t chunk)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
@@ -88,10 +88,7 @@ static int play_file(struct player *p, const struct pace *pc, const char *path,
 	if (fd < 0)
 		return perr(p, -errno, "cannot open '%s'", path);
 	for (;;) {
-		uint64_t due =
-			pc->rate ? pace_deadline_ns(pc->start_ns,
-						    p->meter.bytes, pc->rate)
-				 : 0;
+		uint64_t due = pace_due(pc, p->meter.bytes);
 		ssize_t n;
 
 		if (p->deadline_ns && due > p->deadline_ns) {
@@ -112,9 +109,10 @@ static int play_file(struct player *p, const struct pace *pc, const char *path,
 		}
 		if (n == 0)
 			break;
+		pace_step(pc, (uint64_t)n);
 		r = meter_add(&p->meter, (uint64_t)n);
 		if (r) {
-			r = perr(p, r, "cannot write progress");
+			r = perr(p, r, "cannot write progress lines");
 			break;
 		}
 	}

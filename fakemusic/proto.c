@@ -37,9 +37,7 @@ static int conn_fill(struct conn *c)
 
 	c->pos = c->len = 0;
 	if (c->rpace && c->rpace->rate) {
-		uint64_t due = pace_deadline_ns(c->rpace->start_ns,
-						c->bytes_in - c->rpace->base,
-						c->rpace->rate);
+		uint64_t due = pace_due(c->rpace, c->bytes_in);
 
 		if (c->deadline_ns && due > c->deadline_ns) {
 			(void)sleep_until_ns(c->deadline_ns, c->sig);
@@ -63,6 +61,8 @@ static int conn_fill(struct conn *c)
 	}
 	c->len = (size_t)n;
 	c->bytes_in += (uint64_t)n;
+	if (c->rpace)
+		pace_step(c->rpace, (uint64_t)n);
 	return 0;
 }
 
@@ -181,6 +181,8 @@ int conn_send(struct conn *c, uint8_t type, const void *a, size_t alen,
 		}
 		c->bytes_out += (uint64_t)n;
 		total -= (size_t)n;
+		if (c->wpace)
+			pace_step(c->wpace, (uint64_t)n);
 		/* Short send: step over what went out. */
 		while (n > 0 && mh.msg_iovlen) {
 			size_t step = (size_t)n < mh.msg_iov->iov_len
