@@ -473,7 +473,7 @@ static int run_pull(const struct options *o, struct summary *s)
 	struct server srv;
 	struct source src;
 	pthread_t tid;
-	char port[16];
+	char host[256], port[16];
 	int r;
 
 	cl.host = o->host;
@@ -482,8 +482,12 @@ static int run_pull(const struct options *o, struct summary *s)
 		/* Our own loopback server over the generated album. */
 		source_init_album(&src, &o->album);
 		start_server(o, &srv, &src);
-		snprintf(port, sizeof(port), "%s", strrchr(srv.addr, ':') + 1);
-		cl.host = "127.0.0.1";
+		/* Where it listens, as bound (port 0 resolved). */
+		if (split_host_port(srv.addr, host, sizeof(host), port,
+				    sizeof(port)))
+			die(EXIT_RUN_FAILED, "bad server address '%s'",
+			    srv.addr);
+		cl.host = host;
 		cl.port = port;
 		r = pthread_create(&tid, NULL, server_thread, &srv);
 		if (r)

@@ -8,6 +8,8 @@
 #include <config.h>
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -19,8 +21,16 @@
 
 void conn_init(struct conn *c, int fd)
 {
+	int one = 1;
+
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
+	/*
+	 * Whole frames go out in one sendmsg(); Nagle would hold a small one
+	 * (LIST_END, END, GET) back for the peer's delayed ACK, 40 ms.
+	 */
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
+			 sizeof(one)); /* fails only on a socketpair */
 	c->chunk = sizeof(c->buf);
 }
 
