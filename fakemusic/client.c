@@ -227,7 +227,8 @@ static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 				r = job_pump(patch, NULL, 0, true, write_out, x,
 					     &why);
 			if (r)
-				st = x->disk_error ? PULL_FATAL : PULL_NET;
+				st = x->disk_error ? PULL_FATAL
+						   : net_status(cl, r, why);
 			else if (len != 16 || get_u64(buf) != x->written ||
 				 get_u64(buf + 8) != x->hash)
 				st = fail(cl, PULL_FATAL,

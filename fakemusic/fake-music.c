@@ -565,16 +565,18 @@ int main(int argc, char **argv)
 	run_info_init(&ri, "fake-music", argc, argv);
 	ri.has_seed = true;
 	ri.seed = o.common.seed;
+	r = sig_stop_install();
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot install signal handlers");
 	if (o.mode == MODE_GENERATE) {
 		r = album_write(&o.album, o.dir, &what);
+		if (r == -EINTR)
+			return EXIT_SIGNAL(sig_stop);
 		if (r)
 			die(EXIT_RUN_FAILED, "cannot %s in '%s': %s", what,
 			    o.dir, strerror(-r));
 		return EXIT_OK;
 	}
-	r = sig_stop_install();
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot install signal handlers");
 	if (o.mode == MODE_SERVE)
 		status = run_serve(&o, &s);
 	else if (o.mode == MODE_PLAY)

@@ -17,6 +17,7 @@
 
 #include "lib/err.h"
 #include "lib/rand.h"
+#include "lib/sig.h"
 #include "lib/xalloc.h"
 
 #include "fakemusic/fake-music.h"
@@ -89,6 +90,10 @@ static int write_song(const struct album *a, unsigned i, const char *dir,
 	}
 	*what = "write";
 	for (uint64_t off = 0; off < e.size && !r;) {
+		if (sig_stop) {
+			r = -EINTR;
+			break;
+		}
 		size_t n = e.size - off < sizeof(buf) ? (size_t)(e.size - off)
 						      : sizeof(buf);
 
