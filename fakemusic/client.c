@@ -191,6 +191,33 @@ static bool regular(const char *path, struct stat *st)
 	return !stat(path, st) && S_ISREG(st->st_mode);
 }
 
+/* The frame that ends a file: END (checked) or ERROR. */
+static enum pull receive_end(struct xfer *x, struct rs_job *patch, uint8_t type,
+			     uint32_t len, unsigned char *buf, const char *name)
+{
+	struct client *cl = x->cl;
+	const char *why = "";
+	int r;
+
+	if (len > STREAM_BUF - 1)
+		return net_status(cl, -EMSGSIZE, "long message");
+	r = conn_read(x->conn, buf, len);
+	if (r)
+		return net_status(cl, r, "");
+	buf[len] = '\0';
+	if (type == MSG_ERROR)
+		return fail(cl, PULL_FATAL, "server: %s", buf);
+	if (patch)
+		r = job_pump(patch, NULL, 0, true, write_out, x, &why);
+	if (r)
+		return x->disk_error ? PULL_FATAL : net_status(cl, r, why);
+	if (len != 16 || get_u64(buf) != x->written ||
+	    get_u64(buf + 8) != x->hash)
+		return fail(cl, PULL_FATAL, "'%s': size or checksum mismatch",
+			    name);
+	return PULL_DONE;
+}
+
 /* Receive DATA/DELTA frames up to END into X; PATCH non-NULL for deltas. */
 static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 {
@@ -209,31 +236,7 @@ static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 			break;
 		}
 		if (type == MSG_ERROR || type == MSG_END) {
-			if (len > STREAM_BUF - 1) {
-				st = net_status(cl, -EMSGSIZE, "long message");
-				break;
-			}
-			r = conn_read(x->conn, buf, len);
-			if (r) {
-				st = net_status(cl, r, "");
-				break;
-			}
-			buf[len] = '\0';
-			if (type == MSG_ERROR) {
-				st = fail(cl, PULL_FATAL, "server: %s", buf);
-				break;
-			}
-			if (patch)
-				r = job_pump(patch, NULL, 0, true, write_out, x,
-					     &why);
-			if (r)
-				st = x->disk_error ? PULL_FATAL
-						   : net_status(cl, r, why);
-			else if (len != 16 || get_u64(buf) != x->written ||
-				 get_u64(buf + 8) != x->hash)
-				st = fail(cl, PULL_FATAL,
-					  "'%s': size or checksum mismatch",
-					  name);
+			st = receive_end(x, patch, type, len, buf, name);
 			break;
 		}
 		if (type != (patch ? MSG_DELTA : MSG_DATA)) {
@@ -257,9 +260,8 @@ static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 				r = write_out(x, buf, (size_t)n);
 		}
 		if (r) {
-			st = x->disk_error  ? PULL_FATAL
-			     : r == -EPROTO ? net_status(cl, r, why)
-					    : net_status(cl, r, "");
+			st = x->disk_error ? PULL_FATAL
+					   : net_status(cl, r, why);
 			break;
 		}
 	}
@@ -325,56 +327,45 @@ static enum pull commit(struct client *cl, struct xfer *x, struct paths *p,
 	return PULL_DONE;
 }
 
-static enum pull sync_file(struct client *cl, struct conn *c,
-			   const struct entry *e, bool fresh)
+static bool up_to_date(const char *path, const struct entry *e)
 {
-	struct paths p = { xasprintf("%s/%s", cl->dest, e->name),
-			   temp_name(cl->dest, e->name, "fm-part"),
-			   temp_name(cl->dest, e->name, "fm-basis") };
+	struct stat st;
+
+	return regular(path, &st) && (uint64_t)st.st_size == e->size &&
+	       (uint64_t)st.st_mtim.tv_sec * NSEC_PER_SEC +
+			       (uint64_t)st.st_mtim.tv_nsec ==
+		       e->mtime_ns;
+}
+
+/* Ask for E (a delta where there is a basis), receive it, commit it. */
+static enum pull transfer(struct client *cl, struct conn *c,
+			  const struct entry *e, struct paths *p)
+{
 	struct xfer x = { cl, c, -1, 0, 0, FNV1A64_INIT, 0 };
 	struct rs_job *patch = NULL;
 	const char *basis, *why = "";
+	unsigned char mode;
 	FILE *bf = NULL;
 	struct stat st;
 	enum pull ret;
-	int r;
+	int r = make_parents(cl->dest, e->name);
 
-	if (committer_error(&cl->committer, cl->err, sizeof(cl->err))) {
-		paths_free(&p);
-		return PULL_FATAL;
-	}
-	if (fresh)
-		(void)unlink(p.dest); /* --loop: pull it whole again */
-	if (regular(p.dest, &st) && (uint64_t)st.st_size == e->size &&
-	    (uint64_t)st.st_mtim.tv_sec * NSEC_PER_SEC +
-			    (uint64_t)st.st_mtim.tv_nsec ==
-		    e->mtime_ns) {
-		cl->uptodate++;
-		paths_free(&p);
-		return PULL_DONE;
-	}
-	r = make_parents(cl->dest, e->name);
-	if (r) {
-		ret = fail(cl, PULL_FATAL,
-			   "cannot create directories for '%s': %s", p.dest,
-			   strerror(-r));
-		goto out;
-	}
-	basis = pick_basis(&p, &st);
+	if (r)
+		return fail(cl, PULL_FATAL,
+			    "cannot create directories for '%s': %s", p->dest,
+			    strerror(-r));
+	basis = pick_basis(p, &st);
 	if (basis && !(bf = fopen(basis, "rb")))
 		basis = NULL;
-	x.fd = open(p.part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	x.fd = open(p->part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (x.fd < 0) {
-		ret = fail(cl, PULL_FATAL, "cannot create '%s': %s", p.part,
+		ret = fail(cl, PULL_FATAL, "cannot create '%s': %s", p->part,
 			   strerror(errno));
 		goto out;
 	}
 	cl->meter.sync_fd = cl->fdatasync ? x.fd : -1;
-	{
-		unsigned char mode = basis ? GET_DELTA : GET_WHOLE;
-
-		r = conn_send(c, MSG_GET, &mode, 1, e->name, strlen(e->name));
-	}
+	mode = basis ? GET_DELTA : GET_WHOLE;
+	r = conn_send(c, MSG_GET, &mode, 1, e->name, strlen(e->name));
 	if (!r && basis)
 		r = delta_send_sig(c, fileno(bf), (uint64_t)st.st_size, &why);
 	if (r) {
@@ -385,7 +376,7 @@ static enum pull sync_file(struct client *cl, struct conn *c,
 		patch = delta_patch_begin(bf);
 	ret = receive(&x, patch, e->name);
 	if (ret == PULL_DONE)
-		ret = commit(cl, &x, &p, e);
+		ret = commit(cl, &x, p, e);
 	if (ret == PULL_DONE) {
 		cl->files++;
 		cl->deltas += basis != NULL;
@@ -397,7 +388,28 @@ out:
 	if (bf)
 		(void)fclose(bf); /* read-only */
 	if (x.fd >= 0)
-		(void)close(x.fd); /* kept or removed below, never renamed */
+		(void)close(x.fd); /* kept or removed, never renamed */
+	return ret;
+}
+
+static enum pull sync_file(struct client *cl, struct conn *c,
+			   const struct entry *e, bool fresh)
+{
+	struct paths p = { xasprintf("%s/%s", cl->dest, e->name),
+			   temp_name(cl->dest, e->name, "fm-part"),
+			   temp_name(cl->dest, e->name, "fm-basis") };
+	enum pull ret;
+
+	if (fresh)
+		(void)unlink(p.dest); /* --loop: pull it whole again */
+	if (committer_error(&cl->committer, cl->err, sizeof(cl->err))) {
+		ret = PULL_FATAL;
+	} else if (up_to_date(p.dest, e)) {
+		cl->uptodate++;
+		ret = PULL_DONE;
+	} else {
+		ret = transfer(cl, c, e, &p);
+	}
 	/* A broken connection keeps the partial file as the next basis. */
 	if (ret != PULL_DONE && ret != PULL_NET && p.part) {
 		(void)unlink(p.part);
