@@ -117,12 +117,13 @@ void committer_add(struct committer *cm, int fd, char *part, char *dest,
 	pthread_mutex_unlock(&cm->lock);
 }
 
-int committer_drain(struct committer *cm, char *msg, size_t len)
+/* The first error so far, once nothing is pending when WAIT. */
+static int first_error(struct committer *cm, bool wait, char *msg, size_t len)
 {
 	int r;
 
 	pthread_mutex_lock(&cm->lock);
-	while (cm->pending)
+	while (wait && cm->pending)
 		pthread_cond_wait(&cm->cond, &cm->lock);
 	r = cm->err;
 	if (r)
@@ -131,16 +132,14 @@ int committer_drain(struct committer *cm, char *msg, size_t len)
 	return r;
 }
 
+int committer_drain(struct committer *cm, char *msg, size_t len)
+{
+	return first_error(cm, true, msg, len);
+}
+
 int committer_error(struct committer *cm, char *msg, size_t len)
 {
-	int r;
-
-	pthread_mutex_lock(&cm->lock);
-	r = cm->err;
-	if (r)
-		snprintf(msg, len, "%s", cm->errmsg);
-	pthread_mutex_unlock(&cm->lock);
-	return r;
+	return first_error(cm, false, msg, len);
 }
 
 int committer_stop(struct committer *cm, char *msg, size_t len)

@@ -2,8 +2,9 @@
 /*
  * fake-music's private interfaces: the wire protocol (proto.c), pacing and
  * the progress meter (meter.c), the served folder or generated album
- * (source.c, songs.c), the server (server.c), the client (client.c) and the
- * local player (player.c).  fake-music.c parses options and ties them up.
+ * (source.c, songs.c), librsync glue (delta.c), the server (server.c), the
+ * client (client.c) with its committer thread (commit.c) and the local
+ * player (player.c).  fake-music.c parses options and ties them up.
  */
 #ifndef FAKEMUSIC_FAKE_MUSIC_H
 #define FAKEMUSIC_FAKE_MUSIC_H
