@@ -59,8 +59,7 @@ struct pace {
 	uint64_t rate; /* bytes/s; 0 = unlimited */
 	uint64_t start_ns;
 	uint64_t base;
-	uint64_t last_ns; /* when the last step was taken */
-	uint64_t last_n;  /* and its size */
+	uint64_t tat_ns; /* the catch-up limit's next conforming time */
 };
 
 /* One framed connection; reads and (optionally) sends are paced. */

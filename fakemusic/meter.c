@@ -16,17 +16,21 @@
 
 #include "fakemusic/fake-music.h"
 
-/* Catch-up after a stall runs at most at 5/4 of the rate. */
+/*
+ * Catch-up after a stall runs at most at 5/4 of the rate: a second pacer,
+ * a leaky bucket (GCRA) at that rate that tolerates CATCH_UP_SLACK_NS of
+ * lateness, so that late wake-ups on a busy machine do not add up.
+ */
 #define CATCH_UP_NUM 5
 #define CATCH_UP_DEN 4
+#define CATCH_UP_SLACK_NS (20 * NSEC_PER_MSEC)
 
 void pace_reset(struct pace *p, uint64_t rate, uint64_t done)
 {
 	p->rate = rate;
 	p->start_ns = mono_ns();
 	p->base = done;
-	p->last_ns = 0;
-	p->last_n = 0;
+	p->tat_ns = 0;
 }
 
 uint64_t pace_due(const struct pace *p, uint64_t done)
@@ -38,19 +42,24 @@ uint64_t pace_due(const struct pace *p, uint64_t done)
 	due = pace_deadline_ns(p->start_ns, done - p->base, p->rate);
 	/*
 	 * Behind schedule (a stall), the deadline is in the past: catching up
-	 * at full speed would follow every stall with a burst, so the steps
-	 * stay spaced at CATCH_UP_NUM/CATCH_UP_DEN of the rate until the debt
-	 * is paid.  On schedule the deadline is always the later of the two.
+	 * at full speed would follow every stall with a burst.  On schedule
+	 * the deadline is always the later of the two.
 	 */
-	floor = p->last_ns + pace_deadline_ns(0, p->last_n * CATCH_UP_DEN,
-					      p->rate * CATCH_UP_NUM);
+	floor = p->tat_ns > CATCH_UP_SLACK_NS ? p->tat_ns - CATCH_UP_SLACK_NS
+					      : 0;
 	return due > floor ? due : floor;
 }
 
 void pace_step(struct pace *p, uint64_t n)
 {
-	p->last_ns = mono_ns();
-	p->last_n = n;
+	uint64_t now = mono_ns();
+
+	if (!p->rate)
+		return;
+	if (p->tat_ns < now)
+		p->tat_ns = now;
+	p->tat_ns +=
+		pace_deadline_ns(0, n * CATCH_UP_DEN, p->rate * CATCH_UP_NUM);
 }
 
 int pace_wait(const struct pace *p, uint64_t done,
