@@ -397,8 +397,8 @@ static void fill_meter(struct summary *s, const struct meter *m,
 	s->lines = m->lines;
 	s->unit = m->unit;
 	s->max_gap_ns = m->max_gap_ns;
-	/* The tail after the last line is a gap too (a stall at the end). */
-	if (m->bytes && end_ns - m->last_ns > s->max_gap_ns && !m->lines)
+	/* The time since the last line is a gap too: a stall at the end. */
+	if (end_ns > m->last_ns && end_ns - m->last_ns > s->max_gap_ns)
 		s->max_gap_ns = end_ns - m->last_ns;
 }
 

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -59,8 +60,18 @@ static int conn_fill(struct conn *c)
 	for (;;) {
 		if (conn_stopped(c))
 			return -EINTR;
-		if (c->deadline_ns && mono_ns() >= c->deadline_ns)
-			return -ETIME;
+		if (c->deadline_ns) {
+			/* A silent peer must not outlast --duration. */
+			uint64_t now = mono_ns();
+			struct pollfd p = { .fd = c->fd, .events = POLLIN };
+
+			if (now >= c->deadline_ns)
+				return -ETIME;
+			if (poll(&p, 1,
+				 (int)((c->deadline_ns - now) / NSEC_PER_MSEC +
+				       1)) <= 0)
+				continue; /* timed out or interrupted: recheck */
+		}
 		n = recv(c->fd, c->buf, want, 0);
 		if (n > 0)
 			break;
