@@ -294,7 +294,8 @@ static void paths_free(struct paths *p)
  * Pick the basis: a partial copy from a broken transfer (it holds the newest
  * bytes), else the version already in DEST.  Returns its path or NULL.
  */
-static const char *pick_basis(const struct paths *p, struct stat *st)
+static const char *pick_basis(const struct paths *p, bool use_dest,
+			      struct stat *st)
 {
 	struct stat pst;
 
@@ -303,7 +304,7 @@ static const char *pick_basis(const struct paths *p, struct stat *st)
 		return regular(p->basis, st) ? p->basis : NULL;
 	if (regular(p->basis, st))
 		return p->basis;
-	if (regular(p->dest, st))
+	if (use_dest && regular(p->dest, st))
 		return p->dest;
 	return NULL;
 }
@@ -339,7 +340,7 @@ static bool up_to_date(const char *path, const struct entry *e)
 
 /* Ask for E (a delta where there is a basis), receive it, commit it. */
 static enum pull transfer(struct client *cl, struct conn *c,
-			  const struct entry *e, struct paths *p)
+			  const struct entry *e, struct paths *p, bool fresh)
 {
 	struct xfer x = { cl, c, -1, 0, 0, FNV1A64_INIT, 0 };
 	struct rs_job *patch = NULL;
@@ -354,7 +355,7 @@ static enum pull transfer(struct client *cl, struct conn *c,
 		return fail(cl, PULL_FATAL,
 			    "cannot create directories for '%s': %s", p->dest,
 			    strerror(-r));
-	basis = pick_basis(p, &st);
+	basis = pick_basis(p, !fresh, &st);
 	if (basis && !(bf = fopen(basis, "rb")))
 		basis = NULL;
 	x.fd = open(p->part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -400,15 +401,17 @@ static enum pull sync_file(struct client *cl, struct conn *c,
 			   temp_name(cl->dest, e->name, "fm-basis") };
 	enum pull ret;
 
-	if (fresh)
-		(void)unlink(p.dest); /* --loop: pull it whole again */
+	/*
+	 * --loop pulls every file whole again; the old copy stays in place
+	 * until the new one replaces it.
+	 */
 	if (committer_error(&cl->committer, cl->err, sizeof(cl->err))) {
 		ret = PULL_FATAL;
-	} else if (up_to_date(p.dest, e)) {
+	} else if (!fresh && up_to_date(p.dest, e)) {
 		cl->uptodate++;
 		ret = PULL_DONE;
 	} else {
-		ret = transfer(cl, c, e, &p);
+		ret = transfer(cl, c, e, &p, fresh);
 	}
 	/* A broken connection keeps the partial file as the next basis. */
 	if (ret != PULL_DONE && ret != PULL_NET && p.part) {

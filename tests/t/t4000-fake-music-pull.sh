@@ -125,6 +125,24 @@ test_expect_success '--play runs for --duration with --loop' '
 	test "$files" -ge 4
 '
 
+test_expect_success '--duration ends a pull with status 0 and no partial file' '
+	fake-music --to dur $album --bwlimit 200KB/s --duration 300ms -q \
+		--format json -o dur.json &&
+	grep "\"interrupted\": false" dur.json &&
+	test "$(sed -n "s/^  \"bytes_written\": \([0-9]*\),/\1/p" dur.json)" \
+		-lt 307200 &&
+	ls -a dur >list &&
+	! grep "fm-part\|fm-basis" list
+'
+
+test_expect_success '--loop pulls the album again and again' '
+	fake-music --to loop $album --bwlimit 0 --loop --duration 500ms -q \
+		--format json -o loop2.json &&
+	files=$(sed -n "s/^  \"files\": \([0-9]*\),/\1/p" loop2.json) &&
+	test "$files" -gt 3 &&
+	for f in a/*; do cmp "$f" "loop/${f#a/}" || return 1; done
+'
+
 test_expect_success 'SIGINT stops the pull, removes partial files, exits 130' '
 	(fake-music --to slow $album --bwlimit 100KB/s -q --format json \
 		-o int.json & echo $! >pid; wait $!; echo $? >status) &
