@@ -184,12 +184,17 @@ read -r rs_rate rs_mean rs_sd rs_max rs_z100 rs_z10 rs_p99 rs_gmax \
 read -r ln_p99 ln_max < <(awk '{ if (NR > 1) print $1 - prev; prev = $1 }' \
 	"$tmp/fake-music.out" | p99_max 1)
 
+# calc EXPR: floating-point arithmetic (awk, so bc is not needed).
+calc() {
+	awk "BEGIN { print $1 }"
+}
+
 printf '%-11s %9s %10s %8s %10s %10s %10s %7s %7s %9s %9s\n' tool \
 	requested achieved accuracy win_mean win_stddev win_max 'empty%' \
 	'e10ms%' p99_gap_s max_gap_s
 row() {
 	printf '%-11s %9d %10.0f %7.2f%% %10.0f %10.0f %10d %7.1f %7.1f %9.4f %9.4f\n' \
-		"$1" "$rate" "$2" "$(echo "$2 * 100 / $rate" | bc -l)" \
+		"$1" "$rate" "$2" "$(calc "$2 * 100 / $rate")" \
 		"$3" "$4" "$5" "$6" "$7" "$8" "$9"
 }
 row fake-music "$fm_rate" "$fm_mean" "$fm_sd" "$fm_max" "$fm_z100" \
@@ -198,6 +203,5 @@ row rsync "$rs_rate" "$rs_mean" "$rs_sd" "$rs_max" "$rs_z100" "$rs_z10" \
 	"$rs_p99" "$rs_gmax"
 echo "fake-music progress lines: p99 gap ${ln_p99} s, max ${ln_max} s"
 printf 'ratio rsync/fake-music: stddev %.2f, max window %.2f, p99 gap %.2f\n' \
-	"$(echo "$rs_sd / ($fm_sd + 1)" | bc -l)" \
-	"$(echo "$rs_max / $fm_max" | bc -l)" \
-	"$(echo "$rs_p99 / $fm_p99" | bc -l)"
+	"$(calc "$rs_sd / ($fm_sd + 1)")" "$(calc "$rs_max / $fm_max")" \
+	"$(calc "$rs_p99 / $fm_p99")"
