@@ -26,6 +26,24 @@
 
 #define MIB 1048576.0
 
+static const char *const phase_keys[SB_PHASES] = {
+	"seq_write", "rand_write", "seq_read", "rand_read",
+};
+static const char *const phase_titles[SB_PHASES] = {
+	"Sequential Writes", "Random Writes", "Sequential Reads",
+	"Random Reads",
+};
+
+const char *sb_phase_key(enum sb_phase p)
+{
+	return phase_keys[p];
+}
+
+const char *sb_phase_title(enum sb_phase p)
+{
+	return phase_titles[p];
+}
+
 void sb_figures_of(const struct sb_phase_result *p, struct sb_figures *f)
 {
 	double secs = (double)p->wall_ns / 1e9;

@@ -120,7 +120,8 @@ Options marked + may be given several times.\n\
       --duration=DURATION  the same as --time\n\
       --seed=N             seed of the random offsets (default 137)\n\
       --stall=DURATION     ops slower than this count as stalls (default 1s)\n\
-      --progress=SIZE      a progress line every SIZE per thread (bare: MiB)\n\
+      --progress=SIZE      a progress line every SIZE per thread (bare: MiB),\n\
+                           for latency-output --by thread\n\
       --format=FORMAT      tiobench (default), tiobench-0.3, terse, json, csv\n\
       --json, --csv        the same as --format=json or --format=csv\n\
   -o, --output=FILE        write the report to FILE (replaced atomically)\n\

@@ -73,24 +73,6 @@ struct sb_job {
 	uint64_t running;
 };
 
-static const char *const phase_keys[SB_PHASES] = {
-	"seq_write", "rand_write", "seq_read", "rand_read",
-};
-static const char *const phase_titles[SB_PHASES] = {
-	"Sequential Writes", "Random Writes", "Sequential Reads",
-	"Random Reads",
-};
-
-const char *sb_phase_key(enum sb_phase p)
-{
-	return phase_keys[p];
-}
-
-const char *sb_phase_title(enum sb_phase p)
-{
-	return phase_titles[p];
-}
-
 static bool phase_writes(enum sb_phase p)
 {
 	return p == SB_SEQ_WRITE || p == SB_RAND_WRITE;
@@ -219,7 +201,7 @@ static void run_ops(struct sb_thread *t)
 		if (next_line && t->bytes >= next_line) {
 			int e = progress_emit(&t->prog, t1,
 					      "thread=%u phase=%s bytes=%llu ops=%llu",
-					      t->idx, phase_keys[j->phase],
+					      t->idx, sb_phase_key(j->phase),
 					      (unsigned long long)t->bytes,
 					      (unsigned long long)t->ops);
 
@@ -351,11 +333,11 @@ static void tty_progress(struct sb_job *j, bool last)
 	       (phase_random(j->phase) ? j->rand_ops : j->file_blocks);
 	if (j->o->time_ns || !want)
 		fprintf(stderr, "\r%s: %s %llu MiB ", progname(),
-			phase_titles[j->phase],
+			sb_phase_title(j->phase),
 			(unsigned long long)(done >> 20));
 	else
 		fprintf(stderr, "\r%s: %s %3llu%% ", progname(),
-			phase_titles[j->phase],
+			sb_phase_title(j->phase),
 			(unsigned long long)(done * 100 / want));
 }
 
@@ -518,7 +500,7 @@ static void dump_offsets(FILE *f, const struct sb_opts *o,
 					(unsigned long long)res->size,
 					(unsigned long long)res->block,
 					(unsigned long long)res->threads,
-					phase_keys[ph], (unsigned long long)i,
+					sb_phase_key(ph), (unsigned long long)i,
 					(unsigned long long)sb_offset_next(
 						&r, blocks, res->block));
 		}
