@@ -527,11 +527,15 @@ static size_t make_notes(const struct sb_opts *o, const struct sb_result *res,
 		if (o->sizes[i] > max_size)
 			max_size = o->sizes[i];
 	if (!o->raw && !o->direct && !o->drop_caches && max_size < ram)
+	{
+		char sz[24];
+
 		notes[k++] = xasprintf(
-			"the files (%llu MiB at most) are smaller than the "
+			"the files (%s in all at most) are smaller than the "
 			"RAM (%llu MiB): reads may come from the page cache",
-			(unsigned long long)(max_size >> 20),
+			format_size(sz, max_size),
 			(unsigned long long)(ram >> 20));
+	}
 	for (i = 0; i < n; i++)
 		for (ph = 0; ph < SB_PHASES; ph++)
 			if (res[i].phase[ph].ran &&
@@ -598,13 +602,25 @@ static size_t run_all(struct sb_run_state *st, struct sb_result *res)
 
 static int write_report(const struct cli *cl, struct sb_report *rep)
 {
+	const char *path = cl->c.output ? cl->c.output : "-";
 	struct atomic_file af;
+	struct stat st;
 	int e;
 
-	e = atomic_open(&af, cl->c.output ? cl->c.output : "-");
+	/* A device or pipe (/dev/stdout, a fifo) is written, not replaced. */
+	if (strcmp(path, "-") && !stat(path, &st) && !S_ISREG(st.st_mode)) {
+		FILE *f = fopen(path, "w");
+
+		if (!f)
+			die_errno(EXIT_RUN_FAILED, "cannot open '%s'", path);
+		e = sb_report_write(f, rep);
+		if (fclose(f) && !e)
+			e = -errno;
+		return e;
+	}
+	e = atomic_open(&af, path);
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'",
-			cl->c.output);
+		die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'", path);
 	e = sb_report_write(af.f, rep);
 	if (e) {
 		atomic_abort(&af);
