@@ -27,10 +27,15 @@
 #define MIB 1048576.0
 
 static const char *const phase_keys[SB_PHASES] = {
-	"seq_write", "rand_write", "seq_read", "rand_read",
+	"seq_write",
+	"rand_write",
+	"seq_read",
+	"rand_read",
 };
 static const char *const phase_titles[SB_PHASES] = {
-	"Sequential Writes", "Random Writes", "Sequential Reads",
+	"Sequential Writes",
+	"Random Writes",
+	"Sequential Reads",
 	"Random Reads",
 };
 
@@ -124,8 +129,7 @@ static size_t group_len(const struct sb_result *res, size_t n)
 	size_t k = 1;
 
 	while (k < n && res[k].size == res[0].size &&
-	       res[k].block == res[0].block &&
-	       res[k].threads == res[0].threads)
+	       res[k].block == res[0].block && res[k].threads == res[0].threads)
 		k++;
 	return k;
 }
@@ -154,10 +158,10 @@ static void size_label(char *buf, uint64_t bytes)
 enum align { LEFT, CENTER, RIGHT };
 
 struct column {
-	unsigned width;		/* tiobench's width */
+	unsigned width; /* tiobench's width */
 	enum align align;
-	const char *sep;	/* printed before the column */
-	const char *head1;	/* header text over the column, WIDTH wide */
+	const char *sep;   /* printed before the column */
+	const char *head1; /* header text over the column, WIDTH wide */
 	const char *head2;
 };
 
@@ -251,11 +255,11 @@ static void put_head(FILE *fp, const struct column *c, const unsigned *w,
 			memset(buf + n, '-', w[k]);
 			n += w[k];
 		} else if (c[k].align == LEFT) {
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-					      "%s%*s", h, (int)extra, "");
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%*s",
+					      h, (int)extra, "");
 		} else {
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-					      "%*s%s", (int)extra, "", h);
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%*s%s",
+					      (int)extra, "", h);
 		}
 	}
 	while (n && buf[n - 1] == ' ')
@@ -303,7 +307,10 @@ static const char unit_info[] =
 
 /* Report sections in tiobench's order. */
 static const enum sb_phase section_order[SB_PHASES] = {
-	SB_SEQ_READ, SB_RAND_READ, SB_SEQ_WRITE, SB_RAND_WRITE,
+	SB_SEQ_READ,
+	SB_RAND_READ,
+	SB_SEQ_WRITE,
+	SB_RAND_WRITE,
 };
 
 static const char *ident_of(const struct sb_report *r)
@@ -371,8 +378,9 @@ static void put_details(FILE *fp, const struct sb_report *r)
 	int ph;
 
 	fprintf(fp, "\nLatency details\n===============\n");
-	fprintf(fp, "seed=%llu stall_threshold_ms=%.3f runs=%llu "
-		    "(percentiles in microseconds, thread rates in MiB/s)\n",
+	fprintf(fp,
+		"seed=%llu stall_threshold_ms=%.3f runs=%llu "
+		"(percentiles in microseconds, thread rates in MiB/s)\n",
 		(unsigned long long)r->o->seed, (double)r->o->stall_ns / 1e6,
 		(unsigned long long)r->o->numruns);
 	for (i = 0; i < r->n_res; i++) {
@@ -457,7 +465,10 @@ static void put_notes(FILE *fp, const struct sb_report *r)
 static void put_terse(FILE *fp, const struct sb_report *r)
 {
 	static const char *const names[SB_PHASES] = {
-		"write", "rwrite", "read", "rread",
+		"write",
+		"rwrite",
+		"read",
+		"rread",
 	};
 	size_t i;
 	int ph;
@@ -478,13 +489,15 @@ static void put_terse(FILE *fp, const struct sb_report *r)
 			ops += p->ops;
 			gt1 += p->gt1;
 			gt2 += p->gt2;
-			fprintf(fp, "%s:%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n",
+			fprintf(fp,
+				"%s:%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n",
 				names[ph], (double)p->bytes / MIB,
 				(double)p->wall_ns / 1e9,
 				(double)p->user_ns / 1e9,
-				(double)(p->cpu_ns > p->user_ns ?
-						 p->cpu_ns - p->user_ns :
-						 0) / 1e9,
+				(double)(p->cpu_ns > p->user_ns
+						 ? p->cpu_ns - p->user_ns
+						 : 0) /
+					1e9,
 				f.lat_avg_ms, f.lat_max_ms, f.gt1_pct,
 				f.gt2_pct);
 		}
@@ -694,12 +707,11 @@ static void put_csv(FILE *fp, const struct sb_report *r)
 				p->complete, (unsigned long long)p->ops,
 				(unsigned long long)p->bytes,
 				(double)p->wall_ns / 1e9, f.rate, f.cpu_pct,
-				f.lat_avg_ms, f.lat_max_ms,
-				pct_us(p->hist, 50), pct_us(p->hist, 90),
-				pct_us(p->hist, 99), pct_us(p->hist, 99.9),
-				pct_us(p->hist, 99.99), f.gt1_pct, f.gt2_pct,
-				(unsigned long long)p->stalls,
-				r->interrupted);
+				f.lat_avg_ms, f.lat_max_ms, pct_us(p->hist, 50),
+				pct_us(p->hist, 90), pct_us(p->hist, 99),
+				pct_us(p->hist, 99.9), pct_us(p->hist, 99.99),
+				f.gt1_pct, f.gt2_pct,
+				(unsigned long long)p->stalls, r->interrupted);
 		}
 	}
 }

@@ -28,7 +28,7 @@
 #include "seqbench/seqbench.h"
 
 #define MAX_LIST 64
-#define MAX_SIZE (1ULL << 50)	/* 1 PiB: anything larger is a typo */
+#define MAX_SIZE (1ULL << 50) /* 1 PiB: anything larger is a typo */
 #define MAX_BLOCK (1ULL << 30)
 
 enum {
@@ -171,10 +171,12 @@ static enum sb_format parse_format(const char *s)
 		const char *name;
 		enum sb_format f;
 	} names[] = {
-		{ "tiobench", SB_FMT_TIOBENCH }, { "text", SB_FMT_TIOBENCH },
+		{ "tiobench", SB_FMT_TIOBENCH },
+		{ "text", SB_FMT_TIOBENCH },
 		{ "tiobench-0.4", SB_FMT_TIOBENCH },
 		{ "tiobench-0.3", SB_FMT_TIOBENCH03 },
-		{ "terse", SB_FMT_TERSE },	 { "json", SB_FMT_JSON },
+		{ "terse", SB_FMT_TERSE },
+		{ "json", SB_FMT_JSON },
 		{ "csv", SB_FMT_CSV },
 	};
 	size_t i;
@@ -200,15 +202,17 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 	case 'b':
 		v = opt_size("--block", arg, 1);
 		if (!v || v > MAX_BLOCK)
-			usage_error("--block must be from 1 byte to 1G, not '%s'",
-				    arg);
+			usage_error(
+				"--block must be from 1 byte to 1G, not '%s'",
+				arg);
 		push_u64(&o->blocks, &o->n_blocks, v, "--block");
 		break;
 	case 's':
 		v = opt_size("--size", arg, 1048576);
 		if (!v || v > MAX_SIZE)
-			usage_error("--size must be from 1 byte to 1P, not '%s'",
-				    arg);
+			usage_error(
+				"--size must be from 1 byte to 1P, not '%s'",
+				arg);
 		push_u64(&o->sizes, &o->n_sizes, v, "--size");
 		break;
 	case 'd':
@@ -526,8 +530,7 @@ static size_t make_notes(const struct sb_opts *o, const struct sb_result *res,
 	for (i = 0; i < o->n_sizes; i++)
 		if (o->sizes[i] > max_size)
 			max_size = o->sizes[i];
-	if (!o->raw && !o->direct && !o->drop_caches && max_size < ram)
-	{
+	if (!o->raw && !o->direct && !o->drop_caches && max_size < ram) {
 		char sz[24];
 
 		notes[k++] = xasprintf(
@@ -593,7 +596,8 @@ static size_t run_all(struct sb_run_state *st, struct sb_result *res)
 							(unsigned long long)
 								x->block,
 							(unsigned long long)thr,
-							(unsigned long long)run);
+							(unsigned long long)
+								run);
 					if (sb_run(st, x))
 						return n;
 				}

@@ -30,9 +30,9 @@ enum sb_phase {
 };
 
 enum sb_format {
-	SB_FMT_TIOBENCH,	/* tiobench 0.4 report (default) */
-	SB_FMT_TIOBENCH03,	/* tiobench 0.3.3, headerless */
-	SB_FMT_TERSE,		/* tiotest -T lines */
+	SB_FMT_TIOBENCH,   /* tiobench 0.4 report (default) */
+	SB_FMT_TIOBENCH03, /* tiobench 0.3.3, headerless */
+	SB_FMT_TERSE,	   /* tiotest -T lines */
 	SB_FMT_JSON,
 	SB_FMT_CSV,
 };
@@ -43,12 +43,12 @@ struct sb_opts {
 	size_t n_threads;
 	uint64_t *blocks;
 	size_t n_blocks;
-	uint64_t *sizes;	/* bytes, total over all threads */
+	uint64_t *sizes; /* bytes, total over all threads */
 	size_t n_sizes;
 	const char **targets;
 	size_t n_targets;
-	bool raw;		/* targets are block devices */
-	uint64_t random_ops;	/* total over all threads */
+	bool raw;	     /* targets are block devices */
+	uint64_t random_ops; /* total over all threads */
 	uint64_t numruns;
 	const char *identifier;
 	bool nofrag;
@@ -56,10 +56,10 @@ struct sb_opts {
 	bool direct;
 	bool osync;
 	bool fsync_reads;
-	bool null_io;		/* skip the syscalls: measures our overhead */
-	uint64_t time_ns;	/* 0: phases move a set amount */
+	bool null_io;	  /* skip the syscalls: measures our overhead */
+	uint64_t time_ns; /* 0: phases move a set amount */
 	uint64_t stall_ns;
-	uint64_t progress_bytes;	/* 0: no progress lines */
+	uint64_t progress_bytes; /* 0: no progress lines */
 	bool tty_progress;
 	int verbose;
 	uint64_t seed;
@@ -71,7 +71,7 @@ struct sb_opts {
 /* One phase of one run, all threads merged. */
 struct sb_phase_result {
 	bool ran;
-	bool complete;		/* every thread did all it was asked to */
+	bool complete; /* every thread did all it was asked to */
 	uint64_t ops;
 	uint64_t bytes;
 	uint64_t wall_ns;	/* barrier to last thread done */
@@ -80,25 +80,25 @@ struct sb_phase_result {
 	uint64_t gt1;		/* ops over SB_LAT1_NS, counted exactly */
 	uint64_t gt2;		/* ops over SB_LAT2_NS */
 	uint64_t stalls;	/* ops over the --stall threshold */
-	double thread_rate_min;	/* MiB/s of the slowest thread */
+	double thread_rate_min; /* MiB/s of the slowest thread */
 	double thread_rate_max;
-	struct hist *hist;	/* owned; NULL until the phase ran */
+	struct hist *hist; /* owned; NULL until the phase ran */
 };
 
 /* One size/block/threads combination, one run. */
 struct sb_result {
-	uint64_t size;		/* total bytes as asked */
+	uint64_t size; /* total bytes as asked */
 	uint64_t block;
 	uint64_t threads;
-	uint64_t run;		/* 1-based */
-	uint64_t file_bytes;	/* per thread */
-	uint64_t rand_ops;	/* per thread */
+	uint64_t run;	     /* 1-based */
+	uint64_t file_bytes; /* per thread */
+	uint64_t rand_ops;   /* per thread */
 	struct sb_phase_result phase[SB_PHASES];
 };
 
 /* Derived figures of a phase, as the tables print them. */
 struct sb_figures {
-	double rate;		/* MiB/s */
+	double rate; /* MiB/s */
 	double cpu_pct;
 	double lat_avg_ms;
 	double lat_max_ms;
@@ -116,17 +116,17 @@ struct sb_summary {
 
 /* The first error a worker met. */
 struct sb_error {
-	int err;		/* errno; 0 when none */
-	int thread;		/* -1: not a worker */
-	char msg[512];		/* "pwrite at offset 4096 of '/x/f'" */
+	int err;       /* errno; 0 when none */
+	int thread;    /* -1: not a worker */
+	char msg[512]; /* "pwrite at offset 4096 of '/x/f'" */
 };
 
 struct sb_run_state {
 	const struct sb_opts *o;
 	struct sb_error error;
-	bool interrupted;	/* a stop signal arrived */
+	bool interrupted; /* a stop signal arrived */
 	int signo;
-	FILE *dump;		/* --dump-offsets, or NULL */
+	FILE *dump; /* --dump-offsets, or NULL */
 };
 
 /* Random offsets: the one generator workers and --dump-offsets use. */
@@ -164,11 +164,11 @@ void sb_aggregate(const struct sb_result *res, size_t n, enum sb_phase phase,
 struct sb_report {
 	const struct sb_opts *o;
 	const struct run_info *ri;
-	const struct sb_result *res;	/* in order size, block, threads, run */
+	const struct sb_result *res; /* in order size, block, threads, run */
 	size_t n_res;
 	bool interrupted;
 	bool incomplete;
-	const char *error;		/* the failure, or NULL */
+	const char *error; /* the failure, or NULL */
 	const char **notes;
 	size_t n_notes;
 };

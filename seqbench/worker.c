@@ -41,8 +41,8 @@ struct sb_thread {
 	struct sb_job *job;
 	unsigned idx;
 	char *path;
-	uint64_t base;		/* byte offset of this thread's area */
-	uint64_t extent;	/* blocks holding data (after the seq write) */
+	uint64_t base;	 /* byte offset of this thread's area */
+	uint64_t extent; /* blocks holding data (after the seq write) */
 	int fd;
 	void *buf;
 	struct progress prog;
@@ -52,7 +52,7 @@ struct sb_thread {
 	uint64_t ops, bytes, gt1, gt2, stalls;
 	uint64_t go_ns, end_ns;
 	bool complete;
-	uint64_t done_bytes;	/* read by the main thread (atomic) */
+	uint64_t done_bytes; /* read by the main thread (atomic) */
 } __attribute__((aligned(64)));
 
 struct sb_job {
@@ -64,12 +64,12 @@ struct sb_job {
 	uint64_t rand_ops;
 	struct sb_thread *t;
 	uint64_t n;
-	int stop;		/* atomic: every worker winds down */
+	int stop; /* atomic: every worker winds down */
 	pthread_mutex_t lock;
-	pthread_cond_t cond;	/* start gate, nofrag turns, completion */
-	uint64_t ready;		/* threads waiting at the gate */
+	pthread_cond_t cond; /* start gate, nofrag turns, completion */
+	uint64_t ready;	     /* threads waiting at the gate */
 	bool go;
-	uint64_t turn;		/* --nofrag: whose turn it is to write */
+	uint64_t turn; /* --nofrag: whose turn it is to write */
 	uint64_t running;
 };
 
@@ -131,14 +131,15 @@ static int do_io(struct sb_thread *t, uint64_t off)
 			r = pwrite(t->fd, (char *)t->buf + done,
 				   j->block - done, (off_t)(off + done));
 		else
-			r = pread(t->fd, (char *)t->buf + done,
-				  j->block - done, (off_t)(off + done));
+			r = pread(t->fd, (char *)t->buf + done, j->block - done,
+				  (off_t)(off + done));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
 			int err = r < 0 ? errno : EIO;
 
-			fail(j, (int)t->idx, err, "%s of %llu bytes at offset %llu of '%s'%s",
+			fail(j, (int)t->idx, err,
+			     "%s of %llu bytes at offset %llu of '%s'%s",
 			     wr ? "pwrite" : "pread",
 			     (unsigned long long)j->block,
 			     (unsigned long long)(off + done), t->path,
@@ -191,7 +192,7 @@ static void run_ops(struct sb_thread *t)
 		} else {
 			off = t->base + blk * j->block;
 			if (++blk == t->extent)
-				blk = 0;	/* --time wraps around */
+				blk = 0; /* --time wraps around */
 		}
 		t0 = mono_ns();
 		if (do_io(t, off))
@@ -199,14 +200,16 @@ static void run_ops(struct sb_thread *t)
 		t1 = mono_ns();
 		account(t, t1 - t0);
 		if (next_line && t->bytes >= next_line) {
-			int e = progress_emit(&t->prog, t1,
-					      "thread=%u phase=%s bytes=%llu ops=%llu",
-					      t->idx, sb_phase_key(j->phase),
-					      (unsigned long long)t->bytes,
-					      (unsigned long long)t->ops);
+			int e = progress_emit(
+				&t->prog, t1,
+				"thread=%u phase=%s bytes=%llu ops=%llu",
+				t->idx, sb_phase_key(j->phase),
+				(unsigned long long)t->bytes,
+				(unsigned long long)t->ops);
 
 			if (e) {
-				fail(j, (int)t->idx, -e, "writing a progress line");
+				fail(j, (int)t->idx, -e,
+				     "writing a progress line");
 				return;
 			}
 			next_line += o->progress_bytes;
@@ -385,7 +388,7 @@ static uint64_t start_threads(struct sb_job *j)
 	sigaddset(&all, SIGTERM);
 	sigaddset(&all, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	j->running = j->n;	/* before any thread exists */
+	j->running = j->n; /* before any thread exists */
 	for (i = 0; i < j->n; i++) {
 		int e = pthread_create(&j->t[i].tid, NULL, worker, &j->t[i]);
 
@@ -424,8 +427,8 @@ static void collect(struct sb_job *j, struct sb_phase_result *p)
 		struct sb_thread *t = &j->t[i];
 		uint64_t span = t->end_ns > t->go_ns ? t->end_ns - t->go_ns : 0;
 		double rate = span ? (double)t->bytes / 1048576.0 /
-					     ((double)span / 1e9) :
-				     0;
+					      ((double)span / 1e9)
+				   : 0;
 
 		p->complete &= t->complete;
 		p->ops += t->ops;

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC2016,SC2034,SC1094,SC2154
+# (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
 test_description='seqbench: exact ops and bytes per phase, reproducible random offsets'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
@@ -77,7 +79,7 @@ test_expect_success 'a bare size is MiB (tiobench -s)' '
 test_expect_success 'progress lines: every 64k per thread, with thread=N' '
 	seqbench -t 2 -b 4k -s 512k -r 2 -d . --progress 64k -o report \
 		>progress 2>err &&
-	test_line_count = 16 progress &&
+	test_line_count -eq 16 progress &&
 	grep -c "^[0-9]*\.[0-9]\{9\} seqbench thread=0 phase=seq_write bytes=[0-9]* ops=[0-9]*$" progress >n0 &&
 	grep -c " thread=1 phase=seq_read bytes=262144 ops=64$" progress >n1 &&
 	echo 4 >expect4 && echo 1 >expect1 &&
@@ -88,24 +90,24 @@ test_expect_success 'progress lines: every 64k per thread, with thread=N' '
 test_expect_success 'the same seed does the same random IO' '
 	seqbench -t 2 -b 4k -s 1M -r 50 -d . --dump-offsets a >/dev/null &&
 	seqbench -t 2 -b 4k -s 1M -r 50 -d . --dump-offsets b >/dev/null &&
-	test_line_count = 100 a &&
+	test_line_count -eq 100 a &&
 	test_cmp a b
 '
 
 test_expect_success 'another seed does other IO' '
 	seqbench -t 2 -b 4k -s 1M -r 50 -d . --seed 7 --dump-offsets c \
 		>/dev/null &&
-	test_line_count = 100 c &&
+	test_line_count -eq 100 c &&
 	! cmp -s a c
 '
 
 test_expect_success 'offsets are block-aligned and inside each file' '
 	seqbench -t 4 -b 12k -s 1M -r 2000 -d . --dump-offsets d >/dev/null &&
-	test_line_count = 4000 d &&
+	test_line_count -eq 4000 d &&
 	awk "{ if (\$6 % 12288 || \$6 + 12288 > 258048) bad++ }
 	     END { exit bad > 0 }" d &&
 	awk "{ print \$4, \$5 }" d | sort | uniq -c >per-thread &&
-	test_line_count = 8 per-thread
+	test_line_count -eq 8 per-thread
 '
 
 test_expect_success 'random writes and reads use different offsets' '
@@ -117,7 +119,7 @@ test_expect_success 'random writes and reads use different offsets' '
 test_expect_success '--time runs each phase for a while' '
 	seqbench -t 2 -b 4k -s 256k --time 100ms -d . --json >timed.json &&
 	phase_counts timed.json >got &&
-	test_line_count = 4 got &&
+	test_line_count -eq 4 got &&
 	awk "\$2 < 1 { exit 1 }" got
 '
 

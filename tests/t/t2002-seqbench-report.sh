@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC2016,SC2034,SC1094,SC2154
+# (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
 test_description='seqbench: tiobench report layouts, against fixtures'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
@@ -71,7 +73,7 @@ test_expect_success 'tiobench-0.3 of a real run has no headers' '
 
 test_expect_success 'terse: tiotest -T lines' '
 	seqbench -t 2 -b 4k -s 256k -r 8 --format terse -d . >terse &&
-	test_line_count = 5 terse &&
+	test_line_count -eq 5 terse &&
 	sed "s/[0-9][0-9.]*/N/g" terse >masked &&
 	cat >expect <<-\EOF &&
 	write:N,N,N,N,N,N,N,N
@@ -87,7 +89,7 @@ test_expect_success 'terse: tiotest -T lines' '
 
 test_expect_success 'csv: a header and one row per phase' '
 	seqbench -t 2 -b 4k -s 256k -r 8 --csv -d . >csv &&
-	test_line_count = 5 csv &&
+	test_line_count -eq 5 csv &&
 	head -n 1 csv >h &&
 	grep -q "^format_version,program,version,command_line,seed,kernel," h &&
 	grep -q ",262144,4096,2,1,seq_read,1,64,262144," csv

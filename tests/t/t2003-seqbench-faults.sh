@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC2016,SC2034,SC1094,SC2154
+# (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
 test_description='seqbench: full file system, stop signals, block devices'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
@@ -15,7 +17,7 @@ test_expect_success ROOT 'set up a 1 MiB tmpfs' '
 test_expect_success ROOT 'ENOSPC: stop, report what was measured, exit 1' '
 	test_expect_code 1 seqbench -t 2 -b 4k -s 4M -r 8 -d small --json \
 		>full.json 2>err &&
-	test_line_count = 1 err &&
+	test_line_count -eq 1 err &&
 	grep -q "^seqbench: thread [01]: pwrite of 4096 bytes at offset [0-9]* of .small/seqbench\.[0-9]*\.[01]. failed: No space left on device$" err &&
 	grep -q "\"incomplete\": true," full.json &&
 	grep -q "\"error\": \"thread [01]: pwrite .*No space left on device\"" full.json &&
