@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 
 		for (r = 1; r <= runs; r++) {
 			struct sb_result *x = &res[n++];
-			uint64_t k = i ? 8 : 1;	/* second combo: 8x faster */
+			uint64_t k = i ? 8 : 1; /* second combo: 8x faster */
 
 			memset(x, 0, sizeof(*x));
 			x->size = 256ULL << 20;
