@@ -69,6 +69,7 @@ struct sb_job {
 	pthread_cond_t cond; /* start gate, nofrag turns, completion */
 	uint64_t ready;	     /* threads waiting at the gate */
 	bool go;
+	uint64_t deadline_ns;	/* --time: when every thread stops, else 0 */
 	uint64_t turn; /* --nofrag: whose turn it is to write */
 	uint64_t running;
 };
@@ -174,7 +175,7 @@ static void run_ops(struct sb_thread *t)
 	const struct sb_opts *o = j->o;
 	bool rnd = phase_random(j->phase);
 	uint64_t want = rnd ? j->rand_ops : t->extent;
-	uint64_t deadline = o->time_ns ? t->go_ns + o->time_ns : 0;
+	uint64_t deadline = j->deadline_ns;
 	uint64_t next_line = o->progress_bytes;
 	uint64_t blk = 0;
 	struct rand r;
@@ -352,6 +353,8 @@ static void wait_phase(struct sb_job *j, uint64_t *cpu0, uint64_t *user0)
 		pthread_cond_wait(&j->cond, &j->lock);
 	*cpu0 = cpu_ns();
 	*user0 = user_ns();
+	/* One deadline for all, so that a late starter does not run late. */
+	j->deadline_ns = j->o->time_ns ? mono_ns() + j->o->time_ns : 0;
 	j->go = true;
 	pthread_cond_broadcast(&j->cond);
 	while (j->running) {
