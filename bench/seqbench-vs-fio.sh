@@ -18,7 +18,7 @@
 # computed per repetition (back-to-back pairs cancel slow drifts).
 #
 # Then seqbench --null-io (everything but the syscalls) gives the cost of
-# its bookkeeping per op: two clock reads, the histogram update, the loop.
+# its bookkeeping per op: one clock read, the histogram update, the loop.
 #
 # Tunables (environment, with defaults):
 #   SEQBENCH=./seqbench/seqbench   the binary to measure
@@ -166,7 +166,7 @@ echo "# MiB/s, medians; ratio = seqbench / fio --thread (the equivalent" \
 # Overhead: no IO, one thread, one second per phase.
 "$SEQBENCH" -q --null-io -t 1 -b "$BENCH_BLOCK" -s 64M --time 1s \
 	-d "$work" --csv >"$results/null.csv"
-echo "# seqbench's own cost per op (--null-io: clock reads, histogram," \
+echo "# seqbench's own cost per op (--null-io: a clock read, histogram," \
 	"loop), ns"
 awk -F, 'NR > 1 {
 	printf "%-10s %8.1f ns/op over %d ops\n", $12, $16 * 1e9 / $14, $14

@@ -69,8 +69,8 @@ struct sb_job {
 	pthread_cond_t cond; /* start gate, nofrag turns, completion */
 	uint64_t ready;	     /* threads waiting at the gate */
 	bool go;
-	uint64_t deadline_ns;	/* --time: when every thread stops, else 0 */
-	uint64_t turn; /* --nofrag: whose turn it is to write */
+	uint64_t deadline_ns; /* --time: when every thread stops, else 0 */
+	uint64_t turn;	      /* --nofrag: whose turn it is to write */
 	uint64_t running;
 };
 
@@ -168,7 +168,13 @@ static void account(struct sb_thread *t, uint64_t lat)
 	__atomic_store_n(&t->done_bytes, t->bytes, __ATOMIC_RELAXED);
 }
 
-/* The timed loop of one thread. */
+/*
+ * The timed loop of one thread.  One clock read per op: an op's latency runs
+ * from the previous op's completion (or the start) to its own, so the few
+ * nanoseconds of bookkeeping between two ops count in the next one, and the
+ * overhead per op is one clock read instead of two.  Writing a progress
+ * line restarts the clock so that it is not counted.
+ */
 static void run_ops(struct sb_thread *t)
 {
 	struct sb_job *j = t->job;
@@ -177,14 +183,15 @@ static void run_ops(struct sb_thread *t)
 	uint64_t want = rnd ? j->rand_ops : t->extent;
 	uint64_t deadline = j->deadline_ns;
 	uint64_t next_line = o->progress_bytes;
-	uint64_t blk = 0;
+	uint64_t blk = 0, t0;
 	struct rand r;
 
 	sb_offsets_init(&r, o->seed, j->phase, t->idx);
 	if (!t->extent)
 		return;
+	t0 = mono_ns();
 	while (deadline || t->ops < want) {
-		uint64_t off, t0, t1;
+		uint64_t off, t1;
 
 		if (stopped(j))
 			return;
@@ -195,11 +202,11 @@ static void run_ops(struct sb_thread *t)
 			if (++blk == t->extent)
 				blk = 0; /* --time wraps around */
 		}
-		t0 = mono_ns();
 		if (do_io(t, off))
 			return;
 		t1 = mono_ns();
 		account(t, t1 - t0);
+		t0 = t1;
 		if (next_line && t->bytes >= next_line) {
 			int e = progress_emit(
 				&t->prog, t1,
@@ -214,6 +221,7 @@ static void run_ops(struct sb_thread *t)
 				return;
 			}
 			next_line += o->progress_bytes;
+			t0 = mono_ns();
 		}
 		if (deadline && t1 >= deadline)
 			break;
@@ -268,7 +276,7 @@ static void *worker(void *arg)
 	t->fd = open(t->path, open_flags(j), 0600);
 	opened = t->fd >= 0;
 	if (!opened)
-		fail(j, (int)t->idx, errno, "cannot open '%s'", t->path);
+		fail(j, (int)t->idx, errno, "open of '%s'", t->path);
 
 	pthread_mutex_lock(&j->lock);
 	j->ready++;
@@ -558,7 +566,7 @@ static void teardown_threads(struct sb_job *j, uint64_t n)
 		struct sb_thread *t = &j->t[i];
 
 		if (!j->o->raw && unlink(t->path) && errno != ENOENT)
-			fail(j, (int)i, errno, "cannot remove '%s'", t->path);
+			fail(j, (int)i, errno, "unlink of '%s'", t->path);
 		free(t->path);
 		free(t->buf);
 	}

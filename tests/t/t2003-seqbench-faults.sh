@@ -54,13 +54,23 @@ wait_for() {
 	test -s "$1"
 }
 
-test_expect_success 'SIGINT: partial report marked interrupted, exit 130' '
-	seqbench -t 2 -b 4k -s 1M --time 30s --progress 64k -d . --json \
-		-o int.json >progress 2>err &
-	pid=$! &&
+# Start a 30 s run with options "$@" and its report in REPORT, wait for its
+# first progress line, send SIGNAL, and leave the exit status in "status".
+stop_run() {
+	_sig=$1 _report=$2
+	shift 2
+	rm -f progress
+	seqbench -b 4k -s 1M --time 30s --progress 64k -d . -o "$_report" \
+		"$@" >progress 2>err &
+	_pid=$!
 	wait_for progress &&
-	kill -INT $pid &&
-	{ wait $pid; echo $? >status; } &&
+	kill -"$_sig" $_pid
+	wait $_pid
+	echo $? >status
+}
+
+test_expect_success 'SIGINT: partial report marked interrupted, exit 130' '
+	stop_run INT int.json -t 2 --json &&
 	echo 130 >expect && test_cmp expect status &&
 	grep -q "\"interrupted\": true," int.json &&
 	grep -q "\"incomplete\": true," int.json &&
@@ -70,12 +80,7 @@ test_expect_success 'SIGINT: partial report marked interrupted, exit 130' '
 '
 
 test_expect_success 'SIGTERM: tiobench report with a note, exit 143' '
-	seqbench -t 1 -b 4k -s 1M --time 30s --progress 64k -d . -o term.txt \
-		>progress2 2>err &
-	pid=$! &&
-	wait_for progress2 &&
-	kill -TERM $pid &&
-	{ wait $pid; echo $? >status; } &&
+	stop_run TERM term.txt -t 1 &&
 	echo 143 >expect && test_cmp expect status &&
 	grep -q "^Sequential Writes$" term.txt &&
 	grep -q "^note: interrupted: the results are partial$" term.txt
