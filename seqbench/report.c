@@ -596,6 +596,8 @@ static void put_json(FILE *fp, const struct sb_report *r)
 	json_object_begin(&j, NULL);
 	json_run_header(&j, r->ri);
 	json_str(&j, "identifier", ident_of(r));
+	/* What latency-compare names the result by. */
+	json_str(&j, "label", ident_of(r));
 	json_array_begin(&j, "targets");
 	for (i = 0; i < o->n_targets; i++)
 		json_str(&j, NULL, o->targets[i]);

@@ -47,7 +47,7 @@ test_expect_success ROOT 'tear down the tmpfs' '
 # Wait (up to 20 s) until FILE is not empty.
 wait_for() {
 	_i=0
-	while ! test -s "$1" && [ $_i -lt 200 ]; do
+	while ! test -s "$1" && [ "$_i" -lt 200 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
@@ -64,8 +64,8 @@ stop_run() {
 		"$@" >progress 2>err &
 	_pid=$!
 	wait_for progress &&
-	kill -"$_sig" $_pid
-	wait $_pid
+	kill -"$_sig" "$_pid"
+	wait "$_pid"
 	echo $? >status
 }
 
