@@ -12,7 +12,7 @@
 # Environment (defaults in brackets):
 #   LATENCY_TESTS_BINDIR   where the programs are [next to this script in a
 #                          built source tree, else @bindir@, else PATH]
-#   LATENCY_TESTS_DATADIR  where confine.sh, sysinfo.sh and plot.sh are
+#   LATENCY_TESTS_DATADIR  where the sourced helpers (scripts/*.sh) are
 #                          [scripts/ next to this script, else @pkgdatadir@]
 #   LATENCY_CACHE_DIR      where the synthetic repository is cached
 #                          [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
@@ -395,7 +395,7 @@ find_datadir() {
 			return 0
 		}
 	done
-	die "cannot find confine.sh, sysinfo.sh and plot.sh (set LATENCY_TESTS_DATADIR)"
+	die "cannot find the helpers confine.sh, sysinfo.sh, plot.sh, workloads.sh and result.sh (set LATENCY_TESTS_DATADIR)"
 }
 
 # --- logging, progress, processes ------------------------------------------
@@ -532,12 +532,6 @@ cmd_summarize() { # FORMAT ELAPSED...
 		--failures "$failures" --format "$_fmt" "$@"
 }
 
-# json_number FILE KEY: the first number given for "KEY" in a JSON file
-# written by one of our programs (copied as text, never computed on).
-json_number() {
-	grep -o "\"$2\": *-\{0,1\}[0-9][0-9.eE+-]*" "$1" | sed -n '1s/.*: *//p'
-}
-
 # --- the run -----------------------------------------------------------------
 # make_run_dir: RESULTS/LABEL, or RESULTS/LABEL-2, ...; mkdir is the lock.
 make_run_dir() {
@@ -648,303 +642,6 @@ prepare_repo() {
 	repo_tmp=''
 }
 
-start_monitors() {
-	(cmd_vmstat "$run_dir/vmstat.json") >"$run_dir/vmstat.log" \
-		2>"$run_dir/vmstat.err" &
-	pid_vmstat=$!
-	bg_add $pid_vmstat
-	(cmd_kmsg "$run_dir/kern.log" "$run_dir/kmsg.json") \
-		>"$run_dir/kmsg.out" 2>"$run_dir/kmsg.err" &
-	pid_kmsg=$!
-	bg_add $pid_kmsg
-	(cmd_trace "$run_dir/trace.json") >"$run_dir/trace.log" \
-		2>"$run_dir/trace.err" &
-	pid_trace=$!
-	bg_add $pid_trace
-	# The kernel log and the tracepoints are watched only once the
-	# monitors say so: start the load after that.
-	wait_started "$run_dir/kern.log" "$pid_kmsg" latency-kmsg
-	wait_started "$run_dir/trace.log" "$pid_trace" latency-trace
-}
-
-# wait_started FILE PID NAME: until the monitor's "started=1" line is in
-# FILE, it has exited (stop_bg reports why), or 10 s have passed.
-wait_started() {
-	_n=0
-	while ! grep -q ' started=1' "$1" 2>/dev/null; do
-		kill -0 "$2" 2>/dev/null || return 0
-		if [ $_n -ge 100 ]; then
-			warn "$3 did not say it had started within 10 s"
-			return 0
-		fi
-		sleep 0.1
-		_n=$((_n + 1))
-	done
-}
-
-# stop_bg PID NAME ERRFILE: SIGTERM and wait; stopped programs exit 0 or
-# 128+15.
-stop_bg() {
-	_early=no
-	kill -TERM "$1" 2>/dev/null || _early=yes
-	if wait_for "$1"; then
-		_st=0
-	else
-		_st=$?
-	fi
-	case $_st in
-	0 | 143)
-		[ $_early = no ] || note "$2 had ended before it was stopped"
-		return 0
-		;;
-	3)
-		note "$2 unsupported here (exit 3): $(sed -n 1p "$run_dir/$3")"
-		return 0
-		;;
-	esac
-	warn "$2 failed with status $_st (see $3)"
-	return 1
-}
-
-stop_monitors() {
-	_ok=0
-	stop_bg "$pid_vmstat" latency-vmstat vmstat.err || _ok=1
-	stop_bg "$pid_kmsg" latency-kmsg kmsg.err || _ok=1
-	stop_bg "$pid_trace" latency-trace trace.err || _ok=1
-	pid_vmstat='' pid_kmsg='' pid_trace=''
-	return $_ok
-}
-
-# A workload piped into latency-output through a FIFO, both in the
-# background so that a signal reaches the driver at once.
-# start_series NAME: starts latency-output reading $fifo_dir/NAME.
-start_series() {
-	mkfifo "$fifo_dir/$1"
-	(cmd_latency_output "$run_dir/$1.report.json" "$run_dir/$1") \
-		<"$fifo_dir/$1" >"$run_dir/$1.latency" 2>"$run_dir/$1.latency-output.err" &
-	pid_series=$!
-	bg_add $pid_series
-}
-
-start_music() {
-	mkdir -p "$scratch/music"
-	start_series fake-music
-	pid_music_series=$pid_series
-	(cmd_music "$run_dir/fake-music.json") >"$fifo_dir/fake-music" \
-		2>"$run_dir/fake-music.err" &
-	pid_music=$!
-	bg_add $pid_music
-}
-
-stop_music() {
-	[ -n "${pid_music:-}" ] || return 0
-	_ok=0
-	stop_bg "$pid_music" fake-music fake-music.err || _ok=1
-	pid_music=
-	wait_for "$pid_music_series" || {
-		warn "latency-output of fake-music failed"
-		_ok=1
-	}
-	return $_ok
-}
-
-# run_gitk NAME: one fake-gitk run; its JSON is NAME.json.
-run_gitk() {
-	start_series "$1"
-	(cmd_gitk "$run_dir/$1.json") >"$fifo_dir/$1" 2>"$run_dir/$1.err" &
-	_pid=$!
-	bg_add $_pid
-	if wait_for $_pid; then
-		_st=0
-	else
-		_st=$?
-	fi
-	wait_for "$pid_series" || fail_run "latency-output failed for $1 (see $1.latency-output.err)"
-	case $_st in
-	0) ;;
-	3) unsupported "fake-gitk cannot run here: $(sed -n 1p "$run_dir/$1.err")" ;;
-	*) fail_run "fake-gitk failed with status $_st (see $1.err)" ;;
-	esac
-}
-
-run_seqbench() {
-	[ -n "$cfg_seqbench" ] || return 0
-	progress "seqbench $cfg_seqbench"
-	mkdir -p "$scratch/seqbench"
-	(cmd_seqbench "$run_dir/seqbench.json") >"$run_dir/seqbench.txt" \
-		2>"$run_dir/seqbench.err" &
-	_pid=$!
-	bg_add $_pid
-	wait_for $_pid || fail_run "seqbench failed (see seqbench.err)"
-	rm -rf "$scratch/seqbench"
-}
-
-run_workloads() {
-	_total=$((cfg_warmup + cfg_gitk_runs))
-	_i=0
-	while [ $_i -lt "$_total" ]; do
-		_i=$((_i + 1))
-		if [ $_i -le "$cfg_warmup" ]; then
-			progress "fake-gitk warmup run $_i of $cfg_warmup"
-			run_gitk "warmup-$_i"
-		else
-			_n=$((_i - cfg_warmup))
-			progress "fake-gitk run $_n of $cfg_gitk_runs (fake-music playing)"
-			drop_caches
-			run_gitk "fake-gitk-$_n"
-			runs_done=$_n
-		fi
-	done
-	run_seqbench
-}
-
-# --- results -----------------------------------------------------------------
-# JSON string literal of $1 (labels and paths: escape \ and ").
-json_string() {
-	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
-}
-
-# field_or_null FILE KEY
-field_or_null() {
-	_v=
-	[ -f "$1" ] && _v=$(json_number "$1" "$2")
-	printf '%s' "${_v:-null}"
-}
-
-collect_elapsed() {
-	elapsed=
-	_i=1
-	while [ $_i -le "${runs_done:-0}" ]; do
-		_e=$(json_number "$run_dir/fake-gitk-$_i.json" elapsed_s)
-		[ -n "$_e" ] || die "no elapsed_s in fake-gitk-$_i.json"
-		elapsed="$elapsed $_e"
-		_i=$((_i + 1))
-	done
-}
-
-write_result_json() { # PARTIAL_BOOL
-	_oom=$(field_or_null "$run_dir/kmsg.json" oom_kills)
-	_out=$(field_or_null "$run_dir/vmstat.json" pswpout_delta)
-	_in=$(field_or_null "$run_dir/vmstat.json" pswpin_delta)
-	{
-		printf '{\n  "format_version": 1,\n  "program": "run-test.sh",\n'
-		printf '  "version": %s,\n' "$(json_string "$version")"
-		printf '  "command_line": %s,\n' "$(json_string "$command_line")"
-		printf '  "label": %s,\n' "$(json_string "$cfg_run_label")"
-		printf '  "kernel": %s,\n' "$(json_string "$(uname -r)")"
-		printf '  "seed": %s,\n' "$cfg_seed"
-		printf '  "partial": %s,\n' "$1"
-		printf '  "gitk_runs": ['
-		_sep=
-		for _e in $elapsed; do
-			printf '%s{"elapsed_s": %s}' "$_sep" "$_e"
-			_sep=', '
-		done
-		printf '],\n'
-		printf '  "elapsed_mean_s": %s,\n' "${mean_s:-null}"
-		printf '  "elapsed_stddev_s": %s,\n' "${stddev_s:-null}"
-		printf '  "failures": %s,\n' "${failures_json:-null}"
-		printf '  "oom_kills": %s,\n' "$_oom"
-		printf '  "pswpout_delta": %s,\n' "$_out"
-		printf '  "pswpin_delta": %s,\n' "$_in"
-		printf '  "mem_limit": %s,\n' "$(json_string "$cfg_mem_limit")"
-		printf '  "swap": %s,\n' "$(json_string "$cfg_swap")"
-		printf '  "latency": {'
-		_sep=
-		for _r in "$run_dir"/*.report.json; do
-			[ -s "$_r" ] || continue
-			_name=${_r##*/}
-			printf '%s\n    %s: ' "$_sep" "$(json_string "${_name%.report.json}")"
-			cat "$_r"
-			_sep=,
-		done
-		printf '\n  },\n  "monitors": {'
-		_sep=
-		for _m in vmstat kmsg trace; do
-			[ -s "$run_dir/$_m.json" ] || continue
-			printf '%s\n    "%s": ' "$_sep" "$_m"
-			cat "$run_dir/$_m.json"
-			_sep=,
-		done
-		printf '\n  }'
-		if [ -s "$run_dir/seqbench.json" ]; then
-			printf ',\n  "seqbench": '
-			cat "$run_dir/seqbench.json"
-		fi
-		printf '\n}\n'
-	} >"$run_dir/result.json.tmp"
-	mv "$run_dir/result.json.tmp" "$run_dir/result.json"
-}
-
-write_summary() { # STATE (complete, or why it is partial)
-	{
-		if [ -n "$elapsed" ]; then
-			# shellcheck disable=SC2086 # the list of elapsed times
-			cmd_summarize text $elapsed
-		else
-			echo "$cfg_run_label partial: no fake-gitk run completed"
-		fi
-		[ "$1" = complete ] || echo "PARTIAL: $1"
-		echo
-		echo "runs: ${runs_done:-0} of $cfg_gitk_runs counted fake-gitk runs (warmup $cfg_warmup)"
-		_i=1
-		for _e in $elapsed; do
-			echo "  fake-gitk-$_i elapsed_s=$_e"
-			_i=$((_i + 1))
-		done
-		if [ "$(field_or_null "$run_dir/vmstat.json" cg_swap_bytes_max)" != null ]; then
-			echo "workloads' cgroup: cg_swap_bytes_max=$(field_or_null "$run_dir/vmstat.json" cg_swap_bytes_max) bytes swapped at most, cg_pgmajfault_delta=$(field_or_null "$run_dir/vmstat.json" cg_pgmajfault_delta) major faults"
-		fi
-		echo "swapped: pswpout_delta=$(field_or_null "$run_dir/vmstat.json" pswpout_delta) pswpin_delta=$(field_or_null "$run_dir/vmstat.json" pswpin_delta) pages (page size $(getconf PAGESIZE) bytes)"
-		if [ "$failures_json" = null ]; then
-			echo "failures: unknown (no kernel log: the headline's Failures:0 is not a count), OOM kills unknown"
-		else
-			echo "failures: $failures_json page allocation failures, $(field_or_null "$run_dir/kmsg.json" oom_kills) OOM kills"
-		fi
-		echo "reclaim: direct_reclaim_total_s=$(field_or_null "$run_dir/trace.json" direct_reclaim_total_s) direct_reclaim_max_s=$(field_or_null "$run_dir/trace.json" direct_reclaim_max_s) memcg_reclaim_total_s=$(field_or_null "$run_dir/trace.json" memcg_reclaim_total_s)"
-		echo "stalls (gaps over $cfg_stall):"
-		for _r in "$run_dir"/*.report.json; do
-			[ -s "$_r" ] || continue
-			_name=${_r##*/}
-			echo "  ${_name%.report.json} stall_count=$(field_or_null "$_r" stall_count) stall_time_s=$(field_or_null "$_r" stall_time_s) p99_s=$(field_or_null "$_r" p99_s) max_s=$(field_or_null "$_r" max_s)"
-		done
-		echo "confinement: mem-limit=$cfg_mem_limit swap=$cfg_swap"
-		[ ! -f "$run_dir/notes" ] || sed 's/^/note: /' "$run_dir/notes"
-	} >"$run_dir/summary.txt.tmp"
-	mv "$run_dir/summary.txt.tmp" "$run_dir/summary.txt"
-}
-
-# finish STATE: write summary.txt and result.json from what exists.
-finish() {
-	collect_elapsed
-	failures_json=$(field_or_null "$run_dir/kmsg.json" failures)
-	failures=$failures_json
-	[ "$failures" != null ] || failures=0
-	mean_s='' stddev_s=''
-	if [ -n "$elapsed" ]; then
-		# shellcheck disable=SC2086 # the list of elapsed times
-		cmd_summarize csv $elapsed >"$run_dir/elapsed.csv"
-		IFS=, read -r _runs mean_s stddev_s <<EOF
-$(sed -n 2p "$run_dir/elapsed.csv")
-EOF
-	fi
-	if [ "$1" = complete ]; then
-		write_result_json false
-	else
-		write_result_json true
-	fi
-	write_summary "$1"
-}
-
-# tidy: an empty diagnostics file says nothing; remove it.
-tidy() {
-	for _f in "$run_dir"/*.err "$run_dir/kmsg.out" "$run_dir/plot.log"; do
-		if [ -f "$_f" ] && ! [ -s "$_f" ]; then
-			rm -f "$_f"
-		fi
-	done
-}
-
 # --- failure and cleanup -----------------------------------------------------
 state=setup
 partial_reason=
@@ -1031,6 +728,10 @@ main() {
 	. "$datadir/sysinfo.sh"
 	# shellcheck source=scripts/plot.sh
 	. "$datadir/plot.sh"
+	# shellcheck source=scripts/workloads.sh
+	. "$datadir/workloads.sh"
+	# shellcheck source=scripts/result.sh
+	. "$datadir/result.sh"
 	case $version in
 	@*) version=$(sh "$here/version.sh") ;;
 	esac
