@@ -30,7 +30,7 @@ nothing_left() {
 wait_for_file() {
 	_n=0
 	while ! test -s "$1"; do
-		[ $_n -lt 600 ] || return 1
+		[ "$_n" -lt 600 ] || return 1
 		sleep 0.1
 		_n=$((_n + 1))
 	done
