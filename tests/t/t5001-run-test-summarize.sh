@@ -1,8 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-lib.sh idiom: test bodies are single-quoted and evaluated later, and
-# the harness sets abs_top_srcdir and reads test_description.
-# shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
 test_description='latency-summarize: the arithmetic of the headline'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
