@@ -758,9 +758,10 @@ main() {
 	fi
 	scratch_made=$scratch
 	prepare_repo
-	sysinfo_capture "$run_dir/sysinfo/before" || fail_run "cannot record sysinfo"
 	confine_loaded=yes
 	confine
+	# "before" includes the swap and memory limit the run has.
+	sysinfo_capture "$run_dir/sysinfo/before" || fail_run "cannot record sysinfo"
 	start_monitors
 	progress "starting fake-music"
 	start_music

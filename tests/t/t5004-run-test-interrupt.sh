@@ -77,6 +77,20 @@ test_expect_success 'a failing workload stops the run: status 1, partial result'
 	nothing_left none
 '
 
+test_expect_success CONFINE 'a given swap device is enabled for the run and disabled after it' '
+	dd if=/dev/zero of=swapdev bs=1M count=16 status=none &&
+	chmod 600 swapdev &&
+	mkswap -q swapdev &&
+	"$rt" --label=dev --commits=300 --gitk-runs=1 --no-drop-caches \
+		--music-args="--songs=1 --song-size=64k" --swap="$PWD/swapdev" \
+		--results=res >out 2>err &&
+	grep -qx "swapon $PWD/swapdev" res/dev/commands.log &&
+	grep -qx "swapoff $PWD/swapdev" res/dev/commands.log &&
+	grep -q "^$PWD/swapdev " res/dev/sysinfo/before/swaps &&
+	! grep -F "$PWD/swapdev" /proc/swaps &&
+	test -s swapdev
+'
+
 test_expect_success 'a machine that cannot confine: status 3 unless allowed' '
 	mkdir nocgroup &&
 	LATENCY_CGROUP_ROOT=$PWD/nocgroup &&
