@@ -83,14 +83,16 @@ struct lo_summary *lo_summarise_all(const struct lo_report *r, size_t *n)
 	for (i = 0; i < st->ngroups; i++) {
 		const struct lo_series *g = st->groups[i];
 
-		memcpy(all + k, g->gaps, g->n * sizeof(*all));
+		if (g->n)
+			memcpy(all + k, g->gaps, g->n * sizeof(*all));
 		k += g->n;
 	}
 	for (i = 0; i < ng; i++) {
 		const struct lo_series *g = st->groups[i];
 		uint64_t *copy = xmalloc((g->n ? g->n : 1) * sizeof(*copy));
 
-		memcpy(copy, g->gaps, g->n * sizeof(*copy));
+		if (g->n)
+			memcpy(copy, g->gaps, g->n * sizeof(*copy));
 		if (lo_summarise(copy, g->n, r->stall_ns, &sum[i]))
 			goto nomem;
 		free(copy);

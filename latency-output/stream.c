@@ -74,7 +74,10 @@ void lo_init(struct lo_state *s, const struct lo_config *cfg)
 	s->start = cfg->start;
 	s->out.fd = cfg->out_fd;
 	if (cfg->emit) {
-		s->out.cap = SINK_CAP;
+		/* Small line buffers (the fuzz target) get a small sink too. */
+		s->out.cap = cfg->line_max < SINK_CAP ? cfg->line_max : SINK_CAP;
+		if (s->out.cap < 4 * COLS_MAX)
+			s->out.cap = 4 * COLS_MAX;
 		s->out.buf = xmalloc(s->out.cap);
 	}
 }
