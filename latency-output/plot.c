@@ -33,6 +33,21 @@ static void gp_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* A plot title: KEY=VALUE[SUFFIX] under --by, else PLAIN. */
+static void gp_quote_label(FILE *f, const char *key, const char *value,
+			   const char *plain, const char *suffix)
+{
+	char *label;
+
+	if (!key) {
+		gp_quote(f, plain);
+		return;
+	}
+	label = xasprintf("%s=%s%s", key, value, suffix);
+	gp_quote(f, label);
+	free(label);
+}
+
 static void put_secs(FILE *f, int64_t ns, char sep)
 {
 	char b[48];
@@ -111,22 +126,23 @@ static void write_latency_gp(const struct lo_report *r, const char *base,
 		      f);
 		for (i = 0, block = 0; i < st->ngroups; i++) {
 			const struct lo_series *g = st->groups[i];
-			const char *name = g->name ? g->name : "all";
+			const char *name = g->name ? g->name : "(none)";
 
 			if (!g->n)
 				continue;
 			if (block)
 				fputs(", \\\n     ", f);
 			gp_quote(f, dat);
-			fprintf(f, " index %zu using 1:2 with points pt 7 ps 0.4 "
+			fprintf(f, " index %zu using 1:2 with points pt 7 ps 0.8 "
 				   "title ",
 				block);
-			gp_quote(f, name);
+			gp_quote_label(f, st->cfg.by, name, "raw", "");
 			fputs(", \\\n     ", f);
 			gp_quote(f, dat);
 			fprintf(f, " index %zu using 1:2 smooth bezier lw 2 title ",
 				block);
-			gp_quote(f, st->cfg.by ? name : "smooth bezier");
+			gp_quote_label(f, st->cfg.by, name, "smooth bezier",
+				       " (bezier)");
 			block++;
 		}
 		fputs("\nset output\n", f);
