@@ -71,6 +71,7 @@ static void usage(int status)
 	if (status != EXIT_OK)
 		usage_error(NULL);
 	printf("Usage: %s [OPTION]...\n", progname());
+	/* clang-format off */
 	fputs("Time the lines of a workload's output.  Each line read on stdin is written\n"
 	      "to stdout as\n"
 	      "  EPOCH-SECONDS SECONDS-INTO-TEST SECONDS-SINCE-PREVIOUS -- LINE\n"
@@ -103,6 +104,7 @@ static void usage(int status)
 	      "Exit status: 0 success, 1 failure or malformed line under --strict,\n"
 	      "2 usage error, 128+N stopped by signal N (the report is still written).\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
@@ -198,7 +200,7 @@ static void run(struct lo_state *st, const char *name, int fd)
 	if (!r)
 		r = lo_finish(st, mono_ns());
 	if (r == -EIO && st->bad_lineno) {
-		(void)lo_flush(st);	/* the good lines before it stand */
+		(void)lo_flush(st); /* the good lines before it stand */
 		die(EXIT_RUN_FAILED, "%s%s%sline %llu: %s (--strict)",
 		    name ? "'" : "", name ? name : "", name ? "': " : "",
 		    (unsigned long long)st->bad_lineno,
@@ -261,7 +263,8 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	ret = sig_stop_install();
 	if (ret)
-		die_err(EXIT_RUN_FAILED, -ret, "cannot install signal handlers");
+		die_err(EXIT_RUN_FAILED, -ret,
+			"cannot install signal handlers");
 	if (o.from && strcmp(o.from, "-")) {
 		fd = open(o.from, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -276,7 +279,7 @@ int main(int argc, char **argv)
 	lo_init(&st, &o.cfg);
 	run(&st, o.from, fd);
 	if (fd != STDIN_FILENO)
-		(void)close(fd);	/* read-only: nothing to lose */
+		(void)close(fd); /* read-only: nothing to lose */
 	r = (struct lo_report){
 		.st = &st,
 		.ri = &ri,

@@ -22,20 +22,20 @@
 /* Why a line is malformed; LO_OK for a good one. */
 enum lo_bad {
 	LO_OK = 0,
-	LO_EMPTY,	/* nothing between two line ends */
-	LO_BAD_TS,	/* first field looks like a timestamp but is not one */
-	LO_BACKWARDS,	/* earlier than the previous line of its group */
-	LO_BINARY,	/* NUL or other control bytes (not tab, not ESC) */
-	LO_TOO_LONG,	/* longer than the line buffer */
-	LO_NO_TIME,	/* --from: a line that carries no time at all */
+	LO_EMPTY,     /* nothing between two line ends */
+	LO_BAD_TS,    /* first field looks like a timestamp but is not one */
+	LO_BACKWARDS, /* earlier than the previous line of its group */
+	LO_BINARY,    /* NUL or other control bytes (not tab, not ESC) */
+	LO_TOO_LONG,  /* longer than the line buffer */
+	LO_NO_TIME,   /* --from: a line that carries no time at all */
 	LO_BAD_NR,
 };
 
 /* What lo_line_parse() found in one line. */
 struct lo_line {
-	bool timed;		/* starts with a contract-1 timestamp */
-	uint64_t ts;		/* that timestamp, ns */
-	const char *key;	/* value of the --by field, or NULL */
+	bool timed;	 /* starts with a contract-1 timestamp */
+	uint64_t ts;	 /* that timestamp, ns */
+	const char *key; /* value of the --by field, or NULL */
 	size_t key_len;
 	enum lo_bad bad;
 };
@@ -64,8 +64,7 @@ bool lo_series_parse(const char *line, size_t len, int64_t *epoch_ns,
  * Parse "[-]DIGITS[.DIGITS]" (at most 9 decimals) at LINE[*POS..LEN) into
  * nanoseconds, advancing *POS.  Returns false on anything else.
  */
-bool lo_parse_seconds(const char *line, size_t len, size_t *pos,
-		      int64_t *ns);
+bool lo_parse_seconds(const char *line, size_t len, size_t *pos, int64_t *ns);
 
 /*
  * Write V ns as seconds with DECIMALS (0..9) digits, rounded half away from
@@ -76,15 +75,15 @@ size_t lo_fmt_col(char *buf, int64_t v, unsigned decimals, unsigned width);
 
 /* One group's gap series (the only group, unless --by is given). */
 struct lo_series {
-	char *name;		/* the --by value; NULL for lines without it */
+	char *name; /* the --by value; NULL for lines without it */
 	size_t name_len;
-	uint64_t *gaps;		/* every gap, ns, in arrival order */
-	int64_t *at;		/* end of each gap, ns into the test (plots) */
+	uint64_t *gaps; /* every gap, ns, in arrival order */
+	int64_t *at;	/* end of each gap, ns into the test (plots) */
 	size_t n, cap;
-	uint64_t lines;		/* lines attributed to this group */
+	uint64_t lines; /* lines attributed to this group */
 	uint64_t malformed;
 	bool has_prev;
-	uint64_t prev;		/* time of the group's last good line */
+	uint64_t prev; /* time of the group's last good line */
 };
 
 /* Output buffer in front of a file descriptor (-1 discards). */
@@ -92,45 +91,45 @@ struct lo_sink {
 	int fd;
 	char *buf;
 	size_t len, cap;
-	int err;		/* first -errno from write(), sticky */
+	int err; /* first -errno from write(), sticky */
 };
 
 struct lo_config {
-	const char *by;		/* --by KEY or NULL */
-	unsigned decimals;	/* --decimals, default 4 */
-	bool strict;		/* --strict */
-	bool from;		/* input is a saved series (--from) */
-	bool keep_at;		/* remember when each gap ended (--plot) */
-	bool has_start;		/* --start given */
-	uint64_t start;		/* --start, ns CLOCK_MONOTONIC */
-	int64_t epoch_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
-	size_t line_max;	/* longest line kept whole */
-	bool emit;		/* write stream lines (not for --from) */
-	int out_fd;		/* where they go; -1 discards them */
+	const char *by;	   /* --by KEY or NULL */
+	unsigned decimals; /* --decimals, default 4 */
+	bool strict;	   /* --strict */
+	bool from;	   /* input is a saved series (--from) */
+	bool keep_at;	   /* remember when each gap ended (--plot) */
+	bool has_start;	   /* --start given */
+	uint64_t start;	   /* --start, ns CLOCK_MONOTONIC */
+	int64_t epoch_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
+	size_t line_max;   /* longest line kept whole */
+	bool emit;	   /* write stream lines (not for --from) */
+	int out_fd;	   /* where they go; -1 discards them */
 };
 
 struct lo_state {
 	struct lo_config cfg;
-	unsigned w_epoch, w_into, w_gap;	/* column widths */
+	unsigned w_epoch, w_into, w_gap; /* column widths */
 	/* input: bytes of an unfinished line wait at the front of buf */
 	char *buf;
 	size_t used, cap;
-	size_t scanned;		/* leading bytes known to hold no line end */
-	bool skip_lf;		/* last line ended in CR: a LF now is part */
-	bool long_line;		/* inside an over-long line, copying through */
-	uint64_t lineno;	/* lines seen so far */
+	size_t scanned;	 /* leading bytes known to hold no line end */
+	bool skip_lf;	 /* last line ended in CR: a LF now is part */
+	bool long_line;	 /* inside an over-long line, copying through */
+	uint64_t lineno; /* lines seen so far */
 	/* timeline */
 	bool has_start;
 	uint64_t start;
 	bool from_has_base;
-	int64_t from_base;	/* --from: epoch column - own timestamp */
+	int64_t from_base; /* --from: epoch column - own timestamp */
 	/* groups */
 	struct lo_series **groups;
 	size_t ngroups, groups_cap;
-	size_t *hash;		/* open addressing: index + 1, 0 = free */
+	size_t *hash; /* open addressing: index + 1, 0 = free */
 	size_t hash_cap;
-	struct lo_series *last;	/* one-entry lookup cache */
-	struct lo_series *none;	/* lines without the --by field */
+	struct lo_series *last; /* one-entry lookup cache */
+	struct lo_series *none; /* lines without the --by field */
 	/* counters */
 	uint64_t lines;
 	uint64_t malformed[LO_BAD_NR];
@@ -173,7 +172,7 @@ const char *lo_bad_id(enum lo_bad b);
 
 /* Summary of one gap series. */
 struct lo_summary {
-	const char *name;	/* group label */
+	const char *name; /* group label */
 	uint64_t lines, gaps, malformed;
 	double mean_s, stddev_s;
 	uint64_t p50, p90, p99, p999, max;
@@ -186,9 +185,9 @@ struct lo_report {
 	const struct lo_state *st;
 	struct run_info *ri;
 	enum out_format format;
-	uint64_t stall_ns;	/* --stall */
-	int interrupted;	/* signal number, 0 if none */
-	const char *source;	/* "stdin" or the --from file */
+	uint64_t stall_ns;  /* --stall */
+	int interrupted;    /* signal number, 0 if none */
+	const char *source; /* "stdin" or the --from file */
 };
 
 /*

@@ -89,8 +89,7 @@ void lo_line_parse(const char *line, size_t len, const char *by,
 		out->key = progress_find_key(line, len, by, &out->key_len);
 }
 
-bool lo_parse_seconds(const char *line, size_t len, size_t *pos,
-		      int64_t *ns)
+bool lo_parse_seconds(const char *line, size_t len, size_t *pos, int64_t *ns)
 {
 	size_t i = *pos, digits = 0;
 	uint64_t sec = 0, frac = 0;
@@ -162,19 +161,19 @@ bool lo_series_parse(const char *line, size_t len, int64_t *epoch_ns,
 }
 
 static const char digit_pairs[201] = "00010203040506070809"
-				    "10111213141516171819"
-				    "20212223242526272829"
-				    "30313233343536373839"
-				    "40414243444546474849"
-				    "50515253545556575859"
-				    "60616263646566676869"
-				    "70717273747576777879"
-				    "80818283848586878889"
-				    "90919293949596979899";
+				     "10111213141516171819"
+				     "20212223242526272829"
+				     "30313233343536373839"
+				     "40414243444546474849"
+				     "50515253545556575859"
+				     "60616263646566676869"
+				     "70717273747576777879"
+				     "80818283848586878889"
+				     "90919293949596979899";
 
 static const uint64_t pow10_u64[10] = {
-	1ULL,	      10ULL,	     100ULL,	   1000ULL,	 10000ULL,
-	100000ULL,    1000000ULL,    10000000ULL,  100000000ULL, 1000000000ULL,
+	1ULL,	   10ULL,      100ULL,	    1000ULL,	  10000ULL,
+	100000ULL, 1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
 };
 
 /* Write V's last N digits (zero-filled) ending just before Q. */
@@ -201,7 +200,7 @@ fmt_col(char *buf, int64_t v, const unsigned d, unsigned width)
 	char tmp[40], *q = tmp + sizeof(tmp);
 	const uint64_t unit = pow10_u64[9 - d];
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	uint64_t scaled = (u + unit / 2) / unit;	/* round half up */
+	uint64_t scaled = (u + unit / 2) / unit; /* round half up */
 	uint64_t whole = scaled / pow10_u64[d];
 	size_t n, pad = 0;
 

@@ -133,13 +133,16 @@ static void write_latency_gp(const struct lo_report *r, const char *base,
 			if (block)
 				fputs(", \\\n     ", f);
 			gp_quote(f, dat);
-			fprintf(f, " index %zu using 1:2 with points pt 7 ps 0.8 "
-				   "title ",
+			fprintf(f,
+				" index %zu using 1:2 with points pt 7 ps 0.8 "
+				"title ",
 				block);
 			gp_quote_label(f, st->cfg.by, name, "raw", "");
 			fputs(", \\\n     ", f);
 			gp_quote(f, dat);
-			fprintf(f, " index %zu using 1:2 smooth bezier lw 2 title ",
+			fprintf(f,
+				" index %zu using 1:2 smooth bezier lw 2 "
+				"title ",
 				block);
 			gp_quote_label(f, st->cfg.by, name, "smooth bezier",
 				       " (bezier)");
@@ -182,8 +185,9 @@ static void write_hist_gp(const char *base, FILE *f)
 /* Write PATH atomically through FN. */
 static int write_file(const char *path, const struct lo_report *r,
 		      const struct lo_summary *s, const char *base,
-		      int (*fn)(const struct lo_report *, const struct lo_summary *,
-				const char *, FILE *))
+		      int (*fn)(const struct lo_report *,
+				const struct lo_summary *, const char *,
+				FILE *))
 {
 	struct atomic_file af;
 	int ret = atomic_open(&af, path);
@@ -215,8 +219,8 @@ static int do_hist(const struct lo_report *r, const struct lo_summary *s,
 	return 0;
 }
 
-static int do_latency_gp(const struct lo_report *r,
-			 const struct lo_summary *s, const char *base, FILE *f)
+static int do_latency_gp(const struct lo_report *r, const struct lo_summary *s,
+			 const char *base, FILE *f)
 {
 	(void)s;
 	write_latency_gp(r, base, f);
@@ -271,8 +275,8 @@ int lo_plot(const struct lo_report *r, const struct lo_summary *all,
 	int ret;
 
 	*ran = false;
-	dir = slash ? xasprintf("%.*s", (int)(slash - prefix + 1), prefix) :
-		      xstrdup(".");
+	dir = slash ? xasprintf("%.*s", (int)(slash - prefix + 1), prefix)
+		    : xstrdup(".");
 	p = xasprintf("%s.dat", prefix);
 	ret = write_file(p, r, all, base, do_series);
 	free(p);

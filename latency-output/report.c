@@ -100,7 +100,7 @@ struct lo_summary *lo_summarise_all(const struct lo_report *r, size_t *n)
 		sum[i].lines = g->lines;
 		sum[i].malformed = g->malformed;
 		continue;
-nomem:
+	nomem:
 		free(copy);
 		free(all);
 		free(sum);
@@ -123,8 +123,7 @@ nomem:
 /* Seconds for the text report: microseconds at least. */
 static const char *secs(char *buf, uint64_t ns, unsigned decimals)
 {
-	size_t n = lo_fmt_col(buf, (int64_t)ns, decimals < 6 ? 6 : decimals,
-			      0);
+	size_t n = lo_fmt_col(buf, (int64_t)ns, decimals < 6 ? 6 : decimals, 0);
 
 	buf[n] = '\0';
 	return buf;
@@ -137,7 +136,7 @@ static void bar(FILE *f, uint64_t v, uint64_t max)
 	if (max)
 		w = (unsigned)((v * (double)BAR_WIDTH + max / 2) / max);
 	if (v && !w)
-		w = 1;		/* nothing seen is ever drawn as nothing */
+		w = 1; /* nothing seen is ever drawn as nothing */
 	for (i = 0; i < BAR_WIDTH; i++)
 		fputc(i < w ? '#' : ' ', f);
 }
@@ -174,8 +173,8 @@ static void text_histogram(FILE *f, const struct lo_summary *s, unsigned dec)
 			secs(b, s->hist_ns[i], dec));
 		bar(f, s->hist_ns[i], max_t);
 		fprintf(f, " %5.1f%%\n",
-			all_t ? 100.0 * (double)s->hist_ns[i] / (double)all_t :
-				0.0);
+			all_t ? 100.0 * (double)s->hist_ns[i] / (double)all_t
+			      : 0.0);
 	}
 }
 
@@ -212,7 +211,9 @@ static void text_by_table(FILE *f, const struct lo_report *r,
 		r->st->cfg.by, "value", "lines", "gaps", "malformed", "p50 (s)",
 		"p99 (s)", "max (s)", "stalls", "lost (s)");
 	for (i = 0; i < n; i++)
-		fprintf(f, "%-16s %10llu %10llu %10llu %14s %14s %14s %7llu %14s\n",
+		fprintf(f,
+			"%-16s %10llu %10llu %10llu %14s %14s %14s %7llu "
+			"%14s\n",
 			sum[i].name, (unsigned long long)sum[i].lines,
 			(unsigned long long)sum[i].gaps,
 			(unsigned long long)sum[i].malformed,
@@ -265,7 +266,7 @@ static void json_histogram(struct json *j, const struct lo_summary *s)
 		if (i < HIST_DISPLAY_EDGES)
 			json_ns_as_s(j, "le_s", hist_display_edges[i]);
 		else
-			json_null(j, "le_s");	/* above the last edge */
+			json_null(j, "le_s"); /* above the last edge */
 		json_u64(j, "count", s->hist_count[i]);
 		json_ns_as_s(j, "time_s", s->hist_ns[i]);
 		json_object_end(j);

@@ -27,12 +27,9 @@
 #define COLS_MAX (3 * (32 + 9) + 8)
 
 static const char *const bad_names[LO_BAD_NR] = {
-	[LO_OK] = "good line",
-	[LO_EMPTY] = "empty line",
-	[LO_BAD_TS] = "bad timestamp",
-	[LO_BACKWARDS] = "backwards timestamp",
-	[LO_BINARY] = "binary junk",
-	[LO_TOO_LONG] = "over-long line",
+	[LO_OK] = "good line",	       [LO_EMPTY] = "empty line",
+	[LO_BAD_TS] = "bad timestamp", [LO_BACKWARDS] = "backwards timestamp",
+	[LO_BINARY] = "binary junk",   [LO_TOO_LONG] = "over-long line",
 	[LO_NO_TIME] = "no time",
 };
 
@@ -75,7 +72,8 @@ void lo_init(struct lo_state *s, const struct lo_config *cfg)
 	s->out.fd = cfg->out_fd;
 	if (cfg->emit) {
 		/* Small line buffers (the fuzz target) get a small sink too. */
-		s->out.cap = cfg->line_max < SINK_CAP ? cfg->line_max : SINK_CAP;
+		s->out.cap =
+			cfg->line_max < SINK_CAP ? cfg->line_max : SINK_CAP;
 		if (s->out.cap < 4 * COLS_MAX)
 			s->out.cap = 4 * COLS_MAX;
 		s->out.buf = xmalloc(s->out.cap);
@@ -169,7 +167,7 @@ static void emit_line(struct lo_state *s, uint64_t t, int64_t gap,
 
 static uint64_t hash_name(const char *p, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
 
 	while (n--)
 		h = (h ^ (unsigned char)*p++) * 0x100000001b3ULL;
@@ -376,8 +374,7 @@ static int start_long_line(struct lo_state *s, const char *p, size_t n,
 		return -EIO;
 	s->long_line = true;
 	if (s->cfg.emit) {
-		emit_head(s, now,
-			  g->has_prev ? (int64_t)(now - g->prev) : 0);
+		emit_head(s, now, g->has_prev ? (int64_t)(now - g->prev) : 0);
 		sink_write(s, p, n);
 	}
 	return 0;

@@ -22,12 +22,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(c)                                                              \
-	do {                                                                  \
-		if (!(c)) {                                                   \
-			fprintf(stderr, "invariant failed: %s\n", #c);        \
-			abort();                                              \
-		}                                                             \
+#define CHECK(c)                                                               \
+	do {                                                                   \
+		if (!(c)) {                                                    \
+			fprintf(stderr, "invariant failed: %s\n", #c);         \
+			abort();                                               \
+		}                                                              \
 	} while (0)
 
 static FILE *devnull;
@@ -124,8 +124,9 @@ static void fuzz_stream(const uint8_t *data, size_t size)
 	for (i = 0; i < st.ngroups; i++)
 		seen += st.groups[i]->lines;
 	CHECK(seen == st.lines);
-	r = (struct lo_report){ .st = &st, .ri = &ri, .stall_ns = 1000000,
-				.source = "fuzz" };
+	r = (struct lo_report){
+		.st = &st, .ri = &ri, .stall_ns = 1000000, .source = "fuzz"
+	};
 	sum = lo_summarise_all(&r, &n);
 	CHECK(sum && n >= 1);
 	for (r.format = FORMAT_TEXT; r.format <= FORMAT_CSV; r.format++)
