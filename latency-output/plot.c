@@ -106,6 +106,17 @@ static const char *const terms[][2] = {
 	{ "svg size 1024,640 dynamic", "svg" },
 };
 
+/* Switch script F to terminal T, writing BASE-WHAT.<ext>. */
+static void gp_terminal(FILE *f, size_t t, const char *base, const char *what)
+{
+	char *out = xasprintf("%s-%s.%s", base, what, terms[t][1]);
+
+	fprintf(f, "set terminal %s\nset output ", terms[t][0]);
+	gp_quote(f, out);
+	fputc('\n', f);
+	free(out);
+}
+
 static void write_latency_gp(const struct lo_report *r, const char *base,
 			     FILE *f)
 {
@@ -115,11 +126,8 @@ static void write_latency_gp(const struct lo_report *r, const char *base,
 
 	fputs("# latency-output: gaps between lines over time\n", f);
 	for (t = 0; t < 2; t++) {
-		char *out = xasprintf("%s-latency.%s", base, terms[t][1]);
-
-		fprintf(f, "set terminal %s\nset output ", terms[t][0]);
-		gp_quote(f, out);
-		fputs("\nset title 'gap between lines over time'\n"
+		gp_terminal(f, t, base, "latency");
+		fputs("set title 'gap between lines over time'\n"
 		      "set xlabel 'seconds into test'\n"
 		      "set ylabel 'gap (s)'\nset grid\nset key top left\n"
 		      "plot ",
@@ -149,7 +157,6 @@ static void write_latency_gp(const struct lo_report *r, const char *base,
 			block++;
 		}
 		fputs("\nset output\n", f);
-		free(out);
 	}
 	free(dat);
 }
@@ -161,11 +168,8 @@ static void write_hist_gp(const char *base, FILE *f)
 
 	fputs("# latency-output: histogram of gaps, by count and by time\n", f);
 	for (t = 0; t < 2; t++) {
-		char *out = xasprintf("%s-hist.%s", base, terms[t][1]);
-
-		fprintf(f, "set terminal %s\nset output ", terms[t][0]);
-		gp_quote(f, out);
-		fputs("\nset style data histograms\nset style fill solid 0.6\n"
+		gp_terminal(f, t, base, "hist");
+		fputs("set style data histograms\nset style fill solid 0.6\n"
 		      "set xtics rotate by -45\nset grid ytics\nunset key\n"
 		      "set multiplot layout 2,1\n"
 		      "set title 'gaps by count'\nset ylabel 'gaps'\nplot ",
@@ -177,7 +181,6 @@ static void write_hist_gp(const char *base, FILE *f)
 		      f);
 		gp_quote(f, dat);
 		fputs(" using 3:xtic(1)\nunset multiplot\nset output\n", f);
-		free(out);
 	}
 	free(dat);
 }
