@@ -32,8 +32,8 @@ const char *progname(void)
 }
 
 /* Format the whole message first so it reaches stderr in one write. */
-static void report(const char *prefix, int errnum, const char *fmt,
-		   va_list ap)
+static PRINTF_LIKE(3, 0) void report(const char *prefix, int errnum,
+				     const char *fmt, va_list ap)
 {
 	char buf[1024];
 	int n;

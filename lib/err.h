@@ -13,10 +13,11 @@
 
 /* Exit statuses shared by every program (documented in each man page). */
 enum {
-	EXIT_OK = 0,		/* success */
-	EXIT_RUN_FAILED = 1,	/* IO/syscall error, mismatch, output error */
-	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_UNSUPPORTED = 3,	/* kernel feature, privilege or resource missing */
+	EXIT_OK = 0,	     /* success */
+	EXIT_RUN_FAILED = 1, /* IO/syscall error, mismatch, output error */
+	EXIT_USAGE = 2,	     /* bad command line */
+	EXIT_UNSUPPORTED =
+		3, /* kernel feature, privilege or resource missing */
 };
 /* A run stopped by signal SIGNO exits with this status. */
 #define EXIT_SIGNAL(signo) (128 + (signo))

@@ -38,9 +38,9 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	unsigned i;
 
 	dst->count += src->count;
-	dst->sum_ns = dst->sum_ns + src->sum_ns < dst->sum_ns ?
-			      UINT64_MAX :
-			      dst->sum_ns + src->sum_ns;
+	dst->sum_ns = dst->sum_ns + src->sum_ns < dst->sum_ns
+			      ? UINT64_MAX
+			      : dst->sum_ns + src->sum_ns;
 	if (src->min_ns < dst->min_ns)
 		dst->min_ns = src->min_ns;
 	if (src->max_ns > dst->max_ns)
@@ -168,7 +168,8 @@ char *hist_display_label(char *buf, unsigned i)
 {
 	if (i >= HIST_DISPLAY_EDGES) {
 		memcpy(buf, "> ", 2);
-		edge_label(buf + 2, 22, hist_display_edges[HIST_DISPLAY_EDGES - 1]);
+		edge_label(buf + 2, 22,
+			   hist_display_edges[HIST_DISPLAY_EDGES - 1]);
 	} else {
 		memcpy(buf, "<= ", 3);
 		edge_label(buf + 3, 21, hist_display_edges[i]);

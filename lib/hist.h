@@ -23,8 +23,8 @@
 
 struct hist {
 	uint64_t count;
-	uint64_t sum_ns;	/* saturates at UINT64_MAX (584 years) */
-	uint64_t min_ns;	/* UINT64_MAX while empty */
+	uint64_t sum_ns; /* saturates at UINT64_MAX (584 years) */
+	uint64_t min_ns; /* UINT64_MAX while empty */
 	uint64_t max_ns;
 	uint64_t bucket[HIST_BUCKETS];
 };
@@ -41,7 +41,8 @@ static inline unsigned hist_index(uint64_t v)
 		return (unsigned)v;
 	msb = 63U - (unsigned)__builtin_clzll(v);
 	shift = msb - HIST_SUB_BITS;
-	return (shift + 1) * HIST_SUB + (unsigned)((v >> shift) & (HIST_SUB - 1));
+	return (shift + 1) * HIST_SUB +
+	       (unsigned)((v >> shift) & (HIST_SUB - 1));
 }
 
 /* Add one sample of V ns.  No allocation, no locks: safe on a hot path. */

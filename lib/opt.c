@@ -49,8 +49,7 @@ void usage_error(const char *fmt, ...)
 		va_end(ap);
 		fprintf(stderr, "%s: %s\n", progname(), buf);
 	}
-	fprintf(stderr, "Try '%s --help' for more information.\n",
-		progname());
+	fprintf(stderr, "Try '%s --help' for more information.\n", progname());
 	exit(EXIT_USAGE);
 }
 
@@ -61,8 +60,7 @@ static noreturn void bad_value(const char *name, const char *arg, int r,
 		    r == -ERANGE ? "out of range" : "not understood", expect);
 }
 
-uint64_t opt_u64(const char *name, const char *arg, uint64_t min,
-		 uint64_t max)
+uint64_t opt_u64(const char *name, const char *arg, uint64_t min, uint64_t max)
 {
 	uint64_t v;
 	int r = parse_u64(arg, &v);
@@ -72,7 +70,8 @@ uint64_t opt_u64(const char *name, const char *arg, uint64_t min,
 	if (r) {
 		char expect[96];
 
-		snprintf(expect, sizeof(expect), "a whole number from %llu to %llu",
+		snprintf(expect, sizeof(expect),
+			 "a whole number from %llu to %llu",
 			 (unsigned long long)min, (unsigned long long)max);
 		bad_value(name, arg, r, expect);
 	}

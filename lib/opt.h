@@ -44,14 +44,14 @@ enum {
 #define OPT_SHORT_OUTPUT "o:"
 
 struct opt_common {
-	int verbose;		/* -v count */
+	int verbose; /* -v count */
 	bool quiet;
 	bool has_duration;
 	uint64_t duration_ns;
 	bool has_seed;
-	uint64_t seed;		/* RAND_DEFAULT_SEED unless --seed */
-	const char *output;	/* -o FILE, NULL for stdout */
-	const char *format;	/* --format NAME, NULL for the default */
+	uint64_t seed;	    /* RAND_DEFAULT_SEED unless --seed */
+	const char *output; /* -o FILE, NULL for stdout */
+	const char *format; /* --format NAME, NULL for the default */
 };
 
 /*
@@ -85,8 +85,7 @@ noreturn void usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
  * Parse ARG, the value of option NAME (e.g. "--block"), or exit through
  * usage_error() naming option, value and what was expected.
  */
-uint64_t opt_u64(const char *name, const char *arg, uint64_t min,
-		 uint64_t max);
+uint64_t opt_u64(const char *name, const char *arg, uint64_t min, uint64_t max);
 uint64_t opt_size(const char *name, const char *arg, uint64_t bare_unit);
 uint64_t opt_duration(const char *name, const char *arg);
 uint64_t opt_rate(const char *name, const char *arg, uint64_t bare_unit);

@@ -220,7 +220,8 @@ void format_command_line(char *buf, size_t len, int argc, char **argv)
 
 		for (p = a; *p; p++)
 			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
-				    "QRSTUVWXYZ0123456789-_./=:,+@%", *p))
+				    "QRSTUVWXYZ0123456789-_./=:,+@%",
+				    *p))
 				plain = false;
 		if (i && n + 1 < len)
 			buf[n++] = ' ';
@@ -373,7 +374,7 @@ void atomic_abort(struct atomic_file *af)
 {
 	if (af->tmp) {
 		if (af->f)
-			(void)fclose(af->f);	/* discarded anyway */
+			(void)fclose(af->f); /* discarded anyway */
 		unlink(af->tmp);
 	}
 	free(af->tmp);

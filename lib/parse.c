@@ -18,8 +18,8 @@ typedef unsigned __int128 u128;
 /* A decimal number split into integer part and fraction num/den. */
 struct decimal {
 	u128 whole;
-	u128 frac;	/* digits after the point */
-	u128 den;	/* 10^number of fraction digits */
+	u128 frac; /* digits after the point */
+	u128 den;  /* 10^number of fraction digits */
 	int has_point;
 };
 
@@ -82,8 +82,7 @@ struct unit {
 };
 
 static int parse_with_units(const char *s, const struct unit *units,
-			    uint64_t bare_num, uint64_t bare_div,
-			    uint64_t *out)
+			    uint64_t bare_num, uint64_t bare_div, uint64_t *out)
 {
 	struct decimal d;
 	const char *rest;

@@ -51,8 +51,7 @@ int progress_emit(struct progress *p, uint64_t ts_ns, const char *fmt, ...)
 	return r;
 }
 
-bool progress_parse_ts(const char *line, size_t len, uint64_t *ns,
-		       size_t *end)
+bool progress_parse_ts(const char *line, size_t len, uint64_t *ns, size_t *end)
 {
 	uint64_t sec = 0, frac = 0;
 	size_t i = 0, fd = 0;

@@ -18,9 +18,9 @@
 #define PROGRESS_LINE_MAX 4096
 
 struct progress {
-	int fd;			/* where lines go; -1 disables them */
-	const char *prog;	/* second field of every line */
-	uint64_t lines;		/* lines written so far */
+	int fd;		  /* where lines go; -1 disables them */
+	const char *prog; /* second field of every line */
+	uint64_t lines;	  /* lines written so far */
 };
 
 /* Set up P to write lines named PROG to FD (the caller owns FD). */
@@ -39,8 +39,7 @@ int progress_emit(struct progress *p, uint64_t ts_ns, const char *fmt, ...)
  * point, 1 to 9 digits, then a space, tab or end.  Stores it in *NS and the
  * offset just past it in *END.  Returns true when LINE starts with one.
  */
-bool progress_parse_ts(const char *line, size_t len, uint64_t *ns,
-		       size_t *end);
+bool progress_parse_ts(const char *line, size_t len, uint64_t *ns, size_t *end);
 
 /*
  * Find the value of field KEY ("KEY=value", KEY preceded by a space or the

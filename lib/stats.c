@@ -239,8 +239,8 @@ struct stats_ci stats_ci_of(const double *v, size_t n, double confidence)
 	return ci;
 }
 
-struct stats_welch stats_welch_test(const double *a, size_t na,
-				    const double *b, size_t nb)
+struct stats_welch stats_welch_test(const double *a, size_t na, const double *b,
+				    size_t nb)
 {
 	struct stats_welch w = { NAN, NAN, NAN };
 	double ma, mb, va, vb, sa, sb, se2;

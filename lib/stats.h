@@ -44,7 +44,7 @@ double stats_t_quantile(double p, double df);
 
 struct stats_ci {
 	double mean;
-	double half;	/* half width; NaN when n < 2 */
+	double half; /* half width; NaN when n < 2 */
 	double lo;
 	double hi;
 };
@@ -53,16 +53,16 @@ struct stats_ci {
 struct stats_ci stats_ci_of(const double *v, size_t n, double confidence);
 
 struct stats_welch {
-	double t;	/* (mean_b - mean_a) / standard error */
-	double df;	/* Welch-Satterthwaite degrees of freedom */
-	double p;	/* two-sided p-value; NaN when undefined */
+	double t;  /* (mean_b - mean_a) / standard error */
+	double df; /* Welch-Satterthwaite degrees of freedom */
+	double p;  /* two-sided p-value; NaN when undefined */
 };
 
 /*
  * Welch's t-test of A[0..NA) against B[0..NB).  Needs NA, NB >= 2; with zero
  * variance in both, p is 0 if the means differ and 1 if not.
  */
-struct stats_welch stats_welch_test(const double *a, size_t na,
-				    const double *b, size_t nb);
+struct stats_welch stats_welch_test(const double *a, size_t na, const double *b,
+				    size_t nb);
 
 #endif

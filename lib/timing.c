@@ -79,8 +79,8 @@ size_t fmt_u64(char *buf, uint64_t v)
 }
 
 static const uint64_t pow10_tab[] = {
-	1ULL,	      10ULL,	     100ULL,	   1000ULL,	 10000ULL,
-	100000ULL,    1000000ULL,    10000000ULL,  100000000ULL, 1000000000ULL,
+	1ULL,	   10ULL,      100ULL,	    1000ULL,	  10000ULL,
+	100000ULL, 1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
 };
 
 size_t fmt_ns_fixed(char *buf, uint64_t ns, unsigned decimals)
@@ -107,8 +107,7 @@ size_t fmt_ns_fixed(char *buf, uint64_t ns, unsigned decimals)
 	return n + decimals;
 }
 
-size_t fmt_ns_padded(char *buf, uint64_t ns, unsigned decimals,
-		     unsigned width)
+size_t fmt_ns_padded(char *buf, uint64_t ns, unsigned decimals, unsigned width)
 {
 	char tmp[32];
 	size_t n = fmt_ns_fixed(tmp, ns, decimals), pad = 0;
@@ -138,8 +137,10 @@ char *fmt_duration(char *buf, uint64_t ns)
 			double v = (double)ns / (double)units[i].div;
 
 			snprintf(buf, 32, "%.*f %s",
-				 v >= 100 ? 0 : v >= 10 ? 1 : 2, v,
-				 units[i].unit);
+				 v >= 100  ? 0
+				 : v >= 10 ? 1
+					   : 2,
+				 v, units[i].unit);
 			return buf;
 		}
 	}

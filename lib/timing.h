@@ -50,8 +50,7 @@ size_t fmt_ns_fixed(char *buf, uint64_t ns, unsigned decimals);
  * fmt_ns_fixed() right-aligned in a field of WIDTH characters (wider values
  * are not cut).  Returns the number of characters.
  */
-size_t fmt_ns_padded(char *buf, uint64_t ns, unsigned decimals,
-		     unsigned width);
+size_t fmt_ns_padded(char *buf, uint64_t ns, unsigned decimals, unsigned width);
 /*
  * Format a duration for people: "1.234 s", "87.5 ms", "312 us", "45 ns"
  * (three significant digits).  Returns BUF, which needs 32 bytes.

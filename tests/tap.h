@@ -17,7 +17,8 @@
 
 static int tap_run, tap_failed;
 
-static inline bool tap_result(bool pass, const char *fmt, va_list ap)
+static inline __attribute__((format(printf, 2, 0))) bool
+tap_result(bool pass, const char *fmt, va_list ap)
 {
 	tap_run++;
 	if (!pass)
@@ -40,45 +41,45 @@ ok(bool pass, const char *fmt, ...)
 	return r;
 }
 
-#define TAP_CHECK(pass, fmt_got_want, ...)                                  \
-	do {                                                                \
-		if (!(pass))                                                \
-			printf("# " fmt_got_want "\n", __VA_ARGS__);        \
+#define TAP_CHECK(pass, fmt_got_want, ...)                                     \
+	do {                                                                   \
+		if (!(pass))                                                   \
+			printf("# " fmt_got_want "\n", __VA_ARGS__);           \
 	} while (0)
 
-#define is_int(got, want, ...)                                              \
-	do {                                                                \
-		long long g_ = (long long)(got), w_ = (long long)(want);    \
-		if (!ok(g_ == w_, __VA_ARGS__))                             \
-			printf("#   got %lld, want %lld (%s:%d)\n", g_, w_, \
-			       __FILE__, __LINE__);                         \
+#define is_int(got, want, ...)                                                 \
+	do {                                                                   \
+		long long g_ = (long long)(got), w_ = (long long)(want);       \
+		if (!ok(g_ == w_, __VA_ARGS__))                                \
+			printf("#   got %lld, want %lld (%s:%d)\n", g_, w_,    \
+			       __FILE__, __LINE__);                            \
 	} while (0)
 
-#define is_u64(got, want, ...)                                              \
-	do {                                                                \
-		uint64_t g_ = (uint64_t)(got), w_ = (uint64_t)(want);       \
-		if (!ok(g_ == w_, __VA_ARGS__))                             \
-			printf("#   got %" PRIu64 ", want %" PRIu64         \
-			       " (%s:%d)\n",                                \
-			       g_, w_, __FILE__, __LINE__);                 \
+#define is_u64(got, want, ...)                                                 \
+	do {                                                                   \
+		uint64_t g_ = (uint64_t)(got), w_ = (uint64_t)(want);          \
+		if (!ok(g_ == w_, __VA_ARGS__))                                \
+			printf("#   got %" PRIu64 ", want %" PRIu64            \
+			       " (%s:%d)\n",                                   \
+			       g_, w_, __FILE__, __LINE__);                    \
 	} while (0)
 
-#define is_str(got, want, ...)                                              \
-	do {                                                                \
-		const char *g_ = (got), *w_ = (want);                       \
-		if (!ok(g_ && w_ && !strcmp(g_, w_), __VA_ARGS__))          \
-			printf("#   got '%s', want '%s' (%s:%d)\n",         \
-			       g_ ? g_ : "(null)", w_ ? w_ : "(null)",      \
-			       __FILE__, __LINE__);                         \
+#define is_str(got, want, ...)                                                 \
+	do {                                                                   \
+		const char *g_ = (got), *w_ = (want);                          \
+		if (!ok(g_ && w_ && !strcmp(g_, w_), __VA_ARGS__))             \
+			printf("#   got '%s', want '%s' (%s:%d)\n",            \
+			       g_ ? g_ : "(null)", w_ ? w_ : "(null)",         \
+			       __FILE__, __LINE__);                            \
 	} while (0)
 
 /* |got - want| <= tol */
-#define is_double(got, want, tol, ...)                                      \
-	do {                                                                \
-		double g_ = (got), w_ = (want);                             \
-		if (!ok(fabs(g_ - w_) <= (tol), __VA_ARGS__))               \
-			printf("#   got %.12g, want %.12g (%s:%d)\n", g_, w_, \
-			       __FILE__, __LINE__);                         \
+#define is_double(got, want, tol, ...)                                         \
+	do {                                                                   \
+		double g_ = (got), w_ = (want);                                \
+		if (!ok(fabs(g_ - w_) <= (tol), __VA_ARGS__))                  \
+			printf("#   got %.12g, want %.12g (%s:%d)\n", g_, w_,  \
+			       __FILE__, __LINE__);                            \
 	} while (0)
 
 static inline void skip_all(const char *why)

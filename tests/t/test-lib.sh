@@ -174,7 +174,8 @@ test_line_count() {
 		return 1
 	}
 	_lines=$(wc -l <"$3")
-	if ! [ "$_lines" "$1" "$2" ]; then
+	# shellcheck disable=SC1072,SC1073,SC1009 # the operator is an argument
+	if ! test "$_lines" "$1" "$2"; then
 		echo "test_line_count: $3 has $_lines lines, want $1 $2" >&2
 		cat "$3" >&2
 		return 1

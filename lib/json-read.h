@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A small, strict JSON reader (RFC 8259) for the results the suite writes:
+ * parse a whole document into a tree, then look members up by key path.
+ * Strict means: no comments, no trailing commas, no NaN/Infinity, no leading
+ * zeros, no control characters or invalid UTF-8 in strings, no lone
+ * surrogates, no duplicate keys in one object, nothing after the document.
+ * Safe means: bounded nesting, every length checked, errors by return value
+ * with the line and column of the first problem, never a crash on any input.
+ */
+#ifndef LATENCY_JSON_READ_H
+#define LATENCY_JSON_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Deepest nesting of arrays and objects accepted. */
+#define JSON_READ_MAX_DEPTH 64
+
+enum json_type {
+	JSON_NULL,
+	JSON_FALSE,
+	JSON_TRUE,
+	JSON_NUMBER,
+	JSON_STRING,
+	JSON_ARRAY,
+	JSON_OBJECT,
+};
+
+/*
+ * One value.  Strings are unescaped UTF-8, NUL-terminated, with their byte
+ * length in len (a \u0000 escape makes len the only reliable length).
+ * Numbers keep both the value and the literal text (in str), so a caller
+ * can print a figure exactly as it was written.  Arrays and objects hold
+ * COUNT children in ITEMS; an object's children carry their member name in
+ * KEY, in document order.
+ */
+struct json_node {
+	enum json_type type;
+	char *key;
+	char *str;
+	size_t len;
+	double num;
+	size_t count;
+	struct json_node *items;
+};
+
+/* Where and why parsing stopped; line and column count from 1. */
+struct json_read_error {
+	size_t offset;
+	size_t line;
+	size_t column;
+	char msg[96];
+};
+
+/*
+ * Parse the LEN bytes at BUF (no terminating NUL needed) into a new tree
+ * stored in *ROOT.  Returns 0, -EINVAL for a document that is not strict
+ * JSON (ERR, when not NULL, says where and why), or -ENOMEM.  On error
+ * *ROOT is NULL.  Free the tree with json_read_free().
+ */
+int json_read_parse(const char *buf, size_t len, struct json_node **root,
+		    struct json_read_error *err);
+
+/*
+ * Read and parse the file at PATH, refusing files over MAX_BYTES.  Returns
+ * 0, -errno from open/read, -EFBIG when too large, or as json_read_parse().
+ */
+int json_read_file(const char *path, size_t max_bytes, struct json_node **root,
+		   struct json_read_error *err);
+
+/* Free a tree from json_read_parse() (NULL is fine). */
+void json_read_free(struct json_node *root);
+
+/* The member KEY of object OBJ, or NULL (also when OBJ is no object). */
+const struct json_node *json_read_member(const struct json_node *obj,
+					 const char *key);
+
+/* Element I of array ARR, or NULL. */
+const struct json_node *json_read_index(const struct json_node *arr, size_t i);
+
+/*
+ * Follow PATH from N: components separated by '.', each a member name, or
+ * a decimal index when the current value is an array ("results.0.phases").
+ * An empty PATH is N itself.  Returns NULL when any step is missing.
+ */
+const struct json_node *json_read_path(const struct json_node *n,
+				       const char *path);
+
+/*
+ * The number at PATH below N into *OUT.  Returns 0, -ENOENT when absent
+ * (a JSON null counts as absent), or -EINVAL when not a number.
+ */
+int json_read_number(const struct json_node *n, const char *path, double *out);
+
+/* The string at PATH below N, or NULL when absent or not a string. */
+const char *json_read_string(const struct json_node *n, const char *path);
+
+/* "null", "false", "true", "number", "string", "array" or "object". */
+const char *json_type_name(enum json_type type);
+
+/*
+ * Fuzzing entry point (libFuzzer's LLVMFuzzerTestOneInput calls it): parse
+ * SIZE bytes, walk and free the tree.  Returns 0 whether or not the input
+ * was valid; anything else (a crash, a leak, a sanitizer report) is a bug.
+ */
+int json_read_fuzz(const uint8_t *data, size_t size);
+
+#endif

@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * latency-trace: the modern form of 2009's congestion_wait figure.  Enables
+ * the vmscan, compaction and writeback tracepoints in a private trace
+ * instance, reads its trace_pipe, pairs each task's begin and end events and
+ * reports how often and how long tasks stalled in direct reclaim (global and
+ * memory-cgroup), direct compaction, balance_dirty_pages() throttling and
+ * reclaim throttling.  It leaves tracing as it found it: the instance is
+ * removed and a tracefs it had to mount is unmounted, also on a stop signal.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <mntent.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/opt.h"
+#include "lib/parse.h"
+#include "lib/timing.h"
+#include "lib/xalloc.h"
+#include "monitors/monitor.h"
+
+enum {
+	OPT_INTERVAL = OPT_MONITOR_FIRST,
+	OPT_TRACEFS,
+	OPT_BUFFER_SIZE,
+};
+
+/* clang-format off */
+static const struct option long_options[] = {
+	MONITOR_LONG_OPTIONS,
+	{ "interval", required_argument, NULL, 'i' },
+	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
+	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
+	OPT_LONG_END
+};
+/* clang-format on */
+static const char short_options[] = MONITOR_SHORT_OPTIONS "i:";
+
+#define DEFAULT_MOUNT "/sys/kernel/tracing"
+
+/* The stalls measured. */
+enum stall {
+	S_DIRECT_RECLAIM,
+	S_MEMCG_RECLAIM,
+	S_COMPACTION,
+	S_BALANCE_DIRTY, /* time = the pause field */
+	S_THROTTLED,	 /* time = the usec_delayed field */
+	N_STALLS,
+};
+
+static const char *const stall_names[N_STALLS] = {
+	[S_DIRECT_RECLAIM] = "direct_reclaim",
+	[S_MEMCG_RECLAIM] = "memcg_reclaim",
+	[S_COMPACTION] = "compaction",
+	[S_BALANCE_DIRTY] = "balance_dirty_pages",
+	[S_THROTTLED] = "reclaim_throttled",
+};
+
+enum role {
+	R_BEGIN,
+	R_END,
+	R_POINT, /* one event carries the duration */
+};
+
+struct event_def {
+	const char *sys;
+	const char *name;
+	enum stall stall;
+	enum role role;
+	bool fallback; /* enabled only when the entry before is missing */
+};
+
+static const struct event_def event_defs[] = {
+	{ "vmscan", "mm_vmscan_direct_reclaim_begin", S_DIRECT_RECLAIM, R_BEGIN,
+	  false },
+	{ "vmscan", "mm_vmscan_direct_reclaim_end", S_DIRECT_RECLAIM, R_END,
+	  false },
+	{ "vmscan", "mm_vmscan_memcg_reclaim_begin", S_MEMCG_RECLAIM, R_BEGIN,
+	  false },
+	{ "vmscan", "mm_vmscan_memcg_reclaim_end", S_MEMCG_RECLAIM, R_END,
+	  false },
+	{ "compaction", "mm_compaction_begin", S_COMPACTION, R_BEGIN, false },
+	/* Where compact_zone() has no begin event, time from the call. */
+	{ "compaction", "mm_compaction_try_to_compact_pages", S_COMPACTION,
+	  R_BEGIN, true },
+	{ "compaction", "mm_compaction_end", S_COMPACTION, R_END, false },
+	{ "writeback", "balance_dirty_pages", S_BALANCE_DIRTY, R_POINT, false },
+	{ "vmscan", "mm_vmscan_throttled", S_THROTTLED, R_POINT, false },
+};
+#define N_EVENTS (sizeof(event_defs) / sizeof(event_defs[0]))
+
+/* A task inside a stall: the begin event's time. */
+struct open_stall {
+	int pid;
+	uint64_t ts_ns;
+};
+
+struct stall_stats {
+	bool have_begin, have_end; /* their events exist here */
+	uint64_t count, total_ns, max_ns;
+	uint64_t unmatched;	  /* an end without a begin, or a lost end */
+	uint64_t period_ns;	  /* balance_dirty_pages: sum of period */
+	uint64_t iv_count, iv_ns; /* in the current interval */
+	struct open_stall *open;
+	size_t n_open, alloc_open;
+};
+
+struct trace {
+	struct monitor m;
+	uint64_t interval_ns;
+	uint64_t buffer_kb;
+	const char *tracefs_opt; /* --tracefs */
+	char *tracefs;		 /* the tracefs in use */
+	bool mounted;		 /* by us: unmount at exit */
+	char *instance;		 /* our instance directory */
+	int pipe_fd;
+	bool enabled[N_EVENTS];
+	struct stall_stats st[N_STALLS];
+	char line[8192]; /* partial line carried over */
+	size_t line_len;
+	uint64_t lines, bad_lines;
+};
+
+/* For the atexit cleanup, which must also run when a die() ends the run. */
+static struct trace *cleanup_trace;
+
+static void usage(int status)
+{
+	if (status != EXIT_OK)
+		usage_error(NULL);
+	printf("Usage: %s [OPTION]...\n"
+	       "Measure time tasks spend stalled in direct reclaim, "
+	       "compaction and\nwriteback throttling, from kernel "
+	       "tracepoints (needs root).\n\n"
+	       "  -i, --interval=TIME  report every TIME (default 1s)\n"
+	       "      --tracefs=DIR    use the tracefs mounted at DIR\n"
+	       "      --buffer-size=SIZE  per-CPU trace buffer (default "
+	       "2M)\n"
+	       "%s\n"
+	       "Sizes and durations: 64k = 65536 bytes; 250ms, 10s, 2m.\n",
+	       progname(), monitor_common_help);
+	exit(EXIT_OK);
+}
+
+/* Write S to DIR/NAME.  Returns 0 or -errno. */
+static int write_file(const char *dir, const char *name, const char *s)
+{
+	char path[4096];
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = write_all(fd, s, strlen(s));
+	if (close(fd) && !r)
+		r = -errno;
+	return r;
+}
+
+static void cleanup(void)
+{
+	struct trace *t = cleanup_trace;
+
+	if (!t)
+		return;
+	cleanup_trace = NULL;
+	if (t->pipe_fd >= 0)
+		(void)close(t->pipe_fd); /* read-only */
+	/* Removing the instance also disables its events. */
+	if (t->instance && rmdir(t->instance))
+		warn_errno("cannot remove trace instance '%s'", t->instance);
+	if (t->mounted && umount(t->tracefs))
+		warn_errno("cannot unmount '%s'", t->tracefs);
+}
+
+/* The mount point of a filesystem of TYPE, or NULL. */
+static char *find_mount(const char *type)
+{
+	struct mntent *me;
+	char *dir = NULL;
+	FILE *f = setmntent("/proc/self/mounts", "r");
+
+	if (!f)
+		return NULL;
+	while (!dir && (me = getmntent(f)))
+		if (!strcmp(me->mnt_type, type))
+			dir = xstrdup(me->mnt_dir);
+	endmntent(f);
+	return dir;
+}
+
+/* Find tracefs, mounting it where it is not; dies with 3 when it cannot. */
+static void find_tracefs(struct trace *t)
+{
+	char path[4096];
+	char *debugfs;
+
+	if (t->tracefs_opt) {
+		t->tracefs = xstrdup(t->tracefs_opt);
+	} else if ((t->tracefs = find_mount("tracefs"))) {
+		;
+	} else if ((debugfs = find_mount("debugfs"))) {
+		t->tracefs = xasprintf("%s/tracing", debugfs);
+		free(debugfs);
+	} else {
+		if (mount("nodev", DEFAULT_MOUNT, "tracefs", 0, NULL))
+			die_errno(EXIT_UNSUPPORTED,
+				  "cannot mount tracefs on '%s'%s",
+				  DEFAULT_MOUNT,
+				  geteuid() ? " (needs root)" : "");
+		t->tracefs = xstrdup(DEFAULT_MOUNT);
+		t->mounted = true;
+	}
+	snprintf(path, sizeof(path), "%s/instances", t->tracefs);
+	if (access(path, F_OK))
+		die_errno(EXIT_UNSUPPORTED, "%s '%s'%s",
+			  errno == EACCES ? "cannot use the tracefs at"
+					  : "no trace instances in",
+			  t->tracefs, geteuid() ? " (needs root)" : "");
+}
+
+/* Make our own instance, so the global buffer is left alone. */
+static void make_instance(struct trace *t)
+{
+	char buf[32];
+	int r;
+
+	t->instance = xasprintf("%s/instances/latency-tests-%ld", t->tracefs,
+				(long)getpid());
+	/* A directory of a dead run with our pid: reuse its name. */
+	if (mkdir(t->instance, 0755) && errno == EEXIST)
+		(void)rmdir(t->instance); /* mkdir below says why */
+	if (access(t->instance, F_OK) && mkdir(t->instance, 0755)) {
+		int e = errno;
+
+		free(t->instance);
+		t->instance = NULL;
+		die_err(e == EACCES || e == EPERM ? EXIT_UNSUPPORTED
+						  : EXIT_RUN_FAILED,
+			e, "cannot create a trace instance in '%s/instances'%s",
+			t->tracefs, geteuid() ? " (needs root)" : "");
+	}
+	/* Event times on CLOCK_MONOTONIC, the suite's one clock. */
+	r = write_file(t->instance, "trace_clock", "mono");
+	if (r)
+		die_err(EXIT_UNSUPPORTED, -r, "cannot set trace_clock to mono");
+	snprintf(buf, sizeof(buf), "%" PRIu64, t->buffer_kb);
+	r = write_file(t->instance, "buffer_size_kb", buf);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r,
+			"cannot set the trace buffer size");
+}
+
+static void enable_events(struct trace *t)
+{
+	char name[512];
+	size_t i;
+	int r;
+
+	for (i = 0; i < N_EVENTS; i++) {
+		const struct event_def *e = &event_defs[i];
+		struct stall_stats *st = &t->st[e->stall];
+
+		if (e->fallback && t->enabled[i - 1])
+			continue;
+		snprintf(name, sizeof(name), "events/%s/%s/enable", e->sys,
+			 e->name);
+		r = write_file(t->instance, name, "1");
+		if (r == -ENOENT) {
+			if (!(i + 1 < N_EVENTS && event_defs[i + 1].fallback))
+				monitor_emit(&t->m, mono_ns(),
+					     "event=%s/%s state=unavailable",
+					     e->sys, e->name);
+			continue;
+		}
+		if (r)
+			die_err(EXIT_RUN_FAILED, -r, "cannot enable %s/%s",
+				e->sys, e->name);
+		t->enabled[i] = true;
+		if (e->role != R_END)
+			st->have_begin = true;
+		if (e->role != R_BEGIN)
+			st->have_end = true;
+	}
+	snprintf(name, sizeof(name), "%s/trace_pipe", t->instance);
+	t->pipe_fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (t->pipe_fd < 0)
+		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", name);
+}
+
+static bool stall_available(const struct stall_stats *st)
+{
+	return st->have_begin && st->have_end;
+}
+
+static void add_stall(struct stall_stats *st, uint64_t ns)
+{
+	st->count++;
+	st->total_ns += ns;
+	st->iv_count++;
+	st->iv_ns += ns;
+	if (ns > st->max_ns)
+		st->max_ns = ns;
+}
+
+static void stall_begin(struct stall_stats *st, int pid, uint64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < st->n_open; i++)
+		if (st->open[i].pid == pid) {
+			/* The end of the previous one was lost. */
+			st->unmatched++;
+			st->open[i].ts_ns = ts;
+			return;
+		}
+	if (st->n_open == st->alloc_open) {
+		st->alloc_open = st->alloc_open ? 2 * st->alloc_open : 64;
+		st->open = xreallocarray(st->open, st->alloc_open,
+					 sizeof(*st->open));
+	}
+	st->open[st->n_open].pid = pid;
+	st->open[st->n_open].ts_ns = ts;
+	st->n_open++;
+}
+
+static void stall_end(struct stall_stats *st, int pid, uint64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < st->n_open; i++)
+		if (st->open[i].pid == pid) {
+			uint64_t begin = st->open[i].ts_ns;
+
+			add_stall(st, ts > begin ? ts - begin : 0);
+			st->open[i] = st->open[--st->n_open];
+			return;
+		}
+	st->unmatched++;
+}
+
+/* The value of " KEY=N" in FIELDS, as a signed number; false if absent. */
+static bool field(const char *fields, const char *key, long long *v)
+{
+	size_t klen = strlen(key);
+	const char *p = fields;
+
+	while ((p = strstr(p, key))) {
+		if ((p == fields || p[-1] == ' ') && p[klen] == '=') {
+			char *end;
+
+			errno = 0;
+			*v = strtoll(p + klen + 1, &end, 10);
+			return !errno && end != p + klen + 1;
+		}
+		p += klen;
+	}
+	return false;
+}
+
+static void point_event(struct stall_stats *st, enum stall s,
+			const char *fields)
+{
+	long long v, period;
+
+	if (s == S_BALANCE_DIRTY) {
+		/* pause and period are in ms; a pause <= 0 did not sleep. */
+		if (!field(fields, "pause", &v))
+			return;
+		if (field(fields, "period", &period) && period > 0)
+			st->period_ns += (uint64_t)period * NSEC_PER_MSEC;
+		if (v > 0)
+			add_stall(st, (uint64_t)v * NSEC_PER_MSEC);
+		return;
+	}
+	/* Linux prints the field as "usect_delayed" (sic). */
+	if (field(fields, "usect_delayed", &v) ||
+	    field(fields, "usec_delayed", &v))
+		add_stall(st, v > 0 ? (uint64_t)v * NSEC_PER_USEC : 0);
+}
+
+/*
+ * One trace_pipe line: "COMM-PID [CPU] FLAGS SEC.USEC: EVENT: FIELDS".  The
+ * command name may hold anything, so the line is taken apart from the
+ * timestamp, the first "<digits>.<digits>: " after the CPU field.
+ */
+static void trace_line(struct trace *t, char *line)
+{
+	char *cpu = NULL, *p, *ev, *fields;
+	unsigned long long sec, usec;
+	int pid = 0, n = 0;
+	size_t i;
+
+	t->lines++;
+	for (p = line; !cpu && (p = strstr(p, " [")); p++)
+		/* With the irq-info option (the default) and without. */
+		if ((sscanf(p, " [%*u] %*s %llu.%llu: %n", &sec, &usec, &n) ==
+			     2 &&
+		     n) ||
+		    (sscanf(p, " [%*u] %llu.%llu: %n", &sec, &usec, &n) == 2 &&
+		     n))
+			cpu = p;
+	if (!cpu) {
+		t->bad_lines++;
+		return;
+	}
+	ev = cpu + n;
+	fields = strstr(ev, ": ");
+	if (!fields) {
+		t->bad_lines++;
+		return;
+	}
+	*fields = '\0';
+	fields += 2;
+	*cpu = '\0';
+	p = strrchr(line, '-');
+	if (!p || sscanf(p + 1, "%d", &pid) != 1) {
+		t->bad_lines++;
+		return;
+	}
+	*p = '\0';
+	for (i = 0; i < N_EVENTS; i++) {
+		const struct event_def *e = &event_defs[i];
+		struct stall_stats *st = &t->st[e->stall];
+		uint64_t ts = sec * NSEC_PER_SEC + usec * NSEC_PER_USEC;
+
+		if (strcmp(ev, e->name))
+			continue;
+		/* kcompactd compacts in the background: no task waits. */
+		if (e->stall == S_COMPACTION &&
+		    strstr(line, "kcompactd") != NULL)
+			return;
+		if (e->role == R_BEGIN)
+			stall_begin(st, pid, ts);
+		else if (e->role == R_END)
+			stall_end(st, pid, ts);
+		else
+			point_event(st, e->stall, fields);
+		return;
+	}
+}
+
+/* Read what trace_pipe holds now.  Returns 0 or -errno. */
+static int trace_drain(struct trace *t)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(t->pipe_fd, buf, sizeof(buf));
+		ssize_t i;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EAGAIN ? 0 : -errno;
+		}
+		if (n == 0)
+			return 0;
+		for (i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				/* An over-long line is cut, not split. */
+				if (t->line_len < sizeof(t->line) - 1)
+					t->line[t->line_len++] = buf[i];
+				continue;
+			}
+			t->line[t->line_len] = '\0';
+			trace_line(t, t->line);
+			t->line_len = 0;
+		}
+	}
+}
+
+static void report_interval(struct trace *t, uint64_t now)
+{
+	char line[PROGRESS_LINE_MAX - 256], num[32];
+	size_t n = 0;
+	int s, r;
+
+	line[0] = '\0';
+	for (s = 0; s < N_STALLS; s++) {
+		struct stall_stats *st = &t->st[s];
+
+		if (!stall_available(st))
+			continue;
+		num[fmt_ns_fixed(num, st->iv_ns, 6)] = '\0';
+		r = snprintf(line + n, sizeof(line) - n,
+			     "%s%s_count=%" PRIu64 " %s_time_s=%s",
+			     n ? " " : "", stall_names[s], st->iv_count,
+			     stall_names[s], num);
+		if (r > 0 && (size_t)r < sizeof(line) - n)
+			n += (size_t)r;
+		st->iv_count = st->iv_ns = 0;
+	}
+	monitor_emit(&t->m, now, "interval=1 %s", line);
+}
+
+static void run(struct trace *t)
+{
+	uint64_t next = t->m.start_ns + t->interval_ns, now;
+	int r;
+
+	for (;;) {
+		r = monitor_wait_fd(t->pipe_fd, POLLIN,
+				    next < t->m.end_ns ? next : t->m.end_ns);
+		if (r < 0)
+			die_err(EXIT_RUN_FAILED, -r,
+				"cannot wait for trace_pipe");
+		r = trace_drain(t);
+		if (r)
+			die_err(EXIT_RUN_FAILED, -r, "cannot read trace_pipe");
+		now = mono_ns();
+		if (now >= next) {
+			report_interval(t, now);
+			while (next <= now)
+				next += t->interval_ns;
+		}
+		if (monitor_done(&t->m, now))
+			break;
+	}
+}
+
+/* Events the ring buffer dropped (per_cpu/cpuN/stats "overrun:"). */
+static uint64_t events_lost(const struct trace *t)
+{
+	char path[4096], buf[2048];
+	uint64_t lost = 0, v;
+	long cpu;
+
+	for (cpu = 0; cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats",
+			 t->instance, cpu);
+		if (monitor_read_file(path, buf, sizeof(buf)) < 0)
+			break;
+		if (monitor_kv_get(buf, "overrun:", &v))
+			lost += v;
+	}
+	return lost;
+}
+
+static void summarise(struct trace *t)
+{
+	struct msum *sum = &t->m.sum;
+	char key[128];
+	int s;
+
+	msum_str(sum, "tracefs", t->tracefs);
+	msum_bool(sum, "tracefs_mounted", t->mounted);
+	msum_str(sum, "instance", strrchr(t->instance, '/') + 1);
+	for (s = 0; s < N_STALLS; s++) {
+		struct stall_stats *st = &t->st[s];
+		const char *name = stall_names[s];
+
+		snprintf(key, sizeof(key), "%s_available", name);
+		msum_bool(sum, key, stall_available(st));
+		if (!stall_available(st))
+			continue;
+		snprintf(key, sizeof(key), "%s_count", name);
+		msum_u64(sum, key, st->count);
+		snprintf(key, sizeof(key), "%s_total_s", name);
+		msum_ns(sum, key, st->total_ns);
+		snprintf(key, sizeof(key), "%s_max_s", name);
+		msum_ns(sum, key, st->max_ns);
+		if (s == S_BALANCE_DIRTY) {
+			snprintf(key, sizeof(key), "%s_period_total_s", name);
+			msum_ns(sum, key, st->period_ns);
+		} else if (s != S_THROTTLED) {
+			snprintf(key, sizeof(key), "%s_unmatched", name);
+			msum_u64(sum, key, st->unmatched);
+			snprintf(key, sizeof(key), "%s_open_at_end", name);
+			msum_u64(sum, key, st->n_open);
+		}
+	}
+	msum_u64(sum, "trace_lines", t->lines);
+	msum_u64(sum, "unparsed_lines", t->bad_lines);
+	msum_u64(sum, "events_lost", events_lost(t));
+}
+
+static void parse_options(struct trace *t, int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, short_options, long_options,
+				  NULL)) != -1) {
+		if (monitor_handle_opt(&t->m, opt, optarg, usage))
+			continue;
+		switch (opt) {
+		case 'i':
+			t->interval_ns = monitor_opt_interval(optarg);
+			break;
+		case OPT_TRACEFS:
+			t->tracefs_opt = optarg;
+			break;
+		case OPT_BUFFER_SIZE:
+			t->buffer_kb =
+				opt_size("--buffer-size", optarg, 1) / 1024;
+			if (t->buffer_kb < 4)
+				usage_error("--buffer-size must be at least "
+					    "4k");
+			break;
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+int main(int argc, char **argv)
+{
+	struct trace t;
+	int s;
+
+	prog_init(argc, argv);
+	memset(&t, 0, sizeof(t));
+	monitor_init(&t.m);
+	t.pipe_fd = -1;
+	t.interval_ns = NSEC_PER_SEC;
+	t.buffer_kb = 2048;
+	parse_options(&t, argc, argv);
+	monitor_start(&t.m, argc, argv, NULL);
+	cleanup_trace = &t;
+	atexit(cleanup);
+	find_tracefs(&t);
+	make_instance(&t);
+	enable_events(&t);
+	/* Tests and drivers wait for this line before they start the load. */
+	monitor_emit(&t.m, mono_ns(), "started=1 tracefs=%s", t.tracefs);
+	run(&t);
+	summarise(&t);
+	cleanup();
+	for (s = 0; s < N_STALLS; s++)
+		free(t.st[s].open);
+	free(t.tracefs);
+	free(t.instance);
+	return monitor_finish(&t.m);
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --plot: the labels' latency histograms overlaid in one gnuplot chart.
+ * The data and the script are always written, so a machine without
+ * gnuplot can still hand them to one that has it; the images are made
+ * only when gnuplot is in PATH.  Each curve is the share of gaps per
+ * bucket, so runs of different lengths compare.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/output.h"
+#include "lib/xalloc.h"
+#include "scripts/compare.h"
+
+extern char **environ;
+
+/* S as a single-quoted gnuplot string (a quote is doubled). */
+static void gp_string(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* Buckets of H in increasing order (the lists may arrive merged). */
+static size_t *sorted_buckets(const struct cmp_hist *h)
+{
+	size_t *idx = xcalloc(h->n, sizeof(*idx));
+	size_t i, j;
+
+	for (i = 0; i < h->n; i++) {
+		for (j = i; j > 0 && h->le_s[idx[j - 1]] > h->le_s[i]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+	}
+	return idx;
+}
+
+static void write_data(FILE *f, const struct cmp_result *r, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct cmp_hist *h = &r[i].hist;
+		double total = 0;
+		size_t *idx;
+
+		if (!h->n)
+			continue;
+		for (k = 0; k < h->n; k++)
+			total += h->count[k];
+		idx = sorted_buckets(h);
+		fprintf(f, "# %s: le_s count percent\n", r[i].label);
+		for (k = 0; k < h->n; k++)
+			fprintf(f, "%.9g %.10g %.6f\n", h->le_s[idx[k]],
+				h->count[idx[k]],
+				total > 0 ? h->count[idx[k]] / total * 100 : 0);
+		fputs("\n\n", f);
+		free(idx);
+	}
+}
+
+static void write_script(FILE *f, const char *prefix, const char *dat,
+			 const struct cmp_result *r, size_t n,
+			 const char *workload)
+{
+	static const char *const terms[][2] = {
+		{ "pngcairo size 1024,640", ".png" },
+		{ "svg size 1024,640 dynamic", ".svg" },
+	};
+	char *title = xasprintf("%s: latency histogram", workload);
+	size_t i, t, block;
+
+	fputs("# gnuplot script written by latency-compare\n", f);
+	fputs("set title ", f);
+	gp_string(f, title);
+	free(title);
+	fputs(" noenhanced\n"
+	      "set logscale x\n"
+	      "set xlabel 'gap (s, upper bound of the bucket)'\n"
+	      "set ylabel 'share of gaps (%)'\n"
+	      "set grid\nset key top right\n",
+	      f);
+	for (t = 0; t < 2; t++) {
+		char *out = xasprintf("%s%s", prefix, terms[t][1]);
+
+		fprintf(f, "set terminal %s\nset output ", terms[t][0]);
+		gp_string(f, out);
+		fputs("\nplot", f);
+		for (i = 0, block = 0; i < n; i++) {
+			if (!r[i].hist.n)
+				continue;
+			fputs(block ? ", \\\n     " : " ", f);
+			gp_string(f, dat);
+			fprintf(f,
+				" index %zu using 1:3 with linespoints title ",
+				block++);
+			gp_string(f, r[i].label);
+			fputs(" noenhanced", f);
+		}
+		fputs("\nset output\n", f);
+		free(out);
+	}
+}
+
+static int write_file(const char *path, const char *prefix, const char *dat,
+		      const struct cmp_result *r, size_t n,
+		      const char *workload)
+{
+	struct atomic_file af;
+	int ret = atomic_open(&af, path);
+
+	if (ret) {
+		errno = -ret;
+		return error_errno("cannot create '%s'", path);
+	}
+	if (dat)
+		write_script(af.f, prefix, dat, r, n, workload);
+	else
+		write_data(af.f, r, n);
+	ret = atomic_commit(&af);
+	if (ret) {
+		errno = -ret;
+		return error_errno("cannot write '%s'", path);
+	}
+	return 0;
+}
+
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p;
+
+	for (p = path; p && *p;) {
+		size_t len = strcspn(p, ":");
+		char *f = xasprintf("%.*s/%s", (int)len, len ? p : ".", prog);
+		bool ok = access(f, X_OK) == 0;
+
+		free(f);
+		if (ok)
+			return true;
+		p += len + (p[len] == ':');
+	}
+	return false;
+}
+
+static int run_gnuplot(const char *script)
+{
+	char *argv[] = { (char *)"gnuplot", (char *)script, NULL };
+	int status, e;
+	pid_t pid;
+
+	e = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+	if (e) {
+		errno = e;
+		return error_errno("cannot run gnuplot");
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error_errno("cannot wait for gnuplot");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		warn("gnuplot failed on '%s'", script);
+		return -1;
+	}
+	return 0;
+}
+
+int cmp_plot(const char *prefix, const struct cmp_result *r, size_t n,
+	     const struct cmp_options *o)
+{
+	char *dat = xasprintf("%s.dat", prefix);
+	char *gp = xasprintf("%s.gp", prefix);
+	size_t i, have = 0;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		have += r[i].hist.n > 0;
+	if (!have)
+		warn("no result has a latency histogram of %s: nothing to plot",
+		     o->workload);
+	else if (write_file(dat, prefix, NULL, r, n, o->workload) ||
+		 write_file(gp, prefix, dat, r, n, o->workload))
+		ret = -1;
+	else if (in_path("gnuplot"))
+		ret = run_gnuplot(gp);
+	free(dat);
+	free(gp);
+	return ret;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bodies are single-quoted for eval; abs_top_srcdir comes from make check.
+# shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
+test_description='latency-compare: seqbench results and --plot'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+
+F=$TEST_DIRECTORY/fixtures/compare
+E=$F/expect
+
+test_expect_success 'setup' '
+	cp -R "$F"/. . && chmod -R u+w .
+'
+
+# seq_write, 1 thread: {100,110,120} -> mean 110, sd 10, 99% half width
+# 9.924843200918298 * 10 / sqrt(3) = 57.30; against {90,95,100}: -13.64%.
+test_expect_success 'text: per phase and threads, mean, sd, 99% interval' '
+	latency-compare sb-base.json sbdir >out &&
+	test_cmp "$E/seqbench-text.out" out
+'
+
+test_expect_success 'csv values' '
+	latency-compare --format=csv sb-base.json sbdir >out &&
+	test_cmp "$E/seqbench-csv.out" out &&
+	awk -F, "\$1 == \"sb-base\" && \$2 == \"seq_write\" && \$5 == 1 {
+		print \$7, \$8; printf \"%.6f\n\", \$9 }" out >got &&
+	awk "BEGIN { printf \"110 10\n%.6f\n\",
+		9.924843200918298 * 10 / sqrt(3) }" >want &&
+	test_cmp want got
+'
+
+test_expect_success '2009 form' '
+	latency-compare --format=2009 sb-base.json sbdir >out &&
+	test_cmp "$E/seqbench-2009.out" out
+'
+
+test_expect_success 'a result directory with seqbench.json beside result.json' '
+	cp sb-base.json base/seqbench.json &&
+	latency-compare --format=csv base >out &&
+	grep -q "^2.6.31-base,seq_write,64,4096,1,3,110,10," out
+'
+
+test_expect_success '--plot writes data and script' '
+	PATH=/nonexistent-for-gnuplot:$PATH &&
+	latency-compare --plot=hist base slow same >out &&
+	test -s hist.dat && test -s hist.gp &&
+	grep -c "^0.1 " hist.dat >n && echo 3 >want && test_cmp want n &&
+	grep -q "^0.1 60 60.000000$" hist.dat &&
+	grep -q "index 2 using 1:3 with linespoints title .2.6.32-fix. noenhanced" hist.gp
+'
+
+test_expect_success GNUPLOT '--plot makes PNG and SVG with gnuplot' '
+	latency-compare --plot=img base slow >out &&
+	test -s img.png && test -s img.svg
+'
+
+test_expect_success '--plot without histograms warns and writes nothing' '
+	latency-compare --plot=none --workload=no-such onerun >out 2>err &&
+	grep -q "no result has a latency histogram of no-such" err &&
+	! test -e none.gp
+'
+
+test_done

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for lib/err: message format and exit status of die helpers
+ * (run in a child), careful read/write, close_stdout on a full device.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "tests/tap.h"
+
+enum action { DIE, DIE_ERRNO, DIE_ERR, WARN, ERROR_ERRNO, FULL_STDOUT };
+
+/* Run ACTION in a child; return its exit status, stderr in OUT. */
+static int child(enum action a, char *out, size_t outlen)
+{
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		close(fds[0]);
+		set_progname("/usr/bin/seqbench");
+		switch (a) {
+		case DIE:
+			die(EXIT_USAGE, "bad thing '%s'", "x");
+		case DIE_ERRNO:
+			errno = ENOENT;
+			die_errno(EXIT_RUN_FAILED, "cannot open '%s'",
+				  "/mnt/x/f0");
+		case DIE_ERR:
+			die_err(EXIT_UNSUPPORTED, EPERM, "cannot drop caches");
+		case WARN:
+			errno = ENOSPC;
+			warn_errno("short write to '%s'", "f");
+			warn("plain %d", 1);
+			_exit(0);
+		case ERROR_ERRNO:
+			errno = EIO;
+			_exit(error_errno("read") == -1 ? 5 : 6);
+		case FULL_STDOUT: {
+			int fd = open("/dev/full", O_WRONLY);
+
+			if (fd < 0)
+				_exit(77);
+			dup2(fd, 1);
+			fputs("hello\n", stdout);
+			close_stdout();
+			_exit(0);
+		}
+		}
+		_exit(99);
+	}
+	close(fds[1]);
+	n = read_full(fds[0], out, outlen - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int main(void)
+{
+	char out[1024], big[100000];
+	int fds[2], st;
+
+	is_int(child(DIE, out, sizeof(out)), 2, "die exits with its status");
+	is_str(out, "seqbench: bad thing 'x'\n", "die message, basename");
+	is_int(child(DIE_ERRNO, out, sizeof(out)), 1, "die_errno status");
+	is_str(out,
+	       "seqbench: cannot open '/mnt/x/f0': No such file or directory\n",
+	       "die_errno appends strerror");
+	is_int(child(DIE_ERR, out, sizeof(out)), 3, "die_err status");
+	is_str(out, "seqbench: cannot drop caches: Operation not permitted\n",
+	       "die_err uses the given errno");
+	is_int(child(WARN, out, sizeof(out)), 0, "warn does not exit");
+	is_str(out,
+	       "seqbench: warning: short write to 'f': No space left on "
+	       "device\n"
+	       "seqbench: warning: plain 1\n",
+	       "warning format");
+	is_int(child(ERROR_ERRNO, out, sizeof(out)), 5,
+	       "error_errno returns -1");
+	is_str(out, "seqbench: read: Input/output error\n",
+	       "error_errno message");
+	st = child(FULL_STDOUT, out, sizeof(out));
+	if (st == 77) {
+		ok(1, "# SKIP no /dev/full");
+		ok(1, "# SKIP no /dev/full");
+	} else {
+		is_int(st, 1, "close_stdout on /dev/full exits 1");
+		is_str(out, "seqbench: write error: No space left on device\n",
+		       "close_stdout message");
+	}
+
+	/* write_all/read_full move everything through a pipe. */
+	if (pipe(fds))
+		skip_all("pipe() failed");
+	fflush(stdout);
+	if (fork() == 0) {
+		close(fds[0]);
+		memset(big, 'z', sizeof(big));
+		_exit(write_all(fds[1], big, sizeof(big)) ? 1 : 0);
+	}
+	close(fds[1]);
+	memset(big, 0, sizeof(big));
+	is_int(read_full(fds[0], big, sizeof(big)), (int)sizeof(big),
+	       "read_full gets all 100000 bytes across pipe chunks");
+	ok(big[0] == 'z' && big[sizeof(big) - 1] == 'z', "bytes intact");
+	is_int(read_full(fds[0], big, 10), 0, "read_full at EOF returns 0");
+	close(fds[0]);
+	wait(&st);
+	is_int(write_all(-1, "x", 1), -EBADF, "write_all returns -errno");
+	return done_testing();
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests for lib/opt: common options and usage errors (in a child). */
+#include <config.h>
+
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/opt.h"
+#include "lib/rand.h"
+#include "tests/tap.h"
+
+static void usage_exit(int status)
+{
+	printf("Usage: x\n");
+	exit(status);
+}
+
+/* Run FN(ARG) in a child; return exit status, its stderr in OUT. */
+static int child(void (*fn)(const char *), const char *arg, char *out,
+		 size_t outlen)
+{
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		close(fds[0]);
+		set_progname("fake-music");
+		fn(arg);
+		_exit(0);
+	}
+	close(fds[1]);
+	n = read_full(fds[0], out, outlen - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void bad_size(const char *a)
+{
+	opt_size("--block", a, 1);
+}
+
+static void bad_u64(const char *a)
+{
+	opt_u64("--threads", a, 1, 1024);
+}
+
+static void bad_rate(const char *a)
+{
+	opt_rate("--bwlimit", a, 1024);
+}
+
+static void bad_duration(const char *a)
+{
+	struct opt_common c;
+
+	opt_common_init(&c);
+	opt_common_handle(&c, OPT_DURATION, a, usage_exit);
+}
+
+static void plain_usage(const char *a)
+{
+	(void)a;
+	usage_error(NULL);
+}
+
+int main(void)
+{
+	struct opt_common c;
+	char out[1024];
+
+	opt_common_init(&c);
+	is_u64(c.seed, RAND_DEFAULT_SEED, "default seed");
+	ok(opt_common_handle(&c, 'v', NULL, usage_exit) &&
+		   opt_common_handle(&c, 'v', NULL, usage_exit),
+	   "-v handled");
+	is_int(c.verbose, 2, "-v counts");
+	ok(opt_common_handle(&c, OPT_SEED, "1234", usage_exit), "--seed");
+	ok(c.has_seed && c.seed == 1234, "--seed value");
+	ok(opt_common_handle(&c, OPT_DURATION, "250ms", usage_exit) &&
+		   c.has_duration && c.duration_ns == 250000000ULL,
+	   "--duration 250ms");
+	ok(opt_common_handle(&c, 'o', "f.json", usage_exit) &&
+		   !strcmp(c.output, "f.json"),
+	   "-o");
+	ok(opt_common_handle(&c, OPT_FORMAT, "json", usage_exit) &&
+		   !strcmp(c.format, "json"),
+	   "--format");
+	ok(!opt_common_handle(&c, 't', "8", usage_exit),
+	   "a program's own option is not handled");
+	is_u64(opt_size("--block", "64k", 1), 65536, "opt_size");
+	is_u64(opt_u64("--threads", "16", 1, 1024), 16, "opt_u64");
+	is_u64(opt_rate("--bwlimit", "320kbit", 1024), 40000, "opt_rate");
+
+	is_int(child(bad_size, "64q", out, sizeof(out)), 2, "bad size exits 2");
+	is_str(out,
+	       "fake-music: invalid value '64q' for --block: not understood "
+	       "(expected a size such as 4096, 64k, 512M, 4G)\n"
+	       "Try 'fake-music --help' for more information.\n",
+	       "bad size message names option, value, expectation");
+	is_int(child(bad_u64, "0", out, sizeof(out)), 2, "0 threads exits 2");
+	ok(strstr(out,
+		  "out of range (expected a whole number from 1 to 1024)") !=
+		   NULL,
+	   "range message");
+	is_int(child(bad_rate, "fast", out, sizeof(out)), 2,
+	       "bad rate exits 2");
+	is_int(child(bad_duration, "0s", out, sizeof(out)), 2,
+	       "zero duration exits 2");
+	ok(strstr(out, "--duration must be greater than zero") != NULL,
+	   "zero duration message");
+	is_int(child(plain_usage, NULL, out, sizeof(out)), 2,
+	       "usage_error(NULL) exits 2");
+	is_str(out, "Try 'fake-music --help' for more information.\n",
+	       "only the Try line");
+	return done_testing();
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests for lib/output: JSON, CSV, command lines, atomic files. */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/output.h"
+#include "tests/tap.h"
+
+static char *buf;
+static size_t len;
+
+static FILE *mem(void)
+{
+	free(buf);
+	buf = NULL;
+	len = 0;
+	return open_memstream(&buf, &len);
+}
+
+static void json(void)
+{
+	struct json j;
+	FILE *f = mem();
+
+	json_init(&j, f, false);
+	json_object_begin(&j, NULL);
+	json_str(&j, "s", "a\"b\\c\nd\te\x01");
+	json_u64(&j, "u", 18446744073709551615ULL);
+	json_i64(&j, "i", -5);
+	json_double(&j, "d", 0.25);
+	json_double(&j, "nan", NAN);
+	json_bool(&j, "b", true);
+	json_null(&j, "n");
+	json_ns_as_s(&j, "t", 1500000);
+	json_array_begin(&j, "a");
+	json_u64(&j, NULL, 1);
+	json_object_begin(&j, NULL);
+	json_str(&j, "k", "v");
+	json_object_end(&j);
+	json_array_begin(&j, NULL);
+	json_array_end(&j);
+	json_array_end(&j);
+	json_object_begin(&j, "empty");
+	json_object_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	fclose(f);
+	is_str(buf,
+	       "{\"s\":\"a\\\"b\\\\c\\nd\\te\\u0001\",\"u\":"
+	       "18446744073709551615,"
+	       "\"i\":-5,\"d\":0.25,\"nan\":null,\"b\":true,\"n\":null,"
+	       "\"t\":0.001500000,\"a\":[1,{\"k\":\"v\"},[]],\"empty\":{}}\n",
+	       "compact JSON, escaped, nested");
+
+	f = mem();
+	json_init(&j, f, true);
+	json_object_begin(&j, NULL);
+	json_u64(&j, "a", 1);
+	json_array_begin(&j, "l");
+	json_u64(&j, NULL, 2);
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+	fclose(f);
+	is_str(buf, "{\n  \"a\": 1,\n  \"l\": [\n    2\n  ]\n}\n",
+	       "pretty JSON");
+}
+
+static void header(void)
+{
+	char *argv[] = { "prog", "-t", "8", "it's", "a b", NULL };
+	struct run_info ri;
+	struct json j;
+	FILE *f;
+
+	run_info_init(&ri, "prog", 5, argv);
+	ri.has_seed = true;
+	ri.seed = 137;
+	f = mem();
+	json_init(&j, f, false);
+	json_object_begin(&j, NULL);
+	json_run_header(&j, &ri);
+	json_object_end(&j);
+	fclose(f);
+	ok(strstr(buf,
+		  "\"format_version\":1,\"program\":\"prog\",\"version\":\"") ==
+		   buf + 1,
+	   "header starts with format_version, program, version");
+	ok(strstr(buf, "\"command_line\":\"prog -t 8 'it'\\\\''s' 'a b'\"") !=
+		   NULL,
+	   "command line shell-quoted");
+	ok(strstr(buf, "\"argv\":[\"prog\",\"-t\",\"8\",\"it's\",\"a b\"]") !=
+		   NULL,
+	   "argv list");
+	ok(strstr(buf, "\"seed\":137") != NULL, "seed recorded");
+	ok(strstr(buf, "\"kernel\":\"") && strstr(buf, "\"start_time\":\"20"),
+	   "kernel and start time recorded");
+}
+
+static void misc(void)
+{
+	enum out_format fmt = FORMAT_TEXT;
+	char b[64];
+	FILE *f;
+
+	is_int(out_format_parse("json", &fmt), 0, "parse json");
+	is_int(fmt, FORMAT_JSON, "json -> FORMAT_JSON");
+	is_int(out_format_parse("csv", &fmt), 0, "parse csv");
+	is_int(fmt, FORMAT_CSV, "csv -> FORMAT_CSV");
+	is_int(out_format_parse("xml", &fmt), -EINVAL, "xml rejected");
+	format_iso8601(b, sizeof(b), 1764678024123456789ULL);
+	is_str(b, "2025-12-02T12:20:24.123Z", "ISO 8601 UTC with ms");
+	f = mem();
+	csv_field(f, "plain", ',');
+	csv_field(f, "a,b", ',');
+	csv_field(f, "say \"hi\"", '\n');
+	fclose(f);
+	is_str(buf, "plain,\"a,b\",\"say \"\"hi\"\"\"\n", "CSV quoting");
+}
+
+static void atomic(void)
+{
+	char dir[] = "/tmp/test-output.XXXXXX", path[128], cmd[160];
+	struct atomic_file af;
+	struct stat st;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	is_int(atomic_open(&af, path), 0, "atomic_open");
+	fputs("partial", af.f);
+	fflush(af.f);
+	ok(stat(path, &st) != 0, "target absent before commit");
+	is_int(atomic_commit(&af), 0, "atomic_commit");
+	f = fopen(path, "r");
+	ok(f && fgets(cmd, sizeof(cmd), f) && !strcmp(cmd, "partial"),
+	   "content in place after commit");
+	if (f)
+		fclose(f);
+	ok(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644,
+	   "result readable by others (0644)");
+
+	is_int(atomic_open(&af, path), 0, "second atomic_open");
+	fputs("torn", af.f);
+	atomic_abort(&af);
+	f = fopen(path, "r");
+	ok(f && fgets(cmd, sizeof(cmd), f) && !strcmp(cmd, "partial"),
+	   "abort leaves the old content");
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "%s/no/such/dir/x", dir);
+	is_int(atomic_open(&af, path), -ENOENT, "missing directory -> -ENOENT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	is_int(system(cmd), 0, "cleanup");
+}
+
+int main(void)
+{
+	json();
+	header();
+	misc();
+	atomic();
+	free(buf);
+	return done_testing();
+}

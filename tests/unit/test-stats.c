@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests for lib/stats against hand-computed and tabulated values. */
+#include <config.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "lib/stats.h"
+#include "lib/rand.h"
+#include "tests/tap.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void basics(void)
+{
+	static const double v[] = { 10, 12, 14 };
+	static const double big[] = { 1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16 };
+	struct stats s;
+
+	is_double(stats_mean_of(v, 3), 12.0, 1e-12, "mean {10,12,14} = 12");
+	is_double(stats_stddev_of(v, 3), 2.0, 1e-12, "sd {10,12,14} = 2");
+	is_double(stats_stddev_of(big, 4), sqrt(30.0), 1e-6,
+		  "Welford is stable with a large offset");
+	stats_init(&s);
+	stats_add(&s, 5);
+	is_double(stats_stddev(&s), 0.0, 0, "sd of one sample is 0");
+	is_double(s.min, 5, 0, "min");
+	is_double(s.max, 5, 0, "max");
+}
+
+static void percentiles(void)
+{
+	uint64_t v[10] = { 9, 1, 8, 2, 7, 3, 6, 4, 5, 10 };
+	uint64_t *r;
+	struct rand rnd;
+	size_t i, n = 200000, bad = 0;
+
+	is_int(stats_sort_u64(v, 10), 0, "sort returns 0");
+	for (i = 0; i < 10; i++)
+		if (v[i] != i + 1)
+			bad++;
+	is_int(bad, 0, "sorted 1..10");
+	is_u64(stats_percentile_u64(v, 10, 50), 5, "p50 of 1..10 = 5");
+	is_u64(stats_percentile_u64(v, 10, 90), 9, "p90 of 1..10 = 9");
+	is_u64(stats_percentile_u64(v, 10, 99), 10, "p99 of 1..10 = 10");
+	is_u64(stats_percentile_u64(v, 10, 100), 10, "p100 = max");
+	is_u64(stats_percentile_u64(v, 10, 10), 1, "p10 of 1..10 = 1");
+	is_u64(stats_percentile_u64(v, 10, 0.001), 1, "tiny p = min");
+	is_u64(stats_percentile_u64(v, 0, 50), 0, "empty -> 0");
+
+	/* Radix sort agrees with qsort on random 64-bit values. */
+	r = malloc(n * 2 * sizeof(*r));
+	if (!r)
+		skip_all("out of memory");
+	rand_seed(&rnd, 3);
+	for (i = 0; i < n; i++)
+		r[i] = r[n + i] = rand_next(&rnd) >> (i % 40);
+	is_int(stats_sort_u64(r, n), 0, "radix sort of 200000 values");
+	qsort(r + n, n, sizeof(*r), cmp_u64);
+	bad = 0;
+	for (i = 0; i < n; i++)
+		if (r[i] != r[n + i])
+			bad++;
+	is_int(bad, 0, "radix sort matches qsort");
+	free(r);
+}
+
+static void t_dist(void)
+{
+	/* Two-sided 95% and 99% critical values from published tables. */
+	static const struct {
+		double df, p, t;
+	} tab[] = {
+		{ 1, 0.975, 12.706 }, { 2, 0.975, 4.303 },
+		{ 3, 0.975, 3.182 },  { 4, 0.975, 2.776 },
+		{ 10, 0.975, 2.228 }, { 30, 0.975, 2.042 },
+		{ 1, 0.995, 63.657 }, { 3, 0.995, 5.841 },
+		{ 10, 0.995, 3.169 }, { 1000, 0.975, 1.962 },
+	};
+	size_t i;
+
+	for (i = 0; i < N(tab); i++)
+		is_double(stats_t_quantile(tab[i].p, tab[i].df), tab[i].t,
+			  0.0005, "t(%.3f, df=%g) = %.3f", tab[i].p, tab[i].df,
+			  tab[i].t);
+	is_double(stats_t_cdf(0, 5), 0.5, 1e-12, "cdf(0) = 0.5");
+	is_double(stats_t_cdf(2.015, 5), 0.95, 0.0005, "cdf(2.015, 5) = 0.95");
+	is_double(stats_t_quantile(0.025, 4), -2.776, 0.0005,
+		  "lower quantile is negative");
+	ok(isnan(stats_t_quantile(1.5, 4)), "p out of range -> NaN");
+}
+
+static void intervals(void)
+{
+	static const double v[] = { 10, 12, 14 };
+	static const double one[] = { 1 };
+	/* Welch example: a {19.8,20.4,19.6,17.8,18.5,18.9,18.3,18.9,19.5,22.0}
+	 * b {28.2,26.6,20.1,23.3,25.2,22.1,17.7,27.6,20.6,13.7,23.2,17.5,
+	 *    20.6,18.0,23.9,21.6,24.3,20.4,23.9,13.3}: t = 2.225512 (b - a),
+	 * df = 24.524635, two-sided p = 0.035485 (computed independently by
+	 * numerical integration of the t density). */
+	static const double a[] = { 19.8, 20.4, 19.6, 17.8, 18.5,
+				    18.9, 18.3, 18.9, 19.5, 22.0 };
+	static const double b[] = { 28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7,
+				    27.6, 20.6, 13.7, 23.2, 17.5, 20.6, 18.0,
+				    23.9, 21.6, 24.3, 20.4, 23.9, 13.3 };
+	static const double same1[] = { 5, 5, 5 }, same2[] = { 5, 5 };
+	static const double other[] = { 6, 6 };
+	struct stats_ci ci = stats_ci_of(v, 3, 0.95);
+	struct stats_welch w;
+
+	is_double(ci.mean, 12, 1e-12, "CI mean");
+	is_double(ci.half, 4.302653 * 2 / sqrt(3), 1e-5,
+		  "95%% CI half width of {10,12,14} = 4.9683");
+	is_double(ci.lo, 12 - 4.302653 * 2 / sqrt(3), 1e-5, "CI low");
+	ci = stats_ci_of(v, 3, 0.99);
+	is_double(ci.half, 9.924843 * 2 / sqrt(3), 1e-4,
+		  "99%% CI half width of {10,12,14}");
+	ci = stats_ci_of(one, 1, 0.95);
+	ok(isnan(ci.half), "CI of one sample is undefined");
+
+	w = stats_welch_test(a, N(a), b, N(b));
+	is_double(w.t, 2.225512, 0.000001, "Welch t");
+	is_double(w.df, 24.524635, 0.000001, "Welch df");
+	is_double(w.p, 0.035485, 0.000002, "Welch two-sided p");
+	w = stats_welch_test(b, N(b), a, N(a));
+	is_double(w.t, -2.225512, 0.000001,
+		  "Welch t changes sign when swapped");
+	w = stats_welch_test(same1, 3, same2, 2);
+	is_double(w.p, 1.0, 0, "identical constant samples: p = 1");
+	w = stats_welch_test(same1, 3, other, 2);
+	is_double(w.p, 0.0, 0, "different constant samples: p = 0");
+	w = stats_welch_test(one, 1, a, N(a));
+	ok(isnan(w.p), "one sample: undefined");
+}
+
+int main(void)
+{
+	basics();
+	percentiles();
+	t_dist();
+	intervals();
+	return done_testing();
+}
