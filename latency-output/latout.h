@@ -68,10 +68,24 @@ bool lo_parse_seconds(const char *line, size_t len, size_t *pos, int64_t *ns);
 
 /*
  * Write V ns as seconds with DECIMALS (0..9) digits, rounded half away from
- * zero, right-aligned in WIDTH (never cut), to BUF (at least WIDTH + 32
- * bytes).  Returns the number of characters; no NUL is written.
+ * zero, right-aligned in WIDTH (at most 24; never cut), to BUF, which needs
+ * 48 bytes (all may be written).  Returns the number of characters; no NUL
+ * is written.
  */
 size_t lo_fmt_col(char *buf, int64_t v, unsigned decimals, unsigned width);
+
+/* The integer digits of a column's last value, reused while they repeat. */
+struct lo_col {
+	bool valid;
+	bool neg;
+	unsigned char len; /* sign and digits at the start of s */
+	uint64_t whole;
+	char s[24];
+};
+
+/* lo_fmt_col() reusing the integer digits in C (zero it to start). */
+size_t lo_fmt_col_cached(char *buf, int64_t v, unsigned decimals,
+			 unsigned width, struct lo_col *c);
 
 /* One group's gap series (the only group, unless --by is given). */
 struct lo_series {
@@ -111,6 +125,7 @@ struct lo_config {
 struct lo_state {
 	struct lo_config cfg;
 	unsigned w_epoch, w_into, w_gap; /* column widths */
+	struct lo_col cols[3];		 /* their last integer digits */
 	/* input: bytes of an unfinished line wait at the front of buf */
 	char *buf;
 	size_t used, cap;

@@ -189,63 +189,101 @@ static inline char *put_digits(char *q, uint64_t v, unsigned n)
 	return q;
 }
 
+static const char spaces[32] = "                                ";
+
+static inline unsigned count_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
 /*
  * The body of lo_fmt_col() for a constant D, so that every division below
  * is by a constant and compiles to a multiplication: this runs three times
- * per line of the stream.
+ * per line of the stream.  The digits go straight to their place in BUF
+ * after a fixed-size store of spaces (no narrow stores read back wide,
+ * which would stall).  C, when given, remembers the integer part:
+ * consecutive lines mostly share their whole seconds.
  */
 static inline __attribute__((always_inline)) size_t
-fmt_col(char *buf, int64_t v, const unsigned d, unsigned width)
+fmt_col(char *buf, int64_t v, const unsigned d, unsigned width,
+	struct lo_col *c)
 {
-	char tmp[40], *q = tmp + sizeof(tmp);
 	const uint64_t unit = pow10_u64[9 - d];
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	bool neg = v < 0;
+	uint64_t u = neg ? -(uint64_t)v : (uint64_t)v;
 	uint64_t scaled = (u + unit / 2) / unit; /* round half up */
 	uint64_t whole = scaled / pow10_u64[d];
-	size_t n, pad = 0;
+	bool hit = c && c->valid && c->whole == whole && c->neg == neg;
+	unsigned ilen = hit ? c->len : count_digits(whole) + neg;
+	unsigned n = ilen + (d ? d + 1 : 0);
+	unsigned pad = n < width ? width - n : 0;
+	char *p = buf + pad;
 
+	memcpy(buf, spaces, sizeof(spaces));
+	if (hit) {
+		memcpy(p, c->s, sizeof(c->s));
+	} else {
+		uint64_t w = whole;
+		char *q = p + ilen;
+
+		while (w >= 100) {
+			q = put_digits(q, w % 100, 2);
+			w /= 100;
+		}
+		put_digits(q, w, w >= 10 ? 2 : 1);
+		if (neg)
+			*p = '-';
+		if (c) {
+			c->valid = true;
+			c->whole = whole;
+			c->neg = neg;
+			c->len = (unsigned char)ilen;
+			memcpy(c->s, p, sizeof(c->s));
+		}
+	}
 	if (d) {
-		q = put_digits(q, scaled % pow10_u64[d], d);
-		*--q = '.';
+		p[ilen] = '.';
+		put_digits(p + ilen + 1 + d, scaled % pow10_u64[d], d);
 	}
-	while (whole >= 100) {
-		q = put_digits(q, whole % 100, 2);
-		whole /= 100;
-	}
-	q = put_digits(q, whole, whole >= 10 ? 2 : 1);
-	if (v < 0)
-		*--q = '-';
-	n = (size_t)(tmp + sizeof(tmp) - q);
-	if (n < width) {
-		pad = width - n;
-		memset(buf, ' ', pad);
-	}
-	memcpy(buf + pad, q, n);
 	return pad + n;
 }
 
-size_t lo_fmt_col(char *buf, int64_t v, unsigned decimals, unsigned width)
-{
-	switch (decimals) {
-	case 0:
-		return fmt_col(buf, v, 0, width);
-	case 1:
-		return fmt_col(buf, v, 1, width);
-	case 2:
-		return fmt_col(buf, v, 2, width);
-	case 3:
-		return fmt_col(buf, v, 3, width);
-	case 4:
-		return fmt_col(buf, v, 4, width);
-	case 5:
-		return fmt_col(buf, v, 5, width);
-	case 6:
-		return fmt_col(buf, v, 6, width);
-	case 7:
-		return fmt_col(buf, v, 7, width);
-	case 8:
-		return fmt_col(buf, v, 8, width);
-	default:
-		return fmt_col(buf, v, 9, width);
+#define FMT_COL_CASES(buf, v, decimals, width, c)                              \
+	switch (decimals) {                                                    \
+	case 0:                                                                \
+		return fmt_col(buf, v, 0, width, c);                           \
+	case 1:                                                                \
+		return fmt_col(buf, v, 1, width, c);                           \
+	case 2:                                                                \
+		return fmt_col(buf, v, 2, width, c);                           \
+	case 3:                                                                \
+		return fmt_col(buf, v, 3, width, c);                           \
+	case 4:                                                                \
+		return fmt_col(buf, v, 4, width, c);                           \
+	case 5:                                                                \
+		return fmt_col(buf, v, 5, width, c);                           \
+	case 6:                                                                \
+		return fmt_col(buf, v, 6, width, c);                           \
+	case 7:                                                                \
+		return fmt_col(buf, v, 7, width, c);                           \
+	case 8:                                                                \
+		return fmt_col(buf, v, 8, width, c);                           \
+	default:                                                               \
+		return fmt_col(buf, v, 9, width, c);                           \
 	}
+
+size_t lo_fmt_col(char *buf, int64_t v, unsigned decimals, unsigned width){
+	FMT_COL_CASES(buf, v, decimals, width, NULL)
+}
+
+size_t lo_fmt_col_cached(char *buf, int64_t v, unsigned decimals,
+			 unsigned width, struct lo_col *c)
+{
+	FMT_COL_CASES(buf, v, decimals, width, c)
 }

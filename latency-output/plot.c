@@ -50,7 +50,7 @@ static void gp_quote_label(FILE *f, const char *key, const char *value,
 
 static void put_secs(FILE *f, int64_t ns, char sep)
 {
-	char b[48];
+	char b[64];
 	size_t n = lo_fmt_col(b, ns, 9, 0);
 
 	fwrite(b, 1, n, f);

@@ -334,7 +334,7 @@ static void json_report(FILE *f, const struct lo_report *r,
 
 static void csv_secs(FILE *f, uint64_t ns, char sep)
 {
-	char b[40];
+	char b[64];
 	size_t n = lo_fmt_col(b, (int64_t)ns, 9, 0);
 
 	fwrite(b, 1, n, f);

@@ -138,11 +138,13 @@ static void emit_head(struct lo_state *s, uint64_t t, int64_t gap)
 
 	sink_room(s, COLS_MAX);
 	p = o->buf + o->len;
-	p += lo_fmt_col(p, (int64_t)t + s->cfg.epoch_off, d, s->w_epoch);
+	p += lo_fmt_col_cached(p, (int64_t)t + s->cfg.epoch_off, d, s->w_epoch,
+			       &s->cols[0]);
 	*p++ = ' ';
-	p += lo_fmt_col(p, (int64_t)(t - s->start), d, s->w_into);
+	p += lo_fmt_col_cached(p, (int64_t)(t - s->start), d, s->w_into,
+			       &s->cols[1]);
 	*p++ = ' ';
-	p += lo_fmt_col(p, gap, d, s->w_gap);
+	p += lo_fmt_col_cached(p, gap, d, s->w_gap, &s->cols[2]);
 	memcpy(p, " -- ", 4);
 	o->len = (size_t)(p + 4 - o->buf);
 }
