@@ -188,6 +188,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		usage_error("invalid value '%s' for --format: not understood "
 			    "(expected text, json or csv)",
 			    common.format);
+	/* A series is timed on its own epoch column: no monotonic start. */
+	if (o->from && o->cfg.has_start)
+		usage_error("--start cannot be combined with --from");
 	if (o->plot && !*o->plot)
 		usage_error("--plot needs a file name prefix");
 }

@@ -58,7 +58,11 @@ test_expect_success 'a raw line without a timestamp has no time: counted' '
 	grep "^  \"gaps\": 1,$" rep.json
 '
 
-test_expect_success 'a missing file is an error' '
+test_expect_success 'a missing file is an error; --start does not go with it' '
+	test_expect_code 1 latency-output --from nosuch 2>err &&
+	grep "^latency-output: cannot open .nosuch.: No such file or directory$" err &&
+	test_expect_code 2 latency-output --from series --start 1.0 2>err &&
+	grep "^latency-output: --start cannot be combined with --from$" err &&
 	test_expect_code 1 latency-output --from nosuch 2>err &&
 	grep "^latency-output: cannot open .nosuch.: No such file or directory$" err
 '
