@@ -16,15 +16,15 @@ stop_with() {
 	{ printf "1.0 w\n2.0 w\n3.5 w\n" | head -n "$_lines" && exec sleep 60; } >fifo &
 	writer=$!
 	n=0
-	while [ "$(wc -l <out)" -lt "$_lines" ] && [ $n -lt 200 ]; do
+	while [ "$(wc -l <out)" -lt "$_lines" ] && [ "$n" -lt 200 ]; do
 		sleep 0.05
 		n=$((n + 1))
 	done
-	kill -"$_sig" $pid
-	wait $pid
+	kill -"$_sig" "$pid"
+	wait "$pid"
 	status=$?
-	kill $writer
-	wait $writer 2>/dev/null
+	kill "$writer"
+	wait "$writer" 2>/dev/null
 	return 0
 }
 
