@@ -5,8 +5,9 @@
 # writes the same stream lines (mmtests' "%16.4f %8.4f %10.4f -- %s"
 # layout), on the same generated progress lines, in one run; prints both
 # rates and the ratio.  Timing is best of BENCH_RUNS for each, runs
-# alternating, output to /dev/null; the lines themselves are compared
-# separately on the first BENCH_CHECK lines.
+# alternating, output to /dev/null, in wall-clock time and in CPU time (user
+# + system, which a loaded machine disturbs less); the lines themselves are
+# compared separately on the first BENCH_CHECK lines.
 #
 # Environment (defaults):
 #   LATENCY_OUTPUT=latency-output/latency-output   the binary measured
@@ -68,19 +69,39 @@ now_us() {
 	echo "${t/./}"
 }
 
-# Best (smallest) wall time in microseconds of BENCH_RUNS runs of $1.
+# CPU time (user + system) of all waited-for children so far, in us, into
+# the variable named $1 ("times" must run in this shell, not a subshell).
+children_cpu_us() {
+	times >"$tmp/times"
+	printf -v "$1" '%s' "$(awk 'function us(t,  m) {
+		m = t; sub(/m.*/, "", m); sub(/^[0-9]*m/, "", t); sub(/s$/, "", t)
+		return int((m * 60 + t) * 1e6 + 0.5)
+	} NR == 2 { print us($1) + us($2) }' "$tmp/times")"
+}
+
+# Best (smallest) wall and CPU time in microseconds of BENCH_RUNS runs.
 best_lo=
 best_awk=
+cpu_lo=
+cpu_awk=
+c0=0 c1=0 c2=0
 for _ in $(seq "$BENCH_RUNS"); do
+	children_cpu_us c0
 	t0=$(now_us)
 	run_lo "$tmp/in" /dev/null
 	t1=$(now_us)
+	children_cpu_us c1
 	run_awk "$tmp/in" /dev/null
 	t2=$(now_us)
+	children_cpu_us c2
 	lo=$((t1 - t0))
 	aw=$((t2 - t1))
+	clo=$((c1 - c0))
+	caw=$((c2 - c1))
 	if [ -z "$best_lo" ] || [ "$lo" -lt "$best_lo" ]; then best_lo=$lo; fi
 	if [ -z "$best_awk" ] || [ "$aw" -lt "$best_awk" ]; then best_awk=$aw; fi
+	if [ -z "$cpu_lo" ] || [ "$clo" -lt "$cpu_lo" ]; then cpu_lo=$clo; fi
+	if [ -z "$cpu_awk" ] || [ "$caw" -lt "$cpu_awk" ]; then cpu_awk=$caw; fi
 done
 
 head -n "$BENCH_CHECK" "$tmp/in" >"$tmp/check"
@@ -89,11 +110,14 @@ run_awk "$tmp/check" "$tmp/awk.out"
 differ=$(diff "$tmp/lo.out" "$tmp/awk.out" | grep -c '^<' || true)
 
 awk -v n="$BENCH_LINES" -v lo="$best_lo" -v aw="$best_awk" \
-	-v awkname="$BENCH_AWK" -v check="$BENCH_CHECK" -v differ="$differ" 'BEGIN {
+	-v clo="$cpu_lo" -v caw="$cpu_awk" -v awkname="$BENCH_AWK" \
+	-v check="$BENCH_CHECK" -v differ="$differ" 'BEGIN {
 	printf "input:          %d progress lines\n", n
-	printf "latency-output: %.3f s  %.2f M lines/s\n", lo / 1e6, n / lo
-	printf "%-15s %.3f s  %.2f M lines/s\n", awkname ":", aw / 1e6, n / aw
+	printf "%-15s %7.3f s wall %6.2f M lines/s   %7.3f s CPU %6.2f M lines/s\n",
+		"latency-output:", lo / 1e6, n / lo, clo / 1e6, n / clo
+	printf "%-15s %7.3f s wall %6.2f M lines/s   %7.3f s CPU %6.2f M lines/s\n",
+		awkname ":", aw / 1e6, n / aw, caw / 1e6, n / caw
 	printf "same stream lines: %d of the first %d differ", differ, check
 	printf " (awk rounds binary doubles, latency-output exact nanoseconds)\n"
-	printf "ratio:          %.1fx awk\n", aw / lo
+	printf "ratio:          %.1fx awk (wall), %.1fx awk (CPU)\n", aw / lo, caw / clo
 }'

@@ -85,7 +85,8 @@ void lo_line_parse(const char *line, size_t len, const char *by,
 		out->timed = true;
 	else if (looks_like_ts(line, len))
 		out->bad = LO_BAD_TS;
-	if (by)
+	/* Junk makes no group name: such a line goes with the keyless. */
+	if (by && out->bad != LO_BINARY)
 		out->key = progress_find_key(line, len, by, &out->key_len);
 }
 
