@@ -290,6 +290,8 @@ int main(int argc, char **argv)
 		.stall_ns = o.stall_ns,
 		.interrupted = sig_stop,
 		.source = o.from ? o.from : "stdin",
+		/* --plot writes the gaps in arrival order after the sums. */
+		.consume = o.plot == NULL,
 	};
 	write_report(&o, &r);
 	lo_release(&st);

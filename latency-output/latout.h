@@ -203,6 +203,7 @@ struct lo_report {
 	uint64_t stall_ns;  /* --stall */
 	int interrupted;    /* signal number, 0 if none */
 	const char *source; /* "stdin" or the --from file */
+	bool consume;	    /* gaps may be sorted in place (not needed after) */
 };
 
 /*

@@ -91,48 +91,68 @@ static const char *group_label(const struct lo_series *g)
 	return g->name ? g->name : "(none)";
 }
 
+/*
+ * The gaps of group I to sort: the group's own array when the report may
+ * consume it (*OWNED false), else a copy.
+ */
+static uint64_t *gaps_to_sort(const struct lo_report *r, size_t i, bool *owned)
+{
+	const struct lo_series *g = r->st->groups[i];
+	uint64_t *copy;
+
+	*owned = !r->consume;
+	if (r->consume)
+		return g->gaps;
+	copy = xmalloc((g->n ? g->n : 1) * sizeof(*copy));
+	if (g->n)
+		memcpy(copy, g->gaps, g->n * sizeof(*copy));
+	return copy;
+}
+
 struct lo_summary *lo_summarise_all(const struct lo_report *r, size_t *n)
 {
 	const struct lo_state *st = r->st;
 	size_t i, total = 0, k = 0, ng = st->cfg.by ? st->ngroups : 0;
 	struct lo_summary *sum = xcalloc(ng + 1, sizeof(*sum));
+	bool owned = true;
 	uint64_t *all;
+	int ret = 0;
 
 	for (i = 0; i < st->ngroups; i++)
 		total += st->groups[i]->n;
-	all = xmalloc((total ? total : 1) * sizeof(*all));
-	for (i = 0; i < st->ngroups; i++) {
-		const struct lo_series *g = st->groups[i];
+	if (st->ngroups == 1) {
+		/* The common case: one series, sorted where it lies. */
+		all = gaps_to_sort(r, 0, &owned);
+	} else {
+		all = xmalloc((total ? total : 1) * sizeof(*all));
+		for (i = 0; i < st->ngroups; i++) {
+			const struct lo_series *g = st->groups[i];
 
-		if (g->n)
-			memcpy(all + k, g->gaps, g->n * sizeof(*all));
-		k += g->n;
+			if (g->n)
+				memcpy(all + k, g->gaps, g->n * sizeof(*all));
+			k += g->n;
+		}
 	}
-	for (i = 0; i < ng; i++) {
+	for (i = 0; i < ng && !ret; i++) {
 		const struct lo_series *g = st->groups[i];
-		uint64_t *copy = xmalloc((g->n ? g->n : 1) * sizeof(*copy));
+		bool own;
+		uint64_t *gaps = gaps_to_sort(r, i, &own);
 
-		if (g->n)
-			memcpy(copy, g->gaps, g->n * sizeof(*copy));
-		if (lo_summarise(copy, g->n, r->stall_ns, &sum[i]))
-			goto nomem;
-		free(copy);
+		ret = lo_summarise(gaps, g->n, r->stall_ns, &sum[i]);
+		if (own)
+			free(gaps);
 		sum[i].name = group_label(g);
 		sum[i].lines = g->lines;
 		sum[i].malformed = g->malformed;
-		continue;
-	nomem:
-		free(copy);
+	}
+	if (!ret)
+		ret = lo_summarise(all, total, r->stall_ns, &sum[ng]);
+	if (owned)
 		free(all);
+	if (ret) {
 		free(sum);
 		return NULL;
 	}
-	if (lo_summarise(all, total, r->stall_ns, &sum[ng])) {
-		free(all);
-		free(sum);
-		return NULL;
-	}
-	free(all);
 	sum[ng].name = "all";
 	sum[ng].lines = st->lines;
 	for (i = 0; i < LO_BAD_NR; i++)

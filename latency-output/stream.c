@@ -138,8 +138,8 @@ static void emit_head(struct lo_state *s, uint64_t t, int64_t gap)
 
 	sink_room(s, COLS_MAX);
 	p = o->buf + o->len;
-	p += lo_fmt_col_cached(p, (int64_t)t + s->cfg.epoch_off, d, s->w_epoch,
-			       &s->cols[0]);
+	p += lo_fmt_col_cached(p, (int64_t)(t + (uint64_t)s->cfg.epoch_off), d,
+			       s->w_epoch, &s->cols[0]);
 	*p++ = ' ';
 	p += lo_fmt_col_cached(p, (int64_t)(t - s->start), d, s->w_into,
 			       &s->cols[1]);
@@ -301,11 +301,17 @@ static void from_time(struct lo_state *s, const char **line, size_t *len,
 	if (l->bad)
 		return;
 	if (l->timed) {
+		/* A hostile file may make these overflow: then it is bad. */
 		if (series && !s->from_has_base) {
-			s->from_base = epoch - (int64_t)l->ts;
+			if (__builtin_sub_overflow(epoch, (int64_t)l->ts,
+						   &s->from_base)) {
+				l->bad = LO_BAD_TS;
+				return;
+			}
 			s->from_has_base = true;
 		}
-		v = (int64_t)l->ts + s->from_base;
+		if (__builtin_add_overflow((int64_t)l->ts, s->from_base, &v))
+			v = -1;
 	} else if (series) {
 		v = epoch;
 	} else {
