@@ -47,15 +47,22 @@ int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_ns,
 {
 	unsigned __int128 sum = 0;
 	double mean, acc = 0;
+	unsigned d = 0;
 	size_t i;
 
 	memset(o, 0, sizeof(*o));
 	o->gaps = n;
 	if (!n)
 		return 0;
+	if (n < SMALL_SORT)
+		insertion_sort(gaps, n);
+	else if (stats_sort_u64(gaps, n))
+		return -ENOMEM;
+	/* Sorted, the display bucket only ever moves up. */
 	for (i = 0; i < n; i++) {
-		unsigned d = hist_display_index(gaps[i]);
-
+		while (d < HIST_DISPLAY_EDGES &&
+		       gaps[i] > hist_display_edges[d])
+			d++;
 		sum += gaps[i];
 		o->hist_count[d]++;
 		o->hist_ns[d] += gaps[i];
@@ -67,16 +74,12 @@ int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_ns,
 	/* Two passes: the variance of many equal gaps comes out exactly 0. */
 	mean = (double)sum / (double)n;
 	for (i = 0; i < n; i++) {
-		double d = (double)gaps[i] - mean;
+		double dev = (double)gaps[i] - mean;
 
-		acc += d * d;
+		acc += dev * dev;
 	}
 	o->mean_s = mean / 1e9;
 	o->stddev_s = n > 1 ? sqrt(acc / (double)(n - 1)) / 1e9 : 0.0;
-	if (n < SMALL_SORT)
-		insertion_sort(gaps, n);
-	else if (stats_sort_u64(gaps, n))
-		return -ENOMEM;
 	o->p50 = stats_percentile_u64(gaps, n, 50.0);
 	o->p90 = stats_percentile_u64(gaps, n, 90.0);
 	o->p99 = stats_percentile_u64(gaps, n, 99.0);
