@@ -5,7 +5,8 @@
  * flushes all happen), its report writers, and the lib/ parsers (sizes,
  * durations, rates, numbers, progress timestamps and keys).  Beyond "no
  * crash, no sanitizer report" it checks invariants: every line is counted
- * once, and a formatted column parses back to the value it came from.
+ * once, every gap lands in one histogram bucket, percentiles are ordered,
+ * and a formatted column parses back to the value it came from.
  * Built and run by `make fuzz`.
  */
 #include <config.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hist.h"
 #include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/progress.h"
@@ -129,8 +131,20 @@ static void fuzz_stream(const uint8_t *data, size_t size)
 	r = (struct lo_report){
 		.st = &st, .ri = &ri, .stall_ns = 1000000, .source = "fuzz"
 	};
+	r.consume = size & 1;
 	sum = lo_summarise_all(&r, &n);
 	CHECK(sum && n >= 1);
+	for (i = 0; i < n; i++) {
+		const struct lo_summary *o = &sum[i];
+		uint64_t c = 0;
+		unsigned b;
+
+		for (b = 0; b < HIST_DISPLAY_N; b++)
+			c += o->hist_count[b];
+		CHECK(c == o->gaps && o->stall_count <= o->gaps);
+		CHECK(o->p50 <= o->p90 && o->p90 <= o->p99 &&
+		      o->p99 <= o->p999 && o->p999 <= o->max);
+	}
 	r.format = format;
 	lo_report_write(&r, sum, n, devnull);
 	free(sum);
