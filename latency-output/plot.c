@@ -9,29 +9,14 @@
 #include <config.h>
 
 #include <errno.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
+#include "lib/gnuplot.h"
 #include "lib/hist.h"
 #include "lib/output.h"
 #include "lib/xalloc.h"
 #include "latency-output/latout.h"
-
-extern char **environ;
-
-/* Write S as a gnuplot single-quoted string ('' stands for '). */
-static void gp_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
-}
 
 /* A plot title: KEY=VALUE[SUFFIX] under --by, else PLAIN. */
 static void gp_quote_label(FILE *f, const char *key, const char *value,
@@ -40,11 +25,11 @@ static void gp_quote_label(FILE *f, const char *key, const char *value,
 	char *label;
 
 	if (!key) {
-		gp_quote(f, plain);
+		gnuplot_quote(f, plain);
 		return;
 	}
 	label = xasprintf("%s=%s%s", key, value, suffix);
-	gp_quote(f, label);
+	gnuplot_quote(f, label);
 	free(label);
 }
 
@@ -112,7 +97,7 @@ static void gp_terminal(FILE *f, size_t t, const char *base, const char *what)
 	char *out = xasprintf("%s-%s.%s", base, what, terms[t][1]);
 
 	fprintf(f, "set terminal %s\nset output ", terms[t][0]);
-	gp_quote(f, out);
+	gnuplot_quote(f, out);
 	fputc('\n', f);
 	free(out);
 }
@@ -140,14 +125,14 @@ static void write_latency_gp(const struct lo_report *r, const char *base,
 				continue;
 			if (block)
 				fputs(", \\\n     ", f);
-			gp_quote(f, dat);
+			gnuplot_quote(f, dat);
 			fprintf(f,
 				" index %zu using 1:2 with points pt 7 ps 0.8 "
 				"title ",
 				block);
 			gp_quote_label(f, st->cfg.by, name, "raw", "");
 			fputs(", \\\n     ", f);
-			gp_quote(f, dat);
+			gnuplot_quote(f, dat);
 			fprintf(f,
 				" index %zu using 1:2 smooth bezier lw 2 "
 				"title ",
@@ -174,12 +159,12 @@ static void write_hist_gp(const char *base, FILE *f)
 		      "set multiplot layout 2,1\n"
 		      "set title 'gaps by count'\nset ylabel 'gaps'\nplot ",
 		      f);
-		gp_quote(f, dat);
+		gnuplot_quote(f, dat);
 		fputs(" using 2:xtic(1)\n"
 		      "set title 'time spent in gaps'\nset ylabel 'seconds'\n"
 		      "plot ",
 		      f);
-		gp_quote(f, dat);
+		gnuplot_quote(f, dat);
 		fputs(" using 3:xtic(1)\nunset multiplot\nset output\n", f);
 	}
 	free(dat);
@@ -239,36 +224,6 @@ static int do_hist_gp(const struct lo_report *r, const struct lo_summary *s,
 	return 0;
 }
 
-/*
- * Run "gnuplot SCRIPT" in DIR with its stdout on our stderr.  Returns 0,
- * -ENOENT when gnuplot is not installed, -ECHILD when it failed, -errno.
- */
-static int run_gnuplot(const char *dir, const char *script)
-{
-	posix_spawn_file_actions_t fa;
-	char *argv[] = { "gnuplot", (char *)script, NULL };
-	pid_t pid;
-	int r, status;
-
-	r = posix_spawn_file_actions_init(&fa);
-	if (r)
-		return -r;
-	r = posix_spawn_file_actions_addchdir_np(&fa, dir);
-	if (!r)
-		r = posix_spawn_file_actions_adddup2(&fa, 2, 1);
-	if (!r)
-		r = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r)
-		return -r;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return -ENOENT;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ECHILD;
-}
-
 int lo_plot(const struct lo_report *r, const struct lo_summary *all,
 	    const char *prefix, bool *ran)
 {
@@ -301,11 +256,11 @@ int lo_plot(const struct lo_report *r, const struct lo_summary *all,
 	/* gnuplot refuses to plot nothing: without gaps, scripts only. */
 	if (!ret && all->gaps) {
 		p = xasprintf("%s-latency.gp", base);
-		ret = run_gnuplot(dir, p);
+		ret = gnuplot_run(dir, p);
 		free(p);
 		if (!ret) {
 			p = xasprintf("%s-hist.gp", base);
-			ret = run_gnuplot(dir, p);
+			ret = gnuplot_run(dir, p);
 			free(p);
 		}
 		if (!ret)
