@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * seqbench's private interfaces: the options main() parses, the workers that
+ * run one size/block/threads combination through tiobench's four phases, and
+ * the results the reports print.  Workers never print or exit; they fill a
+ * struct sb_error and raise the stop flag.
+ */
+#ifndef SEQBENCH_SEQBENCH_H
+#define SEQBENCH_SEQBENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/hist.h"
+#include "lib/output.h"
+#include "lib/rand.h"
+
+/* tiobench's Lat% columns count ops slower than these. */
+#define SB_LAT1_NS (2 * 1000000000ULL)
+#define SB_LAT2_NS (10 * 1000000000ULL)
+
+/* The phases in tiobench's order of execution. */
+enum sb_phase {
+	SB_SEQ_WRITE,
+	SB_RAND_WRITE,
+	SB_SEQ_READ,
+	SB_RAND_READ,
+	SB_PHASES,
+};
+
+enum sb_format {
+	SB_FMT_TIOBENCH,   /* tiobench 0.4 report (default) */
+	SB_FMT_TIOBENCH03, /* tiobench 0.3.3, headerless */
+	SB_FMT_TERSE,	   /* tiotest -T lines */
+	SB_FMT_JSON,
+	SB_FMT_CSV,
+};
+
+/* Everything the command line decides. */
+struct sb_opts {
+	uint64_t *threads;
+	size_t n_threads;
+	uint64_t *blocks;
+	size_t n_blocks;
+	uint64_t *sizes; /* bytes, total over all threads */
+	size_t n_sizes;
+	const char **targets;
+	size_t n_targets;
+	bool raw;	     /* targets are block devices */
+	uint64_t random_ops; /* total over all threads */
+	uint64_t numruns;
+	const char *identifier;
+	bool nofrag;
+	bool drop_caches;
+	bool direct;
+	bool osync;
+	bool fsync_reads;
+	bool null_io;	  /* skip the syscalls: measures our overhead */
+	uint64_t time_ns; /* 0: phases move a set amount */
+	uint64_t stall_ns;
+	uint64_t progress_bytes; /* 0: no progress lines */
+	bool tty_progress;
+	int verbose;
+	uint64_t seed;
+	enum sb_format format;
+	const char *dump_offsets;
+	bool size_defaulted;
+};
+
+/* One phase of one run, all threads merged. */
+struct sb_phase_result {
+	bool ran;
+	bool complete; /* every thread did all it was asked to */
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t wall_ns;	/* barrier to last thread done */
+	uint64_t cpu_ns;	/* process CPU time over the same span */
+	uint64_t user_ns;	/* its user part (for the terse format) */
+	uint64_t gt1;		/* ops over SB_LAT1_NS, counted exactly */
+	uint64_t gt2;		/* ops over SB_LAT2_NS */
+	uint64_t stalls;	/* ops over the --stall threshold */
+	double thread_rate_min; /* MiB/s of the slowest thread */
+	double thread_rate_max;
+	struct hist *hist; /* owned; NULL until the phase ran */
+};
+
+/* One size/block/threads combination, one run. */
+struct sb_result {
+	uint64_t size; /* total bytes as asked */
+	uint64_t block;
+	uint64_t threads;
+	uint64_t run;	     /* 1-based */
+	uint64_t file_bytes; /* per thread */
+	uint64_t rand_ops;   /* per thread */
+	struct sb_phase_result phase[SB_PHASES];
+};
+
+/* Derived figures of a phase, as the tables print them. */
+struct sb_figures {
+	double rate; /* MiB/s */
+	double cpu_pct;
+	double lat_avg_ms;
+	double lat_max_ms;
+	double gt1_pct;
+	double gt2_pct;
+	double cpu_eff;
+};
+
+/* Means and sample standard deviations of sb_figures over runs. */
+struct sb_summary {
+	uint64_t runs;
+	struct sb_figures mean;
+	struct sb_figures sd;
+};
+
+/* The first error a worker met. */
+struct sb_error {
+	int err;       /* errno; 0 when none */
+	int thread;    /* -1: not a worker */
+	char msg[512]; /* "pwrite at offset 4096 of '/x/f'" */
+};
+
+struct sb_run_state {
+	const struct sb_opts *o;
+	struct sb_error error;
+	bool interrupted; /* a stop signal arrived */
+	int signo;
+	FILE *dump; /* --dump-offsets, or NULL */
+};
+
+/* Random offsets: the one generator workers and --dump-offsets use. */
+void sb_offsets_init(struct rand *r, uint64_t seed, enum sb_phase phase,
+		     uint64_t thread);
+static inline uint64_t sb_offset_next(struct rand *r, uint64_t blocks,
+				      uint64_t block)
+{
+	return rand_below(r, blocks) * block;
+}
+
+/* Phase names: "seq_write" for JSON/CSV, "Sequential Writes" for tables. */
+const char *sb_phase_key(enum sb_phase p);
+const char *sb_phase_title(enum sb_phase p);
+
+/* worker.c */
+/*
+ * Run the four phases of RES (size, block, threads, run filled in) in place,
+ * writing into RES->phase.  Returns 0, or -1 when stopped early (error in
+ * ST->error, or ST->interrupted); phases measured until then are kept.  The
+ * files are removed before it returns, whatever happened.
+ */
+int sb_run(struct sb_run_state *st, struct sb_result *res);
+
+/* report.c */
+void sb_figures_of(const struct sb_phase_result *p, struct sb_figures *f);
+/*
+ * Means and stddevs of the figures of phase PHASE over RES[0..N) (the runs
+ * of one combination); runs where the phase did not run are skipped.
+ */
+void sb_aggregate(const struct sb_result *res, size_t n, enum sb_phase phase,
+		  struct sb_summary *out);
+
+/* What the report needs besides the results. */
+struct sb_report {
+	const struct sb_opts *o;
+	const struct run_info *ri;
+	const struct sb_result *res; /* in order size, block, threads, run */
+	size_t n_res;
+	bool interrupted;
+	bool incomplete;
+	const char *error; /* the failure, or NULL */
+	const char **notes;
+	size_t n_notes;
+};
+
+/* Write the report in O->format; returns 0 or -errno of the stream. */
+int sb_report_write(FILE *f, const struct sb_report *r);
+
+#endif
