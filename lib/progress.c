@@ -57,8 +57,11 @@ bool progress_parse_ts(const char *line, size_t len, uint64_t *ns, size_t *end)
 	size_t i = 0, fd = 0;
 
 	while (i < len && line[i] >= '0' && line[i] <= '9') {
-		/* 11 digits of seconds is over 3000 years of uptime. */
-		if (i >= 11)
+		/*
+		 * Ten digits of seconds (317 years of uptime) keep the
+		 * nanoseconds within 64 bits; eleven could wrap around.
+		 */
+		if (i >= 10)
 			return false;
 		sec = sec * 10 + (uint64_t)(line[i] - '0');
 		i++;

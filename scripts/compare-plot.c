@@ -9,30 +9,14 @@
 #include <config.h>
 
 #include <errno.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/gnuplot.h"
 #include "lib/output.h"
 #include "lib/xalloc.h"
 #include "scripts/compare.h"
-
-extern char **environ;
-
-/* S as a single-quoted gnuplot string (a quote is doubled). */
-static void gp_string(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
-}
 
 /* Buckets of H in increasing order (the lists may arrive merged). */
 static size_t *sorted_buckets(const struct cmp_hist *h)
@@ -85,7 +69,7 @@ static void write_script(FILE *f, const char *prefix, const char *dat,
 
 	fputs("# gnuplot script written by latency-compare\n", f);
 	fputs("set title ", f);
-	gp_string(f, title);
+	gnuplot_quote(f, title);
 	free(title);
 	fputs(" noenhanced\n"
 	      "set logscale x\n"
@@ -97,17 +81,17 @@ static void write_script(FILE *f, const char *prefix, const char *dat,
 		char *out = xasprintf("%s%s", prefix, terms[t][1]);
 
 		fprintf(f, "set terminal %s\nset output ", terms[t][0]);
-		gp_string(f, out);
+		gnuplot_quote(f, out);
 		fputs("\nplot", f);
 		for (i = 0, block = 0; i < n; i++) {
 			if (!r[i].hist.n)
 				continue;
 			fputs(block ? ", \\\n     " : " ", f);
-			gp_string(f, dat);
+			gnuplot_quote(f, dat);
 			fprintf(f,
 				" index %zu using 1:3 with linespoints title ",
 				block++);
-			gp_string(f, r[i].label);
+			gnuplot_quote(f, r[i].label);
 			fputs(" noenhanced", f);
 		}
 		fputs("\nset output\n", f);
@@ -138,40 +122,20 @@ static int write_file(const char *path, const char *prefix, const char *dat,
 	return 0;
 }
 
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH"), *p;
-
-	for (p = path; p && *p;) {
-		size_t len = strcspn(p, ":");
-		char *f = xasprintf("%.*s/%s", (int)len, len ? p : ".", prog);
-		bool ok = access(f, X_OK) == 0;
-
-		free(f);
-		if (ok)
-			return true;
-		p += len + (p[len] == ':');
-	}
-	return false;
-}
-
+/* Make the images; a machine without gnuplot keeps the script only. */
 static int run_gnuplot(const char *script)
 {
-	char *argv[] = { (char *)"gnuplot", (char *)script, NULL };
-	int status, e;
-	pid_t pid;
+	int r = gnuplot_run(NULL, script);
 
-	e = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-	if (e) {
-		errno = e;
-		return error_errno("cannot run gnuplot");
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error_errno("cannot wait for gnuplot");
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (r == -ENOENT)
+		return 0;
+	if (r == -ECHILD) {
 		warn("gnuplot failed on '%s'", script);
 		return -1;
+	}
+	if (r) {
+		errno = -r;
+		return error_errno("cannot run gnuplot");
 	}
 	return 0;
 }
@@ -192,7 +156,7 @@ int cmp_plot(const char *prefix, const struct cmp_result *r, size_t n,
 	else if (write_file(dat, prefix, NULL, r, n, o->workload) ||
 		 write_file(gp, prefix, dat, r, n, o->workload))
 		ret = -1;
-	else if (in_path("gnuplot"))
+	else
 		ret = run_gnuplot(gp);
 	free(dat);
 	free(gp);

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* gnuplot quoting and running; see gnuplot.h. */
+#include <config.h>
+
+#include <errno.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include "lib/gnuplot.h"
+
+extern char **environ;
+
+void gnuplot_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+int gnuplot_run(const char *dir, const char *script)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)"gnuplot", (char *)script, NULL };
+	pid_t pid;
+	int r, status;
+
+	r = posix_spawn_file_actions_init(&fa);
+	if (r)
+		return -r;
+	if (dir)
+		r = posix_spawn_file_actions_addchdir_np(&fa, dir);
+	if (!r)
+		r = posix_spawn_file_actions_adddup2(&fa, 2, 1);
+	if (!r)
+		r = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r)
+		return -r;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	/* A failed exec (or chdir) in the child reports 127. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -ENOENT;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ECHILD;
+}

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='latency-output: report fields in text, JSON and CSV; stalls'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+
+# Gaps: 0.001, 0.499, 2.00005, 0.49995 s.
+test_expect_success 'setup' '
+	printf "%s\n" "100.0 w" "100.001 w" "100.5 w" "102.50005 w" \
+		"103.0 w" >in
+'
+
+test_expect_success 'JSON: every contract-4 field, exact values' '
+	latency-output --format json --report rep.json <in >out &&
+	for f in format_version program version command_line gaps mean_s \
+		stddev_s p50_s p90_s p99_s p999_s max_s stall_threshold_s \
+		stall_count stall_time_s malformed_lines histogram; do
+		grep "^  \"$f\": " rep.json || return 1
+	done &&
+	grep "^  \"program\": \"latency-output\",$" rep.json &&
+	grep "^  \"gaps\": 4,$" rep.json &&
+	grep "^  \"mean_s\": 0.75,$" rep.json &&
+	grep "^  \"p50_s\": 0.499000000,$" rep.json &&
+	grep "^  \"p90_s\": 2.000050000,$" rep.json &&
+	grep "^  \"p99_s\": 2.000050000,$" rep.json &&
+	grep "^  \"p999_s\": 2.000050000,$" rep.json &&
+	grep "^  \"max_s\": 2.000050000,$" rep.json &&
+	grep "^  \"stall_count\": 1,$" rep.json &&
+	grep "^  \"stall_time_s\": 2.000050000,$" rep.json &&
+	grep "^  \"interrupted\": false,$" rep.json &&
+	tr -d " \n" <rep.json >flat &&
+	grep -F "{\"le_s\":0.001000000,\"count\":1,\"time_s\":0.001000000}" flat &&
+	grep -F "{\"le_s\":0.500000000,\"count\":2,\"time_s\":0.998950000}" flat &&
+	grep -F "{\"le_s\":5.000000000,\"count\":1,\"time_s\":2.000050000}" flat &&
+	grep -F "{\"le_s\":null,\"count\":0,\"time_s\":0.000000000}]" flat &&
+	grep -o "{\"le_s\"" flat >buckets &&
+	test_line_count = 32 buckets
+'
+
+test_expect_success 'JSON is valid' '
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c "import json, sys; json.load(open(\"rep.json\"))"
+	fi
+'
+
+test_expect_success '--stall moves the threshold; a gap equal to it is no stall' '
+	latency-output --stall 499ms --format json --report rep.json <in >out &&
+	grep "^  \"stall_threshold_s\": 0.499000000,$" rep.json &&
+	grep "^  \"stall_count\": 2,$" rep.json &&
+	grep "^  \"stall_time_s\": 2.500000000,$" rep.json
+'
+
+test_expect_success 'CSV: a summary table and a histogram table' '
+	latency-output --format csv --report rep.csv <in >out &&
+	cat >expect <<-\EOT &&
+	group,lines,gaps,mean_s,stddev_s,p50_s,p90_s,p99_s,p999_s,max_s,stall_threshold_s,stall_count,stall_time_s,malformed_lines,interrupted
+	all,5,4,0.750000000,0.865862192,0.499000000,2.000050000,2.000050000,2.000050000,2.000050000,1.000000000,1,2.000050000,0,0
+
+	group,le_s,count,time_s
+	EOT
+	head -n 4 rep.csv >head &&
+	test_cmp expect head &&
+	grep -x "all,0.001000000,1,0.001000000" rep.csv &&
+	grep -x "all,0.500000000,2,0.998950000" rep.csv &&
+	grep -x "all,,0,0.000000000" rep.csv &&
+	test_line_count = 36 rep.csv
+'
+
+test_expect_success 'text: summary and histogram table with bars by count and by time' '
+	latency-output --report rep.txt <in >out &&
+	cat >expect <<-\EOT &&
+	latency-output report (stdin)
+	lines                  5
+	malformed lines        0
+	gaps                   4
+	mean                   0.750000000 s
+	stddev                 0.865862192 s
+	p50                    0.499000 s
+	p90                    2.000050 s
+	p99                    2.000050 s
+	p99.9                  2.000050 s
+	max                    2.000050 s
+	stalls over 1.000000 s 1
+	time lost in stalls    2.000050 s
+	EOT
+	head -n 13 rep.txt >head &&
+	test_cmp expect head &&
+	grep "^   <= 1ms          1  ##########            25.0%       0.001000  #                      0.0%$" rep.txt &&
+	grep "^ <= 500ms          2  ####################  50.0%       0.998950  ##########            33.3%$" rep.txt &&
+	grep "^    <= 5s          1  ##########            25.0%       2.000050  ####################  66.7%$" rep.txt
+'
+
+test_expect_success 'no input: an empty report, not a crash' '
+	latency-output --format json --report rep.json </dev/null >out &&
+	! test -s out &&
+	grep "^  \"gaps\": 0,$" rep.json &&
+	grep "^  \"max_s\": 0.000000000,$" rep.json &&
+	latency-output </dev/null >out 2>err &&
+	grep "^gaps  *0$" err
+'
+
+test_done

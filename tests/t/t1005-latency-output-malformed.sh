@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='latency-output: bad input is counted, passed through, never fatal (unless --strict)'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+
+test_expect_success 'setup: every kind of bad line, and a 2 MiB one' '
+	awk "BEGIN { s = \"x\"; while (length(s) < 2097152) s = s s; print s }" >long &&
+	{
+		printf "1.0 w\n\n1.2.3 x\n2.0 w\n1.5 w\na\000b\n\001junk\n3.0 w\n" &&
+		cat long &&
+		printf "4.0 w\n"
+	} >in
+'
+
+test_expect_success 'each is counted by kind; the good lines make the gaps' '
+	latency-output --format json --report rep.json <in >out &&
+	grep "^  \"lines\": 10,$" rep.json &&
+	grep "^  \"malformed_lines\": 6,$" rep.json &&
+	grep "^    \"empty\": 1,$" rep.json &&
+	grep "^    \"bad_timestamp\": 1,$" rep.json &&
+	grep "^    \"backwards\": 1,$" rep.json &&
+	grep "^    \"binary\": 2,$" rep.json &&
+	grep "^    \"too_long\": 1,$" rep.json &&
+	grep "^  \"gaps\": 3,$" rep.json &&
+	grep "^  \"max_s\": 1.000000000,$" rep.json
+'
+
+test_expect_success 'nothing is dropped: every line is in the stream, bytes intact' '
+	test_line_count = 10 out &&
+	sed -n 9p out >line9 &&
+	tail -c 2097153 line9 >tail9 &&
+	cmp long tail9 &&
+	grep -q "^ *[0-9.]* *[0-9.]* *[0-9.]* -- xxxxxxxx" line9 &&
+	sed -n "6p" out >line6 &&
+	printf " -- a\000b\n" >nul-tail &&
+	tail -c 8 line6 >got-tail &&
+	cmp nul-tail got-tail &&
+	grep -q -- "-- 1.5 w$" out
+'
+
+test_expect_success 'the text report names the kinds' '
+	latency-output --report rep.txt <in >out &&
+	grep "^malformed lines        6 (empty line 1, bad timestamp 1, backwards timestamp 1, binary junk 2, over-long line 1)$" rep.txt
+'
+
+test_expect_success '--strict: the first bad line is an error naming its number' '
+	test_expect_code 1 latency-output --strict <in >out 2>err &&
+	echo "latency-output: line 2: empty line (--strict)" >expect &&
+	test_cmp expect err &&
+	test_line_count = 1 out &&
+	printf "1.0 w\n2.0 w\n1.5 w\n" >back &&
+	test_expect_code 1 latency-output --strict <back >out 2>err &&
+	echo "latency-output: line 3: backwards timestamp (--strict)" >expect &&
+	test_cmp expect err &&
+	printf "1.0 w\n" >one && cat long >>one &&
+	test_expect_code 1 latency-output --strict <one >out 2>err &&
+	echo "latency-output: line 2: over-long line (--strict)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 1 latency-output --strict --from back 2>err &&
+	echo "latency-output: '\''back'\'': line 3: backwards timestamp (--strict)" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success '--strict passes good input' '
+	printf "1.0 w\n2.0 w\n" >good &&
+	latency-output --strict <good >out 2>err &&
+	test_line_count = 2 out
+'
+
+test_expect_success 'binary junk of every byte value never crashes it' '
+	awk "BEGIN { for (i = 0; i < 20000; i++) printf \"%c\", (i * 131 + int(i / 256)) % 256 }" >junk &&
+	latency-output --format json --report rep.json <junk >out &&
+	grep "^  \"malformed_lines\": [1-9][0-9]*,$" rep.json &&
+	latency-output --from junk --format json --report rep2.json &&
+	grep "^  \"malformed_lines\": [1-9][0-9]*,$" rep2.json
+'
+
+test_done

@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='latency-output --plot: gnuplot data, scripts and images'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+
+test_expect_success 'setup' '
+	awk "BEGIN { t = 5000000000; for (i = 0; i < 300; i++) {
+		t += 1000000 + (i * 7919) % 10000000 + (i % 100 == 50 ? 1500000000 : 0)
+		printf \"%d.%09d w thread=%d\n\", int(t / 1e9), t % 1e9, i % 2 } }" >in &&
+	mkdir plots
+'
+
+test_expect_success 'data and scripts are written (gnuplot or not)' '
+	PATH=/nonexistent "$abs_top_builddir/latency-output/latency-output" \
+		--plot plots/p --report rep <in >out 2>err &&
+	! test -s err &&
+	test -s plots/p.dat && test -s plots/p-hist.dat &&
+	test -s plots/p-latency.gp && test -s plots/p-hist.gp &&
+	! test -e plots/p-latency.png &&
+	grep -v "^#" plots/p.dat >points &&
+	test_line_count = 299 points &&
+	grep -c "smooth bezier" plots/p-latency.gp >n &&
+	echo 2 >expect && test_cmp expect n &&
+	grep -x "\"<= 2s\" 3 4.506563550" plots/p-hist.dat &&
+	ls plots >files &&
+	! grep tmp files
+'
+
+test_expect_success 'a bad prefix is an error' '
+	test_expect_code 1 latency-output --plot nodir/p <in >out 2>err &&
+	grep "^latency-output: cannot write .nodir/p\.\*.: No such file or directory$" err
+'
+
+test_expect_success GNUPLOT 'gnuplot makes PNG and SVG images' '
+	latency-output --plot plots/p --report rep <in >out 2>err &&
+	! test -s err &&
+	for f in p-latency p-hist; do
+		test -s plots/$f.png && test -s plots/$f.svg &&
+		head -c 4 plots/$f.png >magic &&
+		printf "\211PNG" >expect &&
+		cmp expect magic &&
+		grep -q "<svg" plots/$f.svg || return 1
+	done
+'
+
+test_expect_success GNUPLOT '--by plots one series per value' '
+	latency-output --by thread --plot plots/q --report rep <in >out 2>err &&
+	grep -c "smooth bezier" plots/q-latency.gp >n &&
+	echo 4 >expect && test_cmp expect n &&
+	grep -q "thread=1 (bezier)" plots/q-latency.gp &&
+	test -s plots/q-latency.png
+'
+
+test_done

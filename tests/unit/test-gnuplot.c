@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for lib/gnuplot: quoting, and running a stand-in "gnuplot"
+ * (a shell script put first in PATH) that succeeds, fails, is killed, is
+ * missing, and runs in the directory asked for.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/gnuplot.h"
+#include "tests/tap.h"
+
+static void quoting(void)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "plain", "'plain'" },	    { "", "''" },
+		{ "it's", "'it''s'" },	    { "''", "''''''" },
+		{ "a\"b\\c", "'a\"b\\c'" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		if (!f)
+			skip_all("open_memstream() failed");
+		gnuplot_quote(f, cases[i].in);
+		fclose(f);
+		is_str(buf, cases[i].want, "quote(%s)", cases[i].in);
+		free(buf);
+	}
+}
+
+/* Put a fake gnuplot running BODY into DIR. */
+static int fake_gnuplot(const char *dir, const char *body)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/gnuplot", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	if (fclose(f) || chmod(path, 0755))
+		return -1;
+	return 0;
+}
+
+static void running(void)
+{
+	char tmpl[] = "/tmp/test-gnuplot.XXXXXX", bin[64], work[64];
+	char *dir = mkdtemp(tmpl), got[4096] = "";
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+	FILE *f;
+
+	if (!dir)
+		skip_all("mkdtemp() failed");
+	snprintf(bin, sizeof(bin), "%s/bin", dir);
+	snprintf(work, sizeof(work), "%s/work", dir);
+	if (mkdir(bin, 0755) || mkdir(work, 0755))
+		skip_all("mkdir() failed");
+	setenv("PATH", bin, 1);
+	is_int(gnuplot_run(NULL, "x.gp"), -ENOENT, "no gnuplot in PATH");
+	/* The stand-in needs cat from the rest of PATH. */
+	snprintf(got, sizeof(got), "%s:%s", bin, saved ? saved : "/bin");
+	setenv("PATH", got, 1);
+	if (fake_gnuplot(bin, "cat \"$1\" >seen"))
+		skip_all("cannot write a fake gnuplot");
+	snprintf(got, sizeof(got), "%s/x.gp", work);
+	f = fopen(got, "w");
+	if (!f)
+		skip_all("cannot write a script");
+	fputs("plot 1\n", f);
+	fclose(f);
+	is_int(gnuplot_run(work, "x.gp"), 0, "runs in DIR with SCRIPT");
+	snprintf(got, sizeof(got), "%s/seen", work);
+	f = fopen(got, "r");
+	ok(f && fgets(got, sizeof(got), f) && !strcmp(got, "plot 1\n"),
+	   "gnuplot read the script relative to DIR");
+	if (f)
+		fclose(f);
+	if (fake_gnuplot(bin, "exit 1"))
+		skip_all("cannot write a fake gnuplot");
+	is_int(gnuplot_run(NULL, "x.gp"), -ECHILD, "failure is -ECHILD");
+	if (fake_gnuplot(bin, "kill -9 $$"))
+		skip_all("cannot write a fake gnuplot");
+	is_int(gnuplot_run(NULL, "x.gp"), -ECHILD, "killed is -ECHILD");
+	if (saved) {
+		setenv("PATH", saved, 1);
+		free(saved);
+	}
+	snprintf(got, sizeof(got), "rm -rf '%s'", dir);
+	ok(system(got) == 0, "cleaned up");
+}
+
+int main(void)
+{
+	quoting();
+	running();
+	return done_testing();
+}
