@@ -16,13 +16,17 @@
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <git2.h>
+#include <git2/sys/odb_backend.h>
+#include <zlib.h>
 
 #include "lib/err.h"
 #include "lib/sig.h"
@@ -36,7 +40,9 @@
 struct walker {
 	const struct walk_opts *o;
 	git_repository *repo;
-	git_odb *odb;
+	git_odb *odb;		/* everything, alternates included */
+	git_odb *packs;		/* this repository's packs only */
+	char *objdir;		/* "<gitdir>/objects/" */
 	struct children_map map;
 	struct heldbuf held;
 	uint32_t *stack;
@@ -113,6 +119,67 @@ static bool is_shallow(const struct walker *w, const git_oid *id)
 				      sizeof(*w->shallow), oid_cmp_void);
 }
 
+/*
+ * Why an object is missing: a pack libgit2 silently skipped because it is
+ * unreadable, truncated or damaged.  Sets libgit2's error message to say
+ * so and returns true when one is found.
+ */
+static bool damaged_pack(const struct walker *w)
+{
+	char *dir = xasprintf("%spack", w->objdir), *p = NULL;
+	unsigned char head[4], tail[20], want[20];
+	struct dirent *de;
+	bool bad = false;
+	DIR *d = opendir(dir);
+
+	while (d && !bad && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		FILE *pf, *xf;
+		char *msg = NULL;
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".pack"))
+			continue;
+		free(p);
+		p = xasprintf("%s/%s", dir, de->d_name);
+		pf = fopen(p, "rb");
+		if (!pf) {
+			msg = xasprintf("cannot read pack '%s': %s", p,
+					strerror(errno));
+		} else if (fread(head, 1, 4, pf) != 4 || memcmp(head, "PACK", 4)) {
+			msg = xasprintf("'%s' is not a pack file", p);
+		} else if (fseek(pf, -20, SEEK_END) ||
+			   fread(tail, 1, 20, pf) != 20) {
+			msg = xasprintf("pack '%s' is truncated", p);
+		} else {
+			/* The index records the pack's trailing checksum. */
+			memcpy(p + strlen(p) - 5, ".idx", 5);
+			xf = fopen(p, "rb");
+			if (xf && !fseek(xf, -40, SEEK_END) &&
+			    fread(want, 1, 20, xf) == 20 &&
+			    memcmp(want, tail, 20))
+				msg = xasprintf("pack '%.*s.pack' is truncated "
+						"or damaged (does not match "
+						"its index)",
+						(int)(strlen(p) - 4), p);
+			if (xf)
+				fclose(xf);
+		}
+		if (pf)
+			fclose(pf);
+		if (msg) {
+			git_error_set_str(GIT_ERROR_ODB, msg);
+			free(msg);
+			bad = true;
+		}
+	}
+	if (d)
+		closedir(d);
+	free(p);
+	free(dir);
+	return bad;
+}
+
+/* Read commit ID: from the packs, else a checked loose object. */
 /* Queue commit ID as a start (or, with HIDE, as excluded). */
 static int add_tip(struct walker *w, const git_oid *id, bool hide)
 {
@@ -165,8 +232,11 @@ static int add_ref(struct walker *w, git_reference *ref)
 		return 0;
 	}
 	snprintf(what, sizeof(what), "ref '%s' points to object", name);
-	if (git_object_lookup(&obj, w->repo, git_reference_target(res),
-			      GIT_OBJECT_ANY)) {
+	r = git_object_lookup(&obj, w->repo, git_reference_target(res),
+			      GIT_OBJECT_ANY);
+	if (r) {
+		if (r == GIT_ENOTFOUND)
+			damaged_pack(w);
 		r = obj_fail(w, git_reference_target(res), what);
 	} else {
 		r = add_object(w, obj, false, false, what);
@@ -346,6 +416,67 @@ static int visit_parents(struct walker *w, uint32_t child, const git_oid *ids,
 	return 0;
 }
 
+/*
+ * Whether the zlib stream in loose object file PATH is whole.  libgit2 1.5
+ * loops forever inflating a truncated loose object (libgit2 issue 7342,
+ * fixed after 1.9), so loose objects are checked before it reads them.
+ */
+static bool loose_intact(const char *path)
+{
+	unsigned char in[4096], out[16384];
+	z_stream z;
+	bool ok = false;
+	FILE *f = fopen(path, "rb");
+	int zr = Z_OK;
+
+	if (!f)
+		return true;	/* gone or unreadable: libgit2 reports it */
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK) {
+		fclose(f);
+		return false;
+	}
+	while (zr == Z_OK) {
+		z.avail_in = (uInt)fread(in, 1, sizeof(in), f);
+		z.next_in = in;
+		if (!z.avail_in)
+			break;
+		do {
+			z.next_out = out;
+			z.avail_out = sizeof(out);
+			zr = inflate(&z, Z_NO_FLUSH);
+		} while (zr == Z_OK && (z.avail_in || !z.avail_out));
+		if (zr == Z_BUF_ERROR)
+			zr = Z_OK;
+	}
+	ok = zr == Z_STREAM_END;
+	inflateEnd(&z);
+	fclose(f);
+	return ok;
+}
+
+static int read_object(struct walker *w, git_odb_object **obj,
+		       const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	char *path;
+	bool ok;
+	int r = git_odb_read(obj, w->packs, id);
+
+	if (r != GIT_ENOTFOUND)
+		return r;
+	git_oid_tostr(hex, sizeof(hex), id);
+	path = xasprintf("%s%.2s/%s", w->objdir, hex, hex + 2);
+	ok = loose_intact(path);
+	free(path);
+	if (!ok) {
+		git_error_set_str(GIT_ERROR_ZLIB,
+				  "truncated or corrupt loose object");
+		return -1;
+	}
+	return git_odb_read(obj, w->odb, id);
+}
+
 /* Read one commit, hold it, and link it to its parents. */
 static int visit(struct walker *w, uint32_t idx, bool hidden, git_oid *ids)
 {
@@ -355,7 +486,9 @@ static int visit(struct walker *w, uint32_t idx, bool hidden, git_oid *ids)
 	size_t len, hdr;
 	int n, r;
 
-	r = git_odb_read(&obj, w->odb, &id);
+	r = read_object(w, &obj, &id);
+	if (r == GIT_ENOTFOUND && damaged_pack(w))
+		return obj_fail(w, &id, "cannot read commit");
 	if (r == GIT_ENOTFOUND)
 		return obj_fail(w, &id, "missing commit");
 	if (r)
@@ -412,13 +545,29 @@ static int drain(struct walker *w, bool hidden)
 
 static int open_repo(struct walker *w)
 {
+	git_odb_backend *pack;
+	git_buf dir = { 0 };
+
 	if (git_repository_open_ext(&w->repo, w->o->repo_path,
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL))
 		return git_fail("cannot open repository '%s'",
 				w->o->repo_path);
-	if (git_repository_odb(&w->odb, w->repo))
+	if (git_repository_odb(&w->odb, w->repo) ||
+	    git_repository_item_path(&dir, w->repo,
+				     GIT_REPOSITORY_ITEM_OBJECTS))
 		return git_fail("repository '%s': cannot open its objects",
 				w->o->repo_path);
+	w->objdir = xstrdup(dir.ptr);
+	git_buf_dispose(&dir);
+	if (git_odb_new(&w->packs) ||
+	    git_odb_backend_pack(&pack, w->objdir))
+		return git_fail("repository '%s': cannot open its packs",
+				w->o->repo_path);
+	if (git_odb_add_backend(w->packs, pack, 1)) {
+		pack->free(pack);
+		return git_fail("repository '%s': cannot open its packs",
+				w->o->repo_path);
+	}
 	return load_shallow(w);
 }
 
@@ -467,6 +616,8 @@ static void release(struct walker *w, struct children_map *map_out)
 	heldbuf_release(&w->held);
 	free(w->stack);
 	free(w->shallow);
+	free(w->objdir);
+	git_odb_free(w->packs);
 	git_odb_free(w->odb);
 	git_repository_free(w->repo);
 	/* Give freed heap back too, so every iteration starts level. */
