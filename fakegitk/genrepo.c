@@ -593,18 +593,16 @@ static int dir_is_usable(const char *dir)
 		git_repository *repo;
 
 		if (!S_ISDIR(st.st_mode)) {
-			warn("cannot create repository '%s': not a directory",
-			     dir);
-			return -1;
+			git_error_set_str(GIT_ERROR_INVALID, "not a directory");
+			return git_fail("cannot create repository '%s'", dir);
 		}
 		if (git_repository_open_ext(&repo, dir,
 					    GIT_REPOSITORY_OPEN_NO_SEARCH,
 					    NULL) == 0) {
 			git_repository_free(repo);
-			warn("cannot create repository '%s': a repository "
-			     "exists there",
-			     dir);
-			return -1;
+			git_error_set_str(GIT_ERROR_INVALID,
+					  "a repository exists there");
+			return git_fail("cannot create repository '%s'", dir);
 		}
 	} else if (errno != ENOENT) {
 		return error_errno("cannot create repository '%s'", dir);

@@ -92,8 +92,8 @@ static int load_shallow(struct walker *w)
 	path = xasprintf("%sshallow", git_repository_path(w->repo));
 	f = fopen(path, "r");
 	if (!f) {
-		warn_errno("repository '%s': cannot open '%s'", w->o->repo_path,
-			   path);
+		error_errno("repository '%s': cannot open '%s'",
+			    w->o->repo_path, path);
 		free(path);
 		return -1;
 	}
@@ -217,12 +217,59 @@ static int add_object(struct walker *w, git_object *obj, bool hide,
 	return r;
 }
 
+static int read_object(struct walker *w, git_odb_object **obj,
+		       const git_oid *id);
+
+/*
+ * Peel ID (a commit, or a chain of tags ending at one) to the commit id in
+ * *OUT, reading through read_object() so damaged objects are caught.
+ * Returns 1 when found, 0 when it ends at a tree or blob, or -1 after an
+ * error line that names WHAT and the object.
+ */
+static int peel_commit(struct walker *w, const git_oid *id, git_oid *out,
+		       const char *what)
+{
+	git_oid cur = *id;
+	int depth, r;
+
+	for (depth = 0; depth < 64; depth++) {
+		git_odb_object *obj;
+		const char *data;
+		git_object_t type;
+
+		r = read_object(w, &obj, &cur);
+		if (r) {
+			if (r == GIT_ENOTFOUND)
+				damaged_pack(w);
+			return obj_fail(w, &cur, what);
+		}
+		type = git_odb_object_type(obj);
+		data = git_odb_object_data(obj);
+		r = type == GIT_OBJECT_TAG &&
+		    git_odb_object_size(obj) > 48 && !memcmp(data, "object ", 7) &&
+		    !git_oid_fromstrn(&cur, data + 7, GIT_OID_HEXSZ);
+		git_odb_object_free(obj);
+		if (type == GIT_OBJECT_COMMIT) {
+			*out = cur;
+			return 1;
+		}
+		if (type != GIT_OBJECT_TAG)
+			return 0;
+		if (!r) {
+			git_error_set_str(GIT_ERROR_OBJECT, "malformed tag");
+			return obj_fail(w, &cur, what);
+		}
+	}
+	git_error_set_str(GIT_ERROR_OBJECT, "chain of tags too long");
+	return obj_fail(w, &cur, what);
+}
+
 static int add_ref(struct walker *w, git_reference *ref)
 {
 	git_reference *res;
-	git_object *obj;
 	const char *name = git_reference_name(ref);
 	char what[1024];
+	git_oid commit;
 	int r;
 
 	if (git_reference_resolve(&res, ref)) {
@@ -231,17 +278,10 @@ static int add_ref(struct walker *w, git_reference *ref)
 		     w->o->repo_path, name);
 		return 0;
 	}
-	snprintf(what, sizeof(what), "ref '%s' points to object", name);
-	r = git_object_lookup(&obj, w->repo, git_reference_target(res),
-			      GIT_OBJECT_ANY);
-	if (r) {
-		if (r == GIT_ENOTFOUND)
-			damaged_pack(w);
-		r = obj_fail(w, git_reference_target(res), what);
-	} else {
-		r = add_object(w, obj, false, false, what);
-		git_object_free(obj);
-	}
+	snprintf(what, sizeof(what), "ref '%s' leads to object", name);
+	r = peel_commit(w, git_reference_target(res), &commit, what);
+	if (r > 0)
+		r = add_tip(w, &commit, false);
 	git_reference_free(res);
 	return r;
 }
