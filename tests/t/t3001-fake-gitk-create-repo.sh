@@ -5,26 +5,26 @@ test_description='fake-gitk --create-repo makes a deterministic kernel-shaped re
 . "$abs_top_srcdir/tests/t/lib-fake-gitk.sh"
 
 test_expect_success 'create a repository and print its HEAD' '
-	fake-gitk --create-repo one --commits 3000 --seed 5 >head1 2>err &&
+	fake-gitk --create-repo one --commits 2000 --seed 5 >head1 2>err &&
 	test_line_count = 1 head1 &&
 	grep -q "^[0-9a-f]\\{40\\}$" head1 &&
-	grep -q "^fake-gitk: created .one.: 3000 commits, seed 5, HEAD $(cat head1) in " err
+	grep -q "^fake-gitk: created .one.: 2000 commits, seed 5, HEAD $(cat head1) in " err
 '
 
 test_expect_success 'the same seed gives the same HEAD' '
-	fake-gitk -q --create-repo two --commits 3000 --seed 5 >head2 &&
+	fake-gitk -q --create-repo two --commits 2000 --seed 5 >head2 &&
 	test_cmp head1 head2
 '
 
 test_expect_success 'another seed gives another HEAD' '
-	fake-gitk -q --create-repo three --commits 3000 --seed 6 >head3 &&
+	fake-gitk -q --create-repo three --commits 2000 --seed 6 >head3 &&
 	! test_cmp head1 head3 >/dev/null
 '
 
 test_expect_success 'the repository is loadable and has every commit' '
 	fake-gitk -q -n 1 --format json one >out.json &&
 	json_field commits out.json >got &&
-	echo 3000 >expect && test_cmp expect got
+	echo 2000 >expect && test_cmp expect got
 '
 
 test_expect_success 'an existing repository is not overwritten' '
@@ -45,13 +45,13 @@ test_expect_success GIT 'it is bare, packed, and passes git fsck' '
 
 test_expect_success GIT 'its shape is a kernel'"'"'s' '
 	git -C one rev-list --all --parents >parents &&
-	test_line_count = 3000 parents &&
+	test_line_count = 2000 parents &&
 	awk "NF > 2 { m++ } NF > 3 { o++ } NF == 1 { r++ }
 		END { print m, o, r }" parents >shape &&
 	read merges octopus roots <shape &&
 	test "$roots" -eq 1 &&
 	test "$octopus" -ge 1 &&
-	test "$merges" -ge 150 && test "$merges" -le 300 &&
+	test "$merges" -ge 100 && test "$merges" -le 200 &&
 	git -C one rev-list --all |
 		git -C one cat-file --batch-check="%(objectsize)" >sizes &&
 	awk "{ s += \$1; if (\$1 > max) max = \$1 } END {
@@ -62,7 +62,7 @@ test_expect_success GIT 'its shape is a kernel'"'"'s' '
 	git -C one log --all --format="%an%n%cn" >names &&
 	test "$(sort -u names | wc -l)" -ge 20 &&
 	git -C one log --all --format=%ct >dates &&
-	test "$(sort -u dates | wc -l)" -ge 2900 &&
+	test "$(sort -u dates | wc -l)" -ge 1900 &&
 	git -C one for-each-ref >refs &&
 	test "$(wc -l <refs)" -ge 10
 '

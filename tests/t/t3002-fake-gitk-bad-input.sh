@@ -104,12 +104,13 @@ test_expect_success 'a pack that is not a pack' '
 test_expect_success 'thousands of refs' '
 	git clone -q --no-local repo refs &&
 	git -C refs rev-list --all >all &&
-	awk "{ for (i = 0; i < 1000; i++)
-		printf \"create refs/heads/r%d-%d %s\\n\", NR, i, \$1 }" \
-		all >updates &&
-	git -C refs update-ref --stdin <updates &&
+	git -C refs pack-refs --all &&
+	# Appended in order, so the file stays sorted as it says.
+	awk "{ for (i = 0; i < 200; i++)
+		printf \"%s refs/zzz/r%05d-%03d\\n\", \$1, NR, i }" \
+		all >>refs/.git/packed-refs &&
 	git -C refs for-each-ref >list &&
-	test "$(wc -l <list)" -ge 18000 &&
+	test "$(wc -l <list)" -ge 3600 &&
 	git_figures refs &&
 	fake-gitk -q -n 1 --format json refs >out.json &&
 	json_field commits out.json >got && test_cmp commits got
