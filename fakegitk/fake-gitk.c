@@ -40,7 +40,7 @@ enum {
 
 /* clang-format off */
 static const struct option long_opts[] = {
-	OPT_LONG_HELP, OPT_LONG_VERSION, OPT_LONG_VERBOSE, OPT_LONG_QUIET,
+	OPT_LONG_HELP, OPT_LONG_VERSION, OPT_LONG_QUIET,
 	OPT_LONG_SEED, OPT_LONG_OUTPUT, OPT_LONG_FORMAT,
 	{ "iterations",    required_argument, NULL, 'n' },
 	{ "every",         required_argument, NULL, 'e' },
@@ -54,7 +54,7 @@ static const struct option long_opts[] = {
 };
 /* clang-format on */
 static const char short_opts[] =
-	OPT_SHORT_HELP OPT_SHORT_VERBOSE OPT_SHORT_QUIET OPT_SHORT_OUTPUT "n:e:";
+	OPT_SHORT_HELP OPT_SHORT_QUIET OPT_SHORT_OUTPUT "n:e:";
 
 static void usage(int status)
 {
@@ -91,7 +91,6 @@ static void usage(int status)
 	      "(stdout)\n"
 	      "  -o, --output=FILE      write the summary to FILE instead\n"
 	      "  -q, --quiet            no progress lines, no text summary\n"
-	      "  -v, --verbose          say more\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
