@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the fake-gitk tests (t3xxx): repositories of known shape made
 # with the git CLI, and the figures git itself gives for them.

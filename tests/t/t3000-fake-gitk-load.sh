@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
+# (test bodies are single-quoted on purpose; test-lib.sh sets the rest)
 test_description='fake-gitk loads exactly what git rev-list walks'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-fake-gitk.sh"
@@ -75,7 +77,7 @@ test_expect_success 'a progress line every N commits, one end line per load' '
 	echo 12 >expect && test_cmp expect n &&
 	grep -c " fake-gitk iter=[123] commits=18 edges=21 bytes=$(cat bytes) elapsed=[0-9]*\\.[0-9]\\{9\\}$" out >n &&
 	echo 3 >expect && test_cmp expect n &&
-	test_line_count = 15 out &&
+	test_line_count '=' 15 out &&
 	grep -q "^fake-gitk: commits=18 edges=21 bytes_held=$(cat bytes) " err
 '
 
@@ -83,7 +85,7 @@ test_expect_success 'progress lines start with a monotonic timestamp' '
 	head -n 1 out >first &&
 	grep -q "^[0-9][0-9]*\\.[0-9]\\{9\\} fake-gitk commits=4 bytes=[0-9]* iter=1$" first &&
 	fake-gitk -n 1 -e 0 repo >out 2>err &&
-	test_line_count = 1 out
+	test_line_count '=' 1 out
 '
 
 test_expect_success '--hold none and --hold headers hold what they say' '

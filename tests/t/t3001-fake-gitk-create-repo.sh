@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
+# (test bodies are single-quoted on purpose; test-lib.sh sets the rest)
 test_description='fake-gitk --create-repo makes a deterministic kernel-shaped repository'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-fake-gitk.sh"
 
 test_expect_success 'create a repository and print its HEAD' '
 	fake-gitk --create-repo one --commits 2000 --seed 5 >head1 2>err &&
-	test_line_count = 1 head1 &&
+	test_line_count '=' 1 head1 &&
 	grep -q "^[0-9a-f]\\{40\\}$" head1 &&
 	grep -q "^fake-gitk: created .one.: 2000 commits, seed 5, HEAD $(cat head1) in " err
 '
@@ -29,7 +31,7 @@ test_expect_success 'the repository is loadable and has every commit' '
 
 test_expect_success 'an existing repository is not overwritten' '
 	test_must_fail fake-gitk -q --create-repo one --commits 10 >out 2>err &&
-	test_line_count = 1 err &&
+	test_line_count '=' 1 err &&
 	grep -q "^fake-gitk: cannot create repository .one.: a repository exists there$" err
 '
 
@@ -45,7 +47,7 @@ test_expect_success GIT 'it is bare, packed, and passes git fsck' '
 
 test_expect_success GIT 'its shape is a kernel'"'"'s' '
 	git -C one rev-list --all --parents >parents &&
-	test_line_count = 2000 parents &&
+	test_line_count '=' 2000 parents &&
 	awk "NF > 2 { m++ } NF > 3 { o++ } NF == 1 { r++ }
 		END { print m, o, r }" parents >shape &&
 	read merges octopus roots <shape &&

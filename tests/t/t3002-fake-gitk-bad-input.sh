@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
+# (test bodies are single-quoted on purpose; test-lib.sh sets the rest)
 test_description='fake-gitk on bad input: one clear line, or it works'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-fake-gitk.sh"
@@ -8,7 +10,7 @@ test_have_prereq GIT || test_skip_all 'git is not installed'
 
 # expect_one_line REPO [TEXT...]: err has one line, naming REPO and TEXTs.
 expect_one_line() {
-	test_line_count = 1 err &&
+	test_line_count '=' 1 err &&
 	grep -q "^fake-gitk: .*'$1'" err || return 1
 	shift
 	for t in "$@"; do
