@@ -138,8 +138,8 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 				"--iterations", optarg, 1, MAX_ITERATIONS);
 			break;
 		case 'e':
-			c->walk.every = opt_u64("--every", optarg, 0,
-						UINT32_MAX);
+			c->walk.every =
+				opt_u64("--every", optarg, 0, UINT32_MAX);
 			break;
 		case OPT_HOLD:
 			c->walk.hold = parse_hold(optarg);
@@ -157,8 +157,8 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 			c->gen.dir = optarg;
 			break;
 		case OPT_COMMITS:
-			c->gen.commits = opt_u64("--commits", optarg, 1,
-						 UINT32_MAX / 4);
+			c->gen.commits =
+				opt_u64("--commits", optarg, 1, UINT32_MAX / 4);
 			break;
 		default:
 			usage(EXIT_USAGE);

@@ -21,8 +21,8 @@
 
 struct heldbuf {
 	char *base;
-	size_t len;	/* bytes appended */
-	size_t cap;	/* bytes mapped */
+	size_t len; /* bytes appended */
+	size_t cap; /* bytes mapped */
 };
 
 /* Append LEN bytes of DATA, growing the mapping.  Returns 0 or -ENOMEM. */
@@ -38,22 +38,22 @@ void heldbuf_release(struct heldbuf *b);
 /* ---- children.c: parent -> children hash map over commit ids ---- */
 
 struct child_edge {
-	uint32_t child;	/* node index of the child */
+	uint32_t child; /* node index of the child */
 	uint32_t next;	/* next edge of the same parent, UINT32_MAX ends */
 };
 
 struct commit_node {
 	git_oid id;
-	uint32_t first_child;	/* edge index, UINT32_MAX when none */
+	uint32_t first_child; /* edge index, UINT32_MAX when none */
 	uint32_t nchildren;
-	bool seen;		/* queued for the walk (or hidden) */
-	bool hidden;		/* reachable from an excluded revision */
+	bool seen;   /* queued for the walk (or hidden) */
+	bool hidden; /* reachable from an excluded revision */
 };
 
 struct children_map {
 	struct commit_node *node;
 	uint32_t nnodes, node_cap;
-	uint32_t *slot;		/* open addressing: node index + 1, 0 empty */
+	uint32_t *slot; /* open addressing: node index + 1, 0 empty */
 	uint32_t mask;
 	struct child_edge *edge;
 	uint64_t nedges;
@@ -77,19 +77,19 @@ void children_map_release(struct children_map *m);
 /* ---- walk.c: load the history ---- */
 
 enum hold_mode {
-	HOLD_ALL,	/* the whole raw commit, as gitk keeps git log's output */
-	HOLD_HEADERS,	/* tree, parents, author, committer only */
-	HOLD_NONE,	/* read and parse, keep nothing */
+	HOLD_ALL,     /* the whole raw commit, as gitk keeps git log's output */
+	HOLD_HEADERS, /* tree, parents, author, committer only */
+	HOLD_NONE,    /* read and parse, keep nothing */
 };
 
 struct walk_opts {
 	const char *repo_path;
-	char **revs;		/* revisions; all refs and HEAD when none */
+	char **revs; /* revisions; all refs and HEAD when none */
 	int nrevs;
 	enum hold_mode hold;
 	bool reread;
 	bool verify_hashes;
-	uint64_t every;		/* progress line every N commits, 0 never */
+	uint64_t every; /* progress line every N commits, 0 never */
 	struct progress *progress;
 };
 
@@ -97,7 +97,7 @@ struct walk_result {
 	uint64_t commits;
 	uint64_t edges;
 	uint64_t bytes_held;
-	uint64_t bytes_read;	/* raw commit bytes read, held or not */
+	uint64_t bytes_read; /* raw commit bytes read, held or not */
 	uint64_t elapsed_ns;
 	uint64_t reread_sum;
 	bool shallow;
@@ -143,8 +143,8 @@ struct fg_config {
 	struct progress progress;
 	struct run_info run;
 	bool commit_graph;
-	struct walk_result *res;	/* one per iteration */
-	unsigned done;			/* iterations that ran (or began) */
+	struct walk_result *res; /* one per iteration */
+	unsigned done;		 /* iterations that ran (or began) */
 };
 
 /*

@@ -53,54 +53,68 @@ static const char *const file_name[GEN_FILES] = {
 	"ops.c",   "sysfs.c",  "util.c", "xfer.c",
 };
 static const char *const branch_name[GEN_BRANCHES] = {
-	"master",  "x86",  "block",  "crypto", "drivers", "fs",
-	"sched",   "mm",   "net",    "arm",    "scsi",    "usb",
-	"ext4",    "tip",  "sound",  "akpm",
+	"master", "x86", "block", "crypto", "drivers", "fs",  "sched", "mm",
+	"net",	  "arm", "scsi",  "usb",    "ext4",    "tip", "sound", "akpm",
 };
 static const char *const first_names[] = {
-	"Linus", "Andrew", "Ingo",   "Greg",   "David",  "Thomas", "Jens",
-	"Al",    "Peter",  "Alan",   "Takashi", "James", "Russell", "Jeff",
-	"Hugh",  "Mel",    "Rik",    "Wu",     "Theodore", "Christoph",
-	"Nick",  "Jan",    "Arjan",  "Stephen", "Frederic", "Steven", "Rafael",
-	"Paul",  "Johannes", "KOSAKI", "Andi",  "Tejun",
+	"Linus",    "Andrew",	 "Ingo",   "Greg", "David",    "Thomas",
+	"Jens",	    "Al",	 "Peter",  "Alan", "Takashi",  "James",
+	"Russell",  "Jeff",	 "Hugh",   "Mel",  "Rik",      "Wu",
+	"Theodore", "Christoph", "Nick",   "Jan",  "Arjan",    "Stephen",
+	"Frederic", "Steven",	 "Rafael", "Paul", "Johannes", "KOSAKI",
+	"Andi",	    "Tejun",
 };
 static const char *const last_names[] = {
-	"Torvalds", "Morton", "Molnar",  "Kroah-Hartman", "Miller", "Gleixner",
-	"Axboe",    "Viro",   "Zijlstra", "Cox",     "Iwai",    "Bottomley",
-	"King",     "Garzik", "Dickins",  "Gorman",  "van Riel", "Fengguang",
-	"Ts'o",     "Hellwig", "Piggin",  "Kara",    "van de Ven", "Rothwell",
-	"Weisbecker", "Rostedt", "Wysocki", "Mackerras", "Weiner", "Motohiro",
+	"Torvalds", "Morton",	 "Molnar",     "Kroah-Hartman", "Miller",
+	"Gleixner", "Axboe",	 "Viro",       "Zijlstra",	"Cox",
+	"Iwai",	    "Bottomley", "King",       "Garzik",	"Dickins",
+	"Gorman",   "van Riel",	 "Fengguang",  "Ts'o",		"Hellwig",
+	"Piggin",   "Kara",	 "van de Ven", "Rothwell",	"Weisbecker",
+	"Rostedt",  "Wysocki",	 "Mackerras",  "Weiner",	"Motohiro",
 	"Kleen",    "Heo",
 };
 static const char *const domains[] = {
-	"linux-foundation.org", "kernel.org", "redhat.com", "suse.de",
-	"intel.com", "davemloft.net", "oracle.com", "ibm.com", "novell.com",
-	"jp.fujitsu.com", "google.com", "arm.linux.org.uk",
+	"linux-foundation.org",
+	"kernel.org",
+	"redhat.com",
+	"suse.de",
+	"intel.com",
+	"davemloft.net",
+	"oracle.com",
+	"ibm.com",
+	"novell.com",
+	"jp.fujitsu.com",
+	"google.com",
+	"arm.linux.org.uk",
 };
 static const char *const zones[] = {
 	"-0700", "-0800", "+0100", "+0200", "+0000", "-0400",
 	"-0500", "+0530", "+0900", "+0800", "+1000", "+0300",
 };
 static const char *const words[] = {
-	"the",      "a",        "to",       "of",        "in",     "and",
-	"is",       "for",      "this",     "that",      "when",   "with",
-	"patch",    "fix",      "driver",   "memory",    "page",   "lock",
-	"race",     "between",  "reclaim",  "writeback", "buffer", "inode",
-	"cache",    "flush",    "queue",    "request",   "device", "interrupt",
-	"handler",  "callback", "pointer",  "dereference", "NULL", "kernel",
-	"oops",     "warning",  "spinlock", "mutex",     "sysfs",  "module",
-	"allocation", "failure", "order",   "zone",      "swap",   "dirty",
-	"pages",    "should",   "not",      "be",        "called", "under",
-	"because",  "otherwise", "we",      "can",       "deadlock", "it",
-	"regression", "since",  "commit",   "introduced", "caused", "stall",
+	"the",	      "a",	   "to",	 "of",		"in",
+	"and",	      "is",	   "for",	 "this",	"that",
+	"when",	      "with",	   "patch",	 "fix",		"driver",
+	"memory",     "page",	   "lock",	 "race",	"between",
+	"reclaim",    "writeback", "buffer",	 "inode",	"cache",
+	"flush",      "queue",	   "request",	 "device",	"interrupt",
+	"handler",    "callback",  "pointer",	 "dereference", "NULL",
+	"kernel",     "oops",	   "warning",	 "spinlock",	"mutex",
+	"sysfs",      "module",	   "allocation", "failure",	"order",
+	"zone",	      "swap",	   "dirty",	 "pages",	"should",
+	"not",	      "be",	   "called",	 "under",	"because",
+	"otherwise",  "we",	   "can",	 "deadlock",	"it",
+	"regression", "since",	   "commit",	 "introduced",	"caused",
+	"stall",
 };
 static const char *const verbs[] = {
-	"fix", "add", "remove", "clean up", "convert", "use", "introduce",
-	"simplify", "avoid", "make", "rework", "update", "export", "drop",
+	"fix",	  "add",       "remove",   "clean up", "convert",
+	"use",	  "introduce", "simplify", "avoid",    "make",
+	"rework", "update",    "export",   "drop",
 };
 
 struct person {
-	char ident[96];	/* "Name <email>" */
+	char ident[96]; /* "Name <email>" */
 	const char *tz;
 };
 
@@ -109,15 +123,15 @@ struct branch {
 	git_oid file[GEN_DIRS][GEN_FILES];
 	git_oid dir[GEN_DIRS];
 	git_oid root;
-	bool dirty;	/* has commits mainline has not merged */
+	bool dirty; /* has commits mainline has not merged */
 	unsigned maintainer;
 };
 
 struct gen {
 	struct rand r;
 	git_odb *odb;
-	uint64_t time;	/* committer time of the last commit */
-	uint64_t rev;	/* blob revision counter, keeps blobs unique */
+	uint64_t time; /* committer time of the last commit */
+	uint64_t rev;  /* blob revision counter, keeps blobs unique */
 	uint64_t release;
 	struct person people[GEN_PEOPLE];
 	struct branch br[GEN_BRANCHES];
@@ -126,7 +140,7 @@ struct gen {
 	char *msg;
 	size_t msglen;
 	char *obj;
-	git_oid *objs;	/* every object written, for the packbuilder */
+	git_oid *objs; /* every object written, for the packbuilder */
 	size_t nobjs, objs_cap;
 };
 
@@ -234,8 +248,8 @@ static int write_commit(struct gen *g, git_oid *id, const git_oid *tree,
 		n += (size_t)sprintf(g->obj + n, "parent %s\n", hex);
 	}
 	n += (size_t)sprintf(g->obj + n, "author %s %llu %s\n",
-			     g->people[author].ident,
-			     (unsigned long long)atime, g->people[author].tz);
+			     g->people[author].ident, (unsigned long long)atime,
+			     g->people[author].tz);
 	n += (size_t)sprintf(g->obj + n, "committer %s %llu %s\n\n",
 			     g->people[committer].ident,
 			     (unsigned long long)g->time,
@@ -327,8 +341,8 @@ static int commit_change(struct gen *g, unsigned b)
 	msg_prose(g, body_len(g));
 	signoffs(g, author, committer);
 	advance_time(g);
-	if (write_commit(g, &br->tip, &br->root, &br->tip, 1, author,
-			 committer, g->time - rand_below(&g->r, 14 * 86400)))
+	if (write_commit(g, &br->tip, &br->root, &br->tip, 1, author, committer,
+			 g->time - rand_below(&g->r, 14 * 86400)))
 		return -1;
 	br->dirty = b != 0;
 	return 0;
@@ -346,14 +360,16 @@ static int commit_merge(struct gen *g, const unsigned *from, unsigned n)
 	if (n == 1) {
 		msg_add(g,
 			"Merge branch 'for-linus' of "
-			"git://git.kernel.org/pub/scm/linux/kernel/git/%s/%s-2.6\n\n",
-			last_names[g->br[from[0]].maintainer % N_OF(last_names)],
+			"git://git.kernel.org/pub/scm/linux/kernel/git/%s/"
+			"%s-2.6\n\n",
+			last_names[g->br[from[0]].maintainer %
+				   N_OF(last_names)],
 			branch_name[from[0]]);
 	} else {
 		msg_add(g, "Merge branches");
 		for (i = 0; i < n; i++)
-			msg_add(g, "%s'%s'", i ? (i + 1 == n ? " and " : ", ")
-					       : " ",
+			msg_add(g, "%s'%s'",
+				i ? (i + 1 == n ? " and " : ", ") : " ",
 				branch_name[from[i]]);
 		msg_add(g, " into next\n\n");
 	}
@@ -366,7 +382,8 @@ static int commit_merge(struct gen *g, const unsigned *from, unsigned n)
 		for (k = 0; k < 2; k++, d = (d + 4) % GEN_DIRS) {
 			memcpy(m->file[d % GEN_DIRS], b->file[d % GEN_DIRS],
 			       sizeof(m->file[0]));
-			git_oid_cpy(&m->dir[d % GEN_DIRS], &b->dir[d % GEN_DIRS]);
+			git_oid_cpy(&m->dir[d % GEN_DIRS],
+				    &b->dir[d % GEN_DIRS]);
 		}
 		msg_add(g, "* '%s':\n", branch_name[from[i]]);
 		k = 1 + (unsigned)rand_below(&g->r, 8);

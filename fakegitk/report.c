@@ -43,9 +43,9 @@ static void sum_up(const struct fg_config *c, struct totals *t)
 	t->last = &c->res[c->done - 1];
 	t->mean_s = stats_mean_of(el, c->done);
 	t->stddev_s = stats_stddev_of(el, c->done);
-	t->rate = t->elapsed_ns ? (double)t->commits * 1e9 /
-					  (double)t->elapsed_ns
-				: 0.0;
+	t->rate = t->elapsed_ns
+			  ? (double)t->commits * 1e9 / (double)t->elapsed_ns
+			  : 0.0;
 	/* ru_maxrss is in KiB on Linux: the high-water mark, like VmHWM. */
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		t->peak_rss = (uint64_t)ru.ru_maxrss * 1024;
@@ -95,8 +95,9 @@ static void write_text(const struct fg_config *c, const struct totals *t,
 	const char *p = progname();
 	unsigned i;
 
-	fprintf(f, "%s: repository '%s' (commit-graph: %s, shallow: %s), "
-		   "hold %s%s\n",
+	fprintf(f,
+		"%s: repository '%s' (commit-graph: %s, shallow: %s), "
+		"hold %s%s\n",
 		p, c->walk.repo_path, c->commit_graph ? "yes" : "no",
 		t->last->shallow ? "yes" : "no", hold_name[c->walk.hold],
 		c->walk.reread ? ", reread" : "");
@@ -105,8 +106,9 @@ static void write_text(const struct fg_config *c, const struct totals *t,
 		char el[32];
 
 		el[fmt_ns_fixed(el, r->elapsed_ns, 3)] = '\0';
-		fprintf(f, "%s: iteration %u: %llu commits in %s s (%.0f "
-			   "commits/s)%s\n",
+		fprintf(f,
+			"%s: iteration %u: %llu commits in %s s (%.0f "
+			"commits/s)%s\n",
 			p, i + 1, (unsigned long long)r->commits, el,
 			r->elapsed_ns ? (double)r->commits * 1e9 /
 						(double)r->elapsed_ns
@@ -187,8 +189,7 @@ static void dump_node(FILE *f, const struct children_map *m, uint32_t i,
 	fputs(git_oid_tostr(hex, sizeof(hex), &m->node[i].id), f);
 	for (k = 0; k < n; k++) {
 		fputc(' ', f);
-		fputs(git_oid_tostr(hex, sizeof(hex), &m->node[kids[k]].id),
-		      f);
+		fputs(git_oid_tostr(hex, sizeof(hex), &m->node[kids[k]].id), f);
 	}
 	fputc('\n', f);
 }

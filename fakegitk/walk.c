@@ -40,14 +40,14 @@
 struct walker {
 	const struct walk_opts *o;
 	git_repository *repo;
-	git_odb *odb;		/* everything, alternates included */
-	git_odb *packs;		/* this repository's packs only */
-	char *objdir;		/* "<gitdir>/objects/" */
+	git_odb *odb;	/* everything, alternates included */
+	git_odb *packs; /* this repository's packs only */
+	char *objdir;	/* "<gitdir>/objects/" */
 	struct children_map map;
 	struct heldbuf held;
 	uint32_t *stack;
 	size_t nstack, stack_cap;
-	git_oid *shallow;	/* sorted shallow boundary commits */
+	git_oid *shallow; /* sorted shallow boundary commits */
 	size_t nshallow;
 	struct walk_result *res;
 	unsigned iter;
@@ -145,7 +145,8 @@ static bool damaged_pack(const struct walker *w)
 		if (!pf) {
 			msg = xasprintf("cannot read pack '%s': %s", p,
 					strerror(errno));
-		} else if (fread(head, 1, 4, pf) != 4 || memcmp(head, "PACK", 4)) {
+		} else if (fread(head, 1, 4, pf) != 4 ||
+			   memcmp(head, "PACK", 4)) {
 			msg = xasprintf("'%s' is not a pack file", p);
 		} else if (fseek(pf, -20, SEEK_END) ||
 			   fread(tail, 1, 20, pf) != 20) {
@@ -245,8 +246,8 @@ static int peel_commit(struct walker *w, const git_oid *id, git_oid *out,
 		}
 		type = git_odb_object_type(obj);
 		data = git_odb_object_data(obj);
-		r = type == GIT_OBJECT_TAG &&
-		    git_odb_object_size(obj) > 48 && !memcmp(data, "object ", 7) &&
+		r = type == GIT_OBJECT_TAG && git_odb_object_size(obj) > 48 &&
+		    !memcmp(data, "object ", 7) &&
 		    !git_oid_fromstrn(&cur, data + 7, GIT_OID_HEXSZ);
 		git_odb_object_free(obj);
 		if (type == GIT_OBJECT_COMMIT) {
@@ -322,8 +323,7 @@ static int add_revspec_side(struct walker *w, git_object *obj, bool hide,
 {
 	char what[1024];
 
-	snprintf(what, sizeof(what), "revision '%s' is not a commit but",
-		 rev);
+	snprintf(what, sizeof(what), "revision '%s' is not a commit but", rev);
 	return add_object(w, obj, hide, true, what);
 }
 
@@ -384,8 +384,8 @@ static int add_revision(struct walker *w, const char *rev)
  * The parent lines of raw commit DATA, in order.  Returns the number found
  * (up to MAX stored) or -1 when the header is malformed.
  */
-static int parse_parents(const char *data, size_t len, git_oid *ids,
-			 int max, size_t *header_len)
+static int parse_parents(const char *data, size_t len, git_oid *ids, int max,
+			 size_t *header_len)
 {
 	const char *p = data, *end = data + len, *hdr_end;
 	int n = 0;
@@ -470,7 +470,7 @@ static bool loose_intact(const char *path)
 	int zr = Z_OK;
 
 	if (!f)
-		return true;	/* gone or unreadable: libgit2 reports it */
+		return true; /* gone or unreadable: libgit2 reports it */
 	memset(&z, 0, sizeof(z));
 	if (inflateInit(&z) != Z_OK) {
 		fclose(f);
@@ -590,8 +590,7 @@ static int open_repo(struct walker *w)
 
 	if (git_repository_open_ext(&w->repo, w->o->repo_path,
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL))
-		return git_fail("cannot open repository '%s'",
-				w->o->repo_path);
+		return git_fail("cannot open repository '%s'", w->o->repo_path);
 	if (git_repository_odb(&w->odb, w->repo) ||
 	    git_repository_item_path(&dir, w->repo,
 				     GIT_REPOSITORY_ITEM_OBJECTS))
@@ -599,8 +598,7 @@ static int open_repo(struct walker *w)
 				w->o->repo_path);
 	w->objdir = xstrdup(dir.ptr);
 	git_buf_dispose(&dir);
-	if (git_odb_new(&w->packs) ||
-	    git_odb_backend_pack(&pack, w->objdir))
+	if (git_odb_new(&w->packs) || git_odb_backend_pack(&pack, w->objdir))
 		return git_fail("repository '%s': cannot open its packs",
 				w->o->repo_path);
 	if (git_odb_add_backend(w->packs, pack, 1)) {
@@ -640,8 +638,9 @@ static int collect_tips(struct walker *w)
 	free(tips);
 	if (!r && !w->nstack && !w->res->interrupted) {
 		git_error_set_str(GIT_ERROR_REFERENCE,
-				  w->o->nrevs ? "no commits in the range given"
-					      : "no commits (empty repository)");
+				  w->o->nrevs
+					  ? "no commits in the range given"
+					  : "no commits (empty repository)");
 		return git_fail("repository '%s'", w->o->repo_path);
 	}
 	return r;
