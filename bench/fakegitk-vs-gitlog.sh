@@ -107,8 +107,8 @@ bench_one() {
 			glw, glc, n / glw
 		printf "  ratio (fake-gitk / git log commits/s): %.2f wall, %.2f cpu (target >= 1.0, aim 1.3)\n",
 			glw / fgw, glc / fgc
-		printf "  peak RSS %d bytes, held %d bytes: %s\n", rss, held,
-			rss >= held ? "pressure is real" : "PEAK RSS BELOW BYTES HELD"
+		printf "  peak RSS %.0f bytes, held %.0f bytes: %s\n", rss, held,
+			(rss >= held ? "pressure is real" : "PEAK RSS BELOW BYTES HELD")
 	}'
 }
 
