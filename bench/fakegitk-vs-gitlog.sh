@@ -73,10 +73,12 @@ bench_one() {
 	local repo=$1 commits graph fg gl i
 	commits=$(git -C "$repo" rev-list --all --count)
 	graph=no
-	if [ -e "$(git -C "$repo" rev-parse --git-path objects/info/commit-graph)" ] ||
-		[ -e "$(git -C "$repo" rev-parse --git-path objects/info/commit-graphs)" ]; then
-		graph=yes
-	fi
+	for f in commit-graph commit-graphs; do
+		if [ -e "$(git -C "$repo" rev-parse --path-format=absolute \
+			--git-path "objects/info/$f")" ]; then
+			graph=yes
+		fi
+	done
 	fg=$scratch/fg
 	gl=$scratch/gl
 	: >"$fg"
@@ -89,6 +91,8 @@ bench_one() {
 			-o "$scratch/run$i.json" "$repo"
 		timed "$gl" gitlog "$repo"
 	done
+	grep -q "\"commit_graph\":$([ $graph = yes ] && echo true || echo false)" \
+		"$scratch/run1.json" || die "$repo: fake-gitk disagrees about the commit-graph"
 	[ "$(json_num commits "$scratch/run1.json")" = "$commits" ] ||
 		die "$repo: fake-gitk loaded $(json_num commits "$scratch/run1.json") commits, git $commits"
 	awk -v repo="$repo" -v n="$commits" -v graph="$graph" \
