@@ -126,7 +126,7 @@ struct genrepo_opts {
 
 /*
  * Create a bare repository at O->dir with O->commits commits, written as
- * one pack.  Same seed, same object ids.  Stores the id of HEAD in *HEAD.
+ * packs (one per 32768 commits).  Same seed, same object ids.  Stores the id of HEAD in *HEAD.
  * On error prints one line and returns -1.
  */
 int genrepo_create(const struct genrepo_opts *o, git_oid *head);

@@ -13,7 +13,7 @@
  *
  * Speed comes from building every object in memory (raw tree and commit
  * data, written through a mempack odb backend with no loose-object store
- * behind it) and writing one pack and its index at the end.
+ * behind it) and writing a pack and its index every GEN_PACK_EVERY commits.
  */
 #include <config.h>
 
@@ -43,6 +43,12 @@
 #define GEN_EPOCH 1113664836ULL
 /* Mainline is tagged about every this many commits (a kernel release). */
 #define GEN_RELEASE_EVERY 9000
+/*
+ * Objects are packed and dropped from memory every this many commits, so
+ * the generator needs about 330 MiB however long the history (it may run
+ * on the small test machine itself); 180,000 commits make 6 packs.
+ */
+#define GEN_PACK_EVERY 32768
 
 /* Sorted, as git wants tree entries (no name is a prefix of another). */
 static const char *const dir_name[GEN_DIRS] = {
@@ -129,7 +135,10 @@ struct branch {
 
 struct gen {
 	struct rand r;
+	const char *dir;
+	git_repository *repo;
 	git_odb *odb;
+	git_odb_backend *mempack;
 	uint64_t time; /* committer time of the last commit */
 	uint64_t rev;  /* blob revision counter, keeps blobs unique */
 	uint64_t release;
@@ -518,6 +527,36 @@ static int commit_root(struct gen *g)
 	return 0;
 }
 
+/* Write the objects made since the last pack as one pack, and drop them. */
+static int write_pack(struct gen *g)
+{
+	git_packbuilder *pb;
+	char *path;
+	size_t i;
+	int r = -1;
+
+	if (git_packbuilder_new(&pb, g->repo))
+		return git_fail("cannot start a pack for '%s'", g->dir);
+	git_packbuilder_set_threads(pb, 0);
+	for (i = 0; i < g->nobjs; i++)
+		if (git_packbuilder_insert(pb, &g->objs[i], NULL)) {
+			git_fail("cannot add to the pack of '%s'", g->dir);
+			goto out;
+		}
+	path = xasprintf("%s/objects/pack", git_repository_path(g->repo));
+	if (git_packbuilder_write(pb, path, 0, NULL, NULL))
+		git_fail("cannot write the pack of '%s'", g->dir);
+	else if (git_mempack_reset(g->mempack))
+		git_fail("cannot reset the object store of '%s'", g->dir);
+	else
+		r = 0;
+	free(path);
+	g->nobjs = 0;
+out:
+	git_packbuilder_free(pb);
+	return r;
+}
+
 static int make_history(struct gen *g, uint64_t ncommits)
 {
 	uint64_t c = 1, next_release = GEN_RELEASE_EVERY;
@@ -545,34 +584,10 @@ static int make_history(struct gen *g, uint64_t ncommits)
 				return -1;
 			next_release += GEN_RELEASE_EVERY;
 		}
+		if (c % GEN_PACK_EVERY == 0 && write_pack(g))
+			return -1;
 	}
-	return 0;
-}
-
-static int write_pack(struct gen *g, git_repository *repo, const char *dir)
-{
-	git_packbuilder *pb;
-	char *path;
-	size_t i;
-	int r = -1;
-
-	if (git_packbuilder_new(&pb, repo))
-		return git_fail("cannot start a pack for '%s'", dir);
-	git_packbuilder_set_threads(pb, 0);
-	for (i = 0; i < g->nobjs; i++)
-		if (git_packbuilder_insert(pb, &g->objs[i], NULL)) {
-			git_fail("cannot add to the pack of '%s'", dir);
-			goto out;
-		}
-	path = xasprintf("%s/objects/pack", git_repository_path(repo));
-	if (git_packbuilder_write(pb, path, 0, NULL, NULL))
-		git_fail("cannot write the pack of '%s'", dir);
-	else
-		r = 0;
-	free(path);
-out:
-	git_packbuilder_free(pb);
-	return r;
+	return g->nobjs ? write_pack(g) : 0;
 }
 
 static int write_refs(struct gen *g, git_repository *repo, const char *dir)
@@ -630,7 +645,6 @@ static int dir_is_usable(const char *dir)
 int genrepo_create(const struct genrepo_opts *o, git_oid *head)
 {
 	git_repository *repo = NULL;
-	git_odb_backend *mempack;
 	struct gen *g;
 	int r = -1;
 
@@ -638,30 +652,37 @@ int genrepo_create(const struct genrepo_opts *o, git_oid *head)
 		return -1;
 	g = xcalloc(1, sizeof(*g));
 	rand_seed(&g->r, o->seed);
+	g->dir = o->dir;
 	g->msg = xmalloc(GEN_MSG_MAX);
 	g->obj = xmalloc(GEN_MSG_MAX + 4096);
 	make_people(g);
-	if (git_repository_init(&repo, o->dir, 1)) {
+	if (git_repository_init(&g->repo, o->dir, 1)) {
 		git_fail("cannot create repository '%s'", o->dir);
 		goto out;
 	}
-	/* Objects live only in memory until the pack is written. */
-	if (git_odb_new(&g->odb) || git_mempack_new(&mempack) ||
-	    git_odb_add_backend(g->odb, mempack, 1) ||
-	    git_repository_set_odb(repo, g->odb)) {
+	/* Objects live only in memory until their pack is written. */
+	if (git_odb_new(&g->odb) || git_mempack_new(&g->mempack) ||
+	    git_odb_add_backend(g->odb, g->mempack, 1) ||
+	    git_repository_set_odb(g->repo, g->odb)) {
 		git_fail("cannot set up an object store for '%s'", o->dir);
 		goto out;
 	}
 	if (make_history(g, o->commits ? o->commits : 1))
 		goto out;
 	g->ntags = g->release;
-	if (write_pack(g, repo, o->dir) || write_refs(g, repo, o->dir))
+	/* Refs are checked against the packs: open the result afresh. */
+	if (git_repository_open(&repo, o->dir)) {
+		git_fail("cannot open repository '%s'", o->dir);
+		goto out;
+	}
+	if (write_refs(g, repo, o->dir))
 		goto out;
 	git_oid_cpy(head, &g->br[0].tip);
 	r = 0;
 out:
-	git_odb_free(g->odb);
 	git_repository_free(repo);
+	git_odb_free(g->odb);
+	git_repository_free(g->repo);
 	free(g->objs);
 	free(g->tags);
 	free(g->msg);
