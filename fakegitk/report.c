@@ -55,12 +55,17 @@ static void sum_up(const struct fg_config *c, struct totals *t)
 static void write_json(const struct fg_config *c, const struct totals *t,
 		       FILE *f, bool interrupted)
 {
+	int major, minor, rev;
+	char lg2[48];
 	struct json j;
 	unsigned i;
 
+	git_libgit2_version(&major, &minor, &rev);
+	snprintf(lg2, sizeof(lg2), "%d.%d.%d", major, minor, rev);
 	json_init(&j, f, false);
 	json_object_begin(&j, NULL);
 	json_run_header(&j, &c->run);
+	json_str(&j, "libgit2_version", lg2);
 	json_str(&j, "repository", c->walk.repo_path);
 	json_bool(&j, "commit_graph", c->commit_graph);
 	json_bool(&j, "shallow", t->last->shallow);

@@ -24,7 +24,7 @@ test_expect_success 'commits, edges and held bytes equal git'"'"'s' '
 '
 
 test_expect_success 'the JSON result carries the contract 4 fields' '
-	for f in format_version program command_line commits edges \
+	for f in format_version program command_line libgit2_version commits edges \
 		bytes_held peak_rss_bytes iterations elapsed_s \
 		commits_per_s commit_graph; do
 		grep -q "\"$f\":" out.json || test_fail "no $f"
