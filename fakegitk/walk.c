@@ -613,7 +613,7 @@ static int open_repo(struct walker *w)
 static int collect_tips(struct walker *w)
 {
 	uint32_t *tips;
-	size_t ntips = 0, i;
+	size_t nhidden = 0, ntips = 0, i;
 	int r = 0, k;
 
 	for (k = 0; !r && k < w->o->nrevs; k++)
@@ -626,11 +626,10 @@ static int collect_tips(struct walker *w)
 	tips = xmalloc((w->nstack + 1) * sizeof(*tips));
 	for (i = 0; i < w->nstack; i++)
 		if (w->map.node[w->stack[i]].hidden)
-			w->stack[ntips++] = w->stack[i];
+			w->stack[nhidden++] = w->stack[i];
 		else
-			tips[i - ntips] = w->stack[i];
-	ntips = w->nstack - ntips;
-	w->nstack -= ntips;
+			tips[ntips++] = w->stack[i];
+	w->nstack = nhidden;
 	r = drain(w, true);
 	for (i = 0; !r && i < ntips; i++)
 		if (!w->map.node[tips[ntips - 1 - i]].hidden)
