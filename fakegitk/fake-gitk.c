@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fake-gitk: load a whole git history into memory the way gitk does, again
+ * and again, and time it.  The memory-pressure workload of latency-tests:
+ * on a small machine it pushes the system into swap, and its elapsed time,
+ * its spread and its progress stalls show how well the kernel copes.  It
+ * also makes the synthetic kernel-shaped repository it loads by default.
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "lib/err.h"
+#include "lib/opt.h"
+#include "lib/output.h"
+#include "lib/progress.h"
+#include "lib/sig.h"
+#include "lib/timing.h"
+
+#include "fakegitk/fake-gitk.h"
+
+#define DEFAULT_ITERATIONS 3
+#define MAX_ITERATIONS 100000
+#define DEFAULT_EVERY 10000
+#define DEFAULT_COMMITS 180000
+
+enum {
+	OPT_HOLD = OPT_PROG_FIRST,
+	OPT_REREAD,
+	OPT_VERIFY,
+	OPT_DUMP_MAP,
+	OPT_CREATE,
+	OPT_COMMITS,
+};
+
+/* clang-format off */
+static const struct option long_opts[] = {
+	OPT_LONG_HELP, OPT_LONG_VERSION, OPT_LONG_QUIET,
+	OPT_LONG_SEED, OPT_LONG_OUTPUT, OPT_LONG_FORMAT,
+	{ "iterations",    required_argument, NULL, 'n' },
+	{ "every",         required_argument, NULL, 'e' },
+	{ "hold",          required_argument, NULL, OPT_HOLD },
+	{ "reread",        no_argument,       NULL, OPT_REREAD },
+	{ "verify-hashes", no_argument,       NULL, OPT_VERIFY },
+	{ "dump-map",      required_argument, NULL, OPT_DUMP_MAP },
+	{ "create-repo",   required_argument, NULL, OPT_CREATE },
+	{ "commits",       required_argument, NULL, OPT_COMMITS },
+	OPT_LONG_END,
+};
+/* clang-format on */
+static const char short_opts[] =
+	OPT_SHORT_HELP OPT_SHORT_QUIET OPT_SHORT_OUTPUT "n:e:";
+
+static void usage(int status)
+{
+	if (status)
+		usage_error(NULL);
+	printf("Usage: %s [OPTION]... REPO [REVISION]...\n"
+	       "  or:  %s --create-repo=DIR [--commits=N] [--seed=N]\n",
+	       progname(), progname());
+	fputs("Load every commit of a git history into memory as gitk does "
+	      "(all refs and HEAD,\n"
+	      "or the REVISIONs given: HEAD, A..B, ^A B, A...B), build the "
+	      "parent -> children\n"
+	      "map, release everything and repeat; print progress lines and "
+	      "a summary.\n"
+	      "\n"
+	      "  -n, --iterations=N     load the history N times (default 3)\n"
+	      "  -e, --every=N          a progress line every N commits "
+	      "(default 10000, 0: none)\n"
+	      "      --hold=WHAT        keep all of each raw commit, its "
+	      "headers, or none\n"
+	      "                         (all|headers|none, default all)\n"
+	      "      --reread           read the held data again after the "
+	      "map is built\n"
+	      "      --verify-hashes    check each object's id as it is read "
+	      "(slower)\n"
+	      "      --dump-map=FILE    write the parent -> children map of "
+	      "the first load\n"
+	      "      --create-repo=DIR  create a synthetic kernel-shaped "
+	      "repository instead\n"
+	      "      --commits=N        its number of commits (default "
+	      "180000)\n"
+	      "      --seed=N           its seed (default 137)\n"
+	      "      --format=FORMAT    summary as text (stderr) or json "
+	      "(stdout)\n"
+	      "  -o, --output=FILE      write the summary to FILE instead\n"
+	      "  -q, --quiet            no progress lines, no text summary\n"
+	      "  -h, --help             show this help and exit\n"
+	      "  -V, --version          show the version and exit\n"
+	      "\n"
+	      "Progress lines (stdout): '<monotonic s> fake-gitk commits=N "
+	      "bytes=N iter=N',\n"
+	      "and at the end of each load 'iter=N commits=N edges=N bytes=N "
+	      "elapsed=S'.\n"
+	      "Sizes are binary (64k = 65536 bytes).  Exit status: 0 "
+	      "success, 1 failure,\n"
+	      "2 usage error, 128+N stopped by signal N.\n",
+	      stdout);
+	exit(EXIT_OK);
+}
+
+static enum hold_mode parse_hold(const char *arg)
+{
+	static const char *const names[] = { "all", "headers", "none" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(arg, names[i]))
+			return (enum hold_mode)i;
+	usage_error("invalid value '%s' for --hold (expected all, headers or "
+		    "none)",
+		    arg);
+}
+
+static void parse_args(struct fg_config *c, int argc, char **argv)
+{
+	const char *format = NULL;
+	int opt;
+
+	opt_common_init(&c->common);
+	c->iterations = DEFAULT_ITERATIONS;
+	c->walk.every = DEFAULT_EVERY;
+	c->walk.hold = HOLD_ALL;
+	c->gen.commits = DEFAULT_COMMITS;
+	while ((opt = getopt_long(argc, argv, short_opts, long_opts, NULL)) !=
+	       -1) {
+		if (opt_common_handle(&c->common, opt, optarg, usage))
+			continue;
+		switch (opt) {
+		case 'n':
+			c->iterations = (unsigned)opt_u64(
+				"--iterations", optarg, 1, MAX_ITERATIONS);
+			break;
+		case 'e':
+			c->walk.every =
+				opt_u64("--every", optarg, 0, UINT32_MAX);
+			break;
+		case OPT_HOLD:
+			c->walk.hold = parse_hold(optarg);
+			break;
+		case OPT_REREAD:
+			c->walk.reread = true;
+			break;
+		case OPT_VERIFY:
+			c->walk.verify_hashes = true;
+			break;
+		case OPT_DUMP_MAP:
+			c->dump_map = optarg;
+			break;
+		case OPT_CREATE:
+			c->gen.dir = optarg;
+			break;
+		case OPT_COMMITS:
+			c->gen.commits =
+				opt_u64("--commits", optarg, 1, UINT32_MAX / 4);
+			break;
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	format = c->common.format ? c->common.format : "text";
+	if (out_format_parse(format, &c->format) || c->format == FORMAT_CSV)
+		usage_error("invalid value '%s' for --format (expected text "
+			    "or json)",
+			    format);
+	c->gen.seed = c->common.seed;
+	c->gen.quiet = c->common.quiet;
+	if (c->gen.dir) {
+		if (optind < argc)
+			usage_error("--create-repo takes no repository or "
+				    "revision");
+		return;
+	}
+	if (optind >= argc)
+		usage_error("missing repository");
+	c->walk.repo_path = argv[optind];
+	c->walk.revs = argv + optind + 1;
+	c->walk.nrevs = argc - optind - 1;
+}
+
+int git_fail(const char *fmt, ...)
+{
+	const git_error *e = git_error_last();
+	char buf[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s: %s\n", progname(), buf,
+		e && e->message ? e->message : "unknown libgit2 error");
+	return -1;
+}
+
+static int create_repo(struct fg_config *c)
+{
+	uint64_t t0 = mono_ns();
+	char hex[GIT_OID_HEXSZ + 1], dur[32];
+	git_oid head;
+
+	if (genrepo_create(&c->gen, &head))
+		return EXIT_RUN_FAILED;
+	git_oid_tostr(hex, sizeof(hex), &head);
+	printf("%s\n", hex);
+	if (!c->common.quiet)
+		fprintf(stderr,
+			"%s: created '%s': %llu commits, seed %llu, HEAD %s "
+			"in %s\n",
+			progname(), c->gen.dir,
+			(unsigned long long)c->gen.commits,
+			(unsigned long long)c->gen.seed, hex,
+			fmt_duration(dur, mono_ns() - t0));
+	return EXIT_OK;
+}
+
+static void end_line(struct fg_config *c, unsigned iter,
+		     const struct walk_result *r)
+{
+	char el[32];
+	int e;
+
+	el[fmt_ns_fixed(el, r->elapsed_ns, 9)] = '\0';
+	e = progress_emit(&c->progress, mono_ns(),
+			  "iter=%u commits=%llu edges=%llu bytes=%llu "
+			  "elapsed=%s%s",
+			  iter, (unsigned long long)r->commits,
+			  (unsigned long long)r->edges,
+			  (unsigned long long)r->bytes_held, el,
+			  r->interrupted ? " interrupted=1" : "");
+	(void)e; /* stdout trouble shows up in close_stdout() */
+}
+
+/* The load, repeated; returns the exit status. */
+static int run_load(struct fg_config *c, int argc, char **argv)
+{
+	struct children_map map;
+	unsigned i;
+	int status = EXIT_OK;
+
+	if (sig_stop_install())
+		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION,
+			 (int)c->walk.verify_hashes);
+	/* Each commit is read once: a cache would only hide memory. */
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+	progress_init(&c->progress, c->common.quiet ? -1 : STDOUT_FILENO,
+		      "fake-gitk");
+	c->walk.progress = &c->progress;
+	run_info_init(&c->run, "fake-gitk", argc, argv);
+	c->run.has_seed = c->common.has_seed;
+	c->run.seed = c->common.seed;
+	c->commit_graph = repo_has_commit_graph(c->walk.repo_path);
+	c->res = calloc(c->iterations, sizeof(*c->res));
+	if (!c->res)
+		die(EXIT_RUN_FAILED, "out of memory");
+	for (i = 0; i < c->iterations; i++) {
+		bool dump = i == 0 && c->dump_map;
+
+		if (walk_history(&c->walk, i + 1, &c->res[i],
+				 dump ? &map : NULL)) {
+			status = EXIT_RUN_FAILED;
+			break;
+		}
+		c->done = i + 1;
+		end_line(c, i + 1, &c->res[i]);
+		if (c->res[i].interrupted) {
+			status = EXIT_SIGNAL(sig_stop);
+			break;
+		}
+		if (dump) {
+			if (dump_map(c->dump_map, &map))
+				status = EXIT_RUN_FAILED;
+			children_map_release(&map);
+			if (status)
+				break;
+		}
+	}
+	/* After an error its one line says it all; a stop shows the rest. */
+	if (status == EXIT_OK || status > EXIT_SIGNAL(0))
+		if (report(c, status != EXIT_OK))
+			status = EXIT_RUN_FAILED;
+	free(c->res);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct fg_config c;
+	int status;
+
+	prog_init(argc, argv);
+	memset(&c, 0, sizeof(c));
+	parse_args(&c, argc, argv);
+	git_libgit2_init();
+	if (c.gen.dir)
+		status = create_repo(&c);
+	else
+		status = run_load(&c, argc, argv);
+	git_libgit2_shutdown();
+	return status;
+}
