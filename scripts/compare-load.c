@@ -201,9 +201,16 @@ static void add_hist(struct cmp_hist *h, const char *file,
 		bad(file, "\"histogram\" is %s, expected an array",
 		    a_type(list->type));
 	for (i = 0; i < list->count; i++) {
+		const struct json_node *bound;
 		double le, count;
 
-		le = need_num(file, &list->items[i], "le_s", " in histogram");
+		/* latency-output's last bucket has no upper bound: null. */
+		bound = json_read_member(&list->items[i], "le_s");
+		if (bound && bound->type == JSON_NULL)
+			le = INFINITY;
+		else
+			le = need_num(file, &list->items[i], "le_s",
+				      " in histogram");
 		count = need_num(file, &list->items[i], "count",
 				 " in histogram");
 		for (j = 0; j < h->n && h->le_s[j] != le; j++)

@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,10 +48,15 @@ static void write_data(FILE *f, const struct cmp_result *r, size_t n)
 			total += h->count[k];
 		idx = sorted_buckets(h);
 		fprintf(f, "# %s: le_s count percent\n", r[i].label);
-		for (k = 0; k < h->n; k++)
+		for (k = 0; k < h->n; k++) {
+			/* The unbounded last bucket has no place on a log
+			 * axis; its share still counts in the total. */
+			if (!isfinite(h->le_s[idx[k]]))
+				continue;
 			fprintf(f, "%.9g %.10g %.6f\n", h->le_s[idx[k]],
 				h->count[idx[k]],
 				total > 0 ? h->count[idx[k]] / total * 100 : 0);
+		}
 		fputs("\n\n", f);
 		free(idx);
 	}

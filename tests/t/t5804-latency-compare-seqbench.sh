@@ -46,6 +46,8 @@ test_expect_success '--plot writes data and script' '
 	test -s hist.dat && test -s hist.gp &&
 	grep -c "^0.1 " hist.dat >n && echo 3 >want && test_cmp want n &&
 	grep -q "^0.1 60 60.000000$" hist.dat &&
+	grep -q "^0.1 50 54.945055$" hist.dat &&
+	! grep -qi "inf" hist.dat &&
 	grep -q "index 2 using 1:3 with linespoints title .2.6.32-fix. noenhanced" hist.gp
 '
 
