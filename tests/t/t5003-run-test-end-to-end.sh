@@ -108,6 +108,13 @@ test_expect_success 'the config repeats the run, in a new directory' '
 	test_line_count = 7 res/e2e-2/fake-gitk-2.latency
 '
 
+test_expect_success 'latency-compare reads the results and agrees' '
+	latency-compare --format=2009 res/e2e res/e2e-2 >compare.out &&
+	sed -n 1p res/e2e/summary.txt >want &&
+	sed -n 1p res/e2e-2/summary.txt >>want &&
+	test_cmp want compare.out
+'
+
 test_expect_success SEQBENCH 'a seqbench pass' '
 	"$rt" --label=sb --commits=300 --gitk-runs=1 --no-drop-caches \
 		--music-args="--songs=1 --song-size=64k" \
