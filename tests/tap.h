@@ -7,6 +7,7 @@
 #ifndef LATENCY_TESTS_TAP_H
 #define LATENCY_TESTS_TAP_H
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static int tap_run, tap_failed;
 
@@ -81,6 +84,49 @@ ok(bool pass, const char *fmt, ...)
 			printf("#   got %.12g, want %.12g (%s:%d)\n", g_, w_,  \
 			       __FILE__, __LINE__);                            \
 	} while (0)
+
+/*
+ * Run FN(ARG) in a child process with its stderr captured in ERR (LEN
+ * bytes, NUL-terminated): for code that exits or writes diagnostics.
+ * Returns the child's exit status, or -1 when it was killed by a signal
+ * or could not be started.
+ */
+static inline int tap_child(void (*fn)(const void *), const void *arg,
+			    char *err, size_t len)
+{
+	int fds[2], status;
+	size_t got = 0;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	fflush(stdout); /* or the child's exit flushes our output twice */
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		fn(arg);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (got < len - 1) {
+		ssize_t n = read(fds[0], err + got, len - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	err[got] = '\0';
+	close(fds[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 static inline void skip_all(const char *why)
 {

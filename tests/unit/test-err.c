@@ -16,57 +16,46 @@
 
 enum action { DIE, DIE_ERRNO, DIE_ERR, WARN, ERROR_ERRNO, FULL_STDOUT };
 
+/* The child's part: do ACTION, as a program would. */
+static void run_action(const void *arg)
+{
+	enum action a = *(const enum action *)arg;
+
+	set_progname("/usr/bin/seqbench");
+	switch (a) {
+	case DIE:
+		die(EXIT_USAGE, "bad thing '%s'", "x");
+	case DIE_ERRNO:
+		errno = ENOENT;
+		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", "/mnt/x/f0");
+	case DIE_ERR:
+		die_err(EXIT_UNSUPPORTED, EPERM, "cannot drop caches");
+	case WARN:
+		errno = ENOSPC;
+		warn_errno("short write to '%s'", "f");
+		warn("plain %d", 1);
+		_exit(0);
+	case ERROR_ERRNO:
+		errno = EIO;
+		_exit(error_errno("read") == -1 ? 5 : 6);
+	case FULL_STDOUT: {
+		int fd = open("/dev/full", O_WRONLY);
+
+		if (fd < 0)
+			_exit(77);
+		dup2(fd, 1);
+		fputs("hello\n", stdout);
+		close_stdout();
+		_exit(0);
+	}
+	}
+	_exit(99);
+}
+
 /* Run ACTION in a child; return its exit status, stderr in OUT. */
 static int child(enum action a, char *out, size_t outlen)
 {
-	int fds[2], status;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe(fds))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 2);
-		close(fds[0]);
-		set_progname("/usr/bin/seqbench");
-		switch (a) {
-		case DIE:
-			die(EXIT_USAGE, "bad thing '%s'", "x");
-		case DIE_ERRNO:
-			errno = ENOENT;
-			die_errno(EXIT_RUN_FAILED, "cannot open '%s'",
-				  "/mnt/x/f0");
-		case DIE_ERR:
-			die_err(EXIT_UNSUPPORTED, EPERM, "cannot drop caches");
-		case WARN:
-			errno = ENOSPC;
-			warn_errno("short write to '%s'", "f");
-			warn("plain %d", 1);
-			_exit(0);
-		case ERROR_ERRNO:
-			errno = EIO;
-			_exit(error_errno("read") == -1 ? 5 : 6);
-		case FULL_STDOUT: {
-			int fd = open("/dev/full", O_WRONLY);
-
-			if (fd < 0)
-				_exit(77);
-			dup2(fd, 1);
-			fputs("hello\n", stdout);
-			close_stdout();
-			_exit(0);
-		}
-		}
-		_exit(99);
-	}
-	close(fds[1]);
-	n = read_full(fds[0], out, outlen - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return tap_child(run_action, &a, out, outlen);
 }
 
 int main(void)

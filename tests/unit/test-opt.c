@@ -16,31 +16,26 @@ static void usage_exit(int status)
 	exit(status);
 }
 
-/* Run FN(ARG) in a child; return exit status, its stderr in OUT. */
+struct call {
+	void (*fn)(const char *);
+	const char *arg;
+};
+
+static void run_call(const void *p)
+{
+	const struct call *c = p;
+
+	set_progname("fake-music");
+	c->fn(c->arg);
+}
+
+/* Run FN(ARG) as program "fake-music" in a child; stderr in OUT. */
 static int child(void (*fn)(const char *), const char *arg, char *out,
 		 size_t outlen)
 {
-	int fds[2], status;
-	ssize_t n;
-	pid_t pid;
+	struct call c = { fn, arg };
 
-	if (pipe(fds))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 2);
-		close(fds[0]);
-		set_progname("fake-music");
-		fn(arg);
-		_exit(0);
-	}
-	close(fds[1]);
-	n = read_full(fds[0], out, outlen - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return tap_child(run_call, &c, out, outlen);
 }
 
 static void bad_size(const char *a)
