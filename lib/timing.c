@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -145,5 +146,19 @@ char *fmt_duration(char *buf, uint64_t ns)
 		}
 	}
 	snprintf(buf, 32, "%llu ns", (unsigned long long)ns);
+	return buf;
+}
+
+char *fmt_mmss(char *buf, double seconds)
+{
+	unsigned long long ms;
+
+	if (!isfinite(seconds) || seconds < 0 || seconds > 1e15) {
+		snprintf(buf, 32, "-");
+		return buf;
+	}
+	ms = (unsigned long long)llround(seconds * 1000.0);
+	snprintf(buf, 32, "%02llu:%02llu.%03llu", ms / 60000, ms / 1000 % 60,
+		 ms % 1000);
 	return buf;
 }

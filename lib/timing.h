@@ -56,5 +56,13 @@ size_t fmt_ns_padded(char *buf, uint64_t ns, unsigned decimals, unsigned width);
  * (three significant digits).  Returns BUF, which needs 32 bytes.
  */
 char *fmt_duration(char *buf, uint64_t ns);
+/*
+ * Format SECONDS (>= 0) as "MM:SS.mmm", the elapsed form of the 2009
+ * headline "LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N": at least
+ * two digits of minutes (more when needed, never hours), rounded to the
+ * millisecond.  Negative or non-finite input gives "-".  BUF needs 32
+ * bytes; returns BUF.
+ */
+char *fmt_mmss(char *buf, double seconds);
 
 #endif

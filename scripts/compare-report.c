@@ -15,6 +15,7 @@
 
 #include "lib/output.h"
 #include "lib/stats.h"
+#include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "scripts/compare.h"
 
@@ -391,18 +392,10 @@ static void report_table(FILE *out, const struct cmp_result *r, size_t n,
 	table_seqbench(out, r, n, md, o->alpha);
 }
 
-/* MM:SS.mmm, minutes unbounded. */
-static void print_mmss(FILE *out, double s)
-{
-	long long ms = llround(s * 1000.0);
-
-	fprintf(out, "%02lld:%02lld.%03lld", ms / 60000, ms / 1000 % 60,
-		ms % 1000);
-}
-
 static void report_2009(FILE *out, const struct cmp_result *r, size_t n,
 			double alpha)
 {
+	char mmss[32];
 	size_t i, j;
 
 	for (i = 0; i < n; i++) {
@@ -410,11 +403,8 @@ static void report_2009(FILE *out, const struct cmp_result *r, size_t n,
 
 		if (!r[i].has_run)
 			continue;
-		fprintf(out, "%s Elapsed:", r[i].label);
-		if (isnan(f[FIG_ELAPSED].value))
-			fputs("-", out);
-		else
-			print_mmss(out, f[FIG_ELAPSED].value);
+		fprintf(out, "%s Elapsed:%s", r[i].label,
+			fmt_mmss(mmss, f[FIG_ELAPSED].value));
 		if (isnan(f[FIG_STDDEV].value))
 			fputs("(stddev:-)", out);
 		else

@@ -78,22 +78,13 @@ static void usage(int status)
 	exit(EXIT_OK);
 }
 
-/* "MM:SS.mmm" with at least two digits of minutes, rounded to the ms. */
-static void format_elapsed(char *buf, size_t len, double s)
-{
-	unsigned long long ms = (unsigned long long)llround(s * 1000.0);
-
-	snprintf(buf, len, "%02llu:%02llu.%03llu", ms / 60000, ms / 1000 % 60,
-		 ms % 1000);
-}
-
 static void write_text(FILE *f, const struct summary *s)
 {
-	char elapsed[48];
+	char elapsed[32];
 
-	format_elapsed(elapsed, sizeof(elapsed), s->mean_s);
 	fprintf(f, "%s Elapsed:%s(stddev:%.3f) Failures:%llu\n", s->label,
-		elapsed, s->stddev_s, (unsigned long long)s->failures);
+		fmt_mmss(elapsed, s->mean_s), s->stddev_s,
+		(unsigned long long)s->failures);
 }
 
 static void write_csv(FILE *f, const struct summary *s)

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 
@@ -77,6 +78,16 @@ int main(void)
 	       "fmt_duration 87.5 ms");
 	is_str(fmt_duration(buf, 312000), "312 us", "fmt_duration 312 us");
 	is_str(fmt_duration(buf, 45), "45 ns", "fmt_duration 45 ns");
+
+	is_str(fmt_mmss(buf, 692.258), "11:32.258",
+	       "fmt_mmss: the 2009 headline's 11:32.258");
+	is_str(fmt_mmss(buf, 2.2764), "00:02.276", "two digits of minutes");
+	is_str(fmt_mmss(buf, 59.9996), "01:00.000", "rounds into the minute");
+	is_str(fmt_mmss(buf, 7200.5), "120:00.500",
+	       "minutes never become hours");
+	is_str(fmt_mmss(buf, 0), "00:00.000", "zero");
+	is_str(fmt_mmss(buf, NAN), "-", "NaN -> '-'");
+	is_str(fmt_mmss(buf, -1), "-", "negative -> '-'");
 
 	a = mono_ns();
 	dl = a + 20000000ULL;
