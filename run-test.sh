@@ -16,18 +16,18 @@
 #                          [scripts/ next to this script, else @pkgdatadir@]
 #   LATENCY_CACHE_DIR      where the synthetic repository is cached
 #                          [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
-#   LATENCY_QUICK_MEM_LIMIT  --quick's memory limit [24M]
-#   LATENCY_QUICK_SWAP       --quick's swap file size [512M]
-#   LATENCY_QUICK_COMMITS    --quick's synthetic repository size [40000]
+#   LATENCY_DEFAULT_RATIO  the default --pressure [3]
+#   LATENCY_QUICK_COMMITS  --quick's synthetic repository size [180000]
 #   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [180000]
+#   LATENCY_STATE_DIR      where the machine-state record is kept
+#                          [/var/lib/latency-tests] (see latency-machine(1))
 #   LATENCY_CGROUP_ROOT    where cgroups are mounted [/sys/fs/cgroup]
 #   LATENCY_GNUPLOT        gnuplot for the plots [gnuplot; empty: no plots]
 #   LATENCY_PROC, LATENCY_SYS  proc and sysfs for sysinfo [/proc, /sys]
 set -eu
 
-: "${LATENCY_QUICK_MEM_LIMIT:=24M}"
-: "${LATENCY_QUICK_SWAP:=512M}"
-: "${LATENCY_QUICK_COMMITS:=40000}"
+: "${LATENCY_DEFAULT_RATIO:=3}"
+: "${LATENCY_QUICK_COMMITS:=180000}"
 : "${LATENCY_DEFAULT_COMMITS:=180000}"
 
 prog=${0##*/}
@@ -70,10 +70,21 @@ directory: fake-music plays in the background while fake-gitk runs
 --gitk-runs times; the monitors record the kernel's activity.
 
 Run:
-  --gitk-runs=N        counted fake-gitk runs (default 4; 3 with --quick)
-  --warmup=N           uncounted fake-gitk runs first (default 0)
+  --gitk-runs=N|auto   counted fake-gitk runs; auto (the default) runs until
+                       the 95% confidence interval of the mean elapsed time
+                       is within --precision, or --max-runs or
+                       --time-budget is spent (3 with --quick)
+  --precision=PCT      auto's target: CI half-width in % of the mean
+                       (default 2)
+  --max-runs=N         auto's run budget (default 10)
+  --time-budget=DURATION  auto's time budget for the counted runs
+                       (default 6m)
+  --warmup=N           uncounted fake-gitk runs first (default 1; 0 with
+                       --quick)
   --no-drop-caches     keep the page cache before each counted run (by
-                       default it is dropped, as root)
+                       default, as root, each run starts from the same
+                       state: dirty pages written, caches dropped, swap
+                       emptied, memory compacted)
   --seqbench=ARGS      also run seqbench with ARGS after the fake-gitk runs
   --repo=PATH          git repository for fake-gitk (default: a synthetic
                        one, created once and cached)
@@ -82,20 +93,31 @@ Run:
                        (default 137)
   --music-from=HOST:PORT  fake-music source (default: its own loopback
                        server)
-  --gitk-args=ARGS     extra options for every fake-gitk run
+  --gitk-args=ARGS     options for every fake-gitk run (default --reread;
+                       none: no options)
   --music-args=ARGS    extra options for fake-music
   --stall=DURATION     gaps longer than this are stalls (default 1s)
-  --quick              a complete small run of about two minutes: 3 runs,
-                       a small repository read twice, and (where allowed)
-                       a 24M memory limit with a 512M swap file so
-                       fake-gitk swaps
+  --quick              a complete short run: 3 runs, no warmup, memcg
+                       pressure (where allowed); about 20 s once the
+                       repository is cached
 
-Confinement (as root):
-  --mem-limit=SIZE     run the workloads in a memory cgroup of SIZE
-  --swap=SIZE|DEVICE   create and enable a swap file of SIZE (removed
-                       afterwards), or enable the swap DEVICE
-  --allow-unconfined   go on without the limit or swap when this machine
-                       cannot do them (default: stop)
+Memory pressure (as root):
+  --pressure=R         give the workloads fake-gitk's measured footprint
+                       divided by R (default 3); the footprint is measured
+                       once per repository and options, and cached
+  --confine=MODE       auto (default: global as root, memcg with --quick,
+                       none without root), global (shrink the whole
+                       machine: memory offline, else hugetlb), memcg (a
+                       memory cgroup for fake-gitk) or none
+  --mem-limit=SIZE     an explicit memory cgroup limit instead of the
+                       ratio (mode memcg)
+  --swap=SIZE|DEVICE|none  swap for the run: a swap file of SIZE, a swap
+                       DEVICE, or none (default: a swap file twice the
+                       footprint, kept in the cache directory)
+  --allow-unconfined   go on without pressure when this machine cannot
+                       apply it (default: stop)
+  --restore            only undo what a killed run left on the machine,
+                       then exit
 
 Results:
   --label=LABEL        name of the run (default: uname -r)
@@ -134,12 +156,15 @@ show_version() {
 # Every option is a configuration key: cfg_<key with _ for ->.  "" means
 # "not set"; resolve_config fills in the defaults.
 cfg_keys="label results scratch repo commits seed gitk-runs warmup drop-caches"
-cfg_keys="$cfg_keys seqbench music-from gitk-args music-args stall mem-limit"
-cfg_keys="$cfg_keys swap allow-unconfined quick"
+cfg_keys="$cfg_keys seqbench music-from gitk-args music-args stall pressure"
+cfg_keys="$cfg_keys confine mem-limit swap allow-unconfined precision max-runs"
+cfg_keys="$cfg_keys time-budget quick"
 cfg_label='' cfg_results='' cfg_scratch='' cfg_repo='' cfg_commits=''
 cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
 cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
-cfg_mem_limit='' cfg_swap='' cfg_allow_unconfined='' cfg_quick=''
+cfg_pressure='' cfg_confine='' cfg_mem_limit='' cfg_swap=''
+cfg_allow_unconfined='' cfg_precision='' cfg_max_runs='' cfg_time_budget=''
+cfg_quick=''
 
 cfg_set() {
 	_var=cfg_$(echo "$1" | tr - _)
@@ -172,10 +197,20 @@ load_config() {
 }
 
 # Values: validated here so a bad one stops the run before any load.
+# Numbers are kept to 9 digits (18 for sizes) so the shell's arithmetic
+# never overflows and never sees a number it cannot read.
 check_uint() {
 	case $2 in
 	'' | *[!0-9]*) usage_error "invalid value '$2' for --$1 (expected a whole number)" ;;
+	??????????*) usage_error "invalid value '$2' for --$1 (too large)" ;;
 	esac
+}
+
+# check_min NAME VALUE MIN: a whole number of at least MIN.
+check_min() {
+	check_uint "$1" "$2"
+	[ "$2" -ge "$3" ] ||
+		usage_error "invalid value '$2' for --$1 (expected at least $3)"
 }
 
 # size_bytes NAME VALUE: a size with binary suffix in bytes.
@@ -190,10 +225,55 @@ size_bytes() {
 	esac
 	case $_v in
 	'' | *[!0-9]*) usage_error "invalid value '$2' for --$1 (expected a size such as 512M)" ;;
+	???????????????????*) usage_error "invalid value '$2' for --$1 (too large)" ;;
 	esac
-	[ "$_v" -gt 0 ] ||
+	_v=${_v#"${_v%%[!0]*}"}
+	[ -n "$_v" ] ||
 		usage_error "invalid value '$2' for --$1 (expected a size above 0)"
+	[ "$_v" -le $((9223372036854775807 / _mult)) ] ||
+		usage_error "invalid value '$2' for --$1 (too large)"
 	echo $((_v * _mult))
+}
+
+# duration_ms NAME VALUE: a duration (250ms, 10s, 2m, 1h; a bare number is
+# seconds) in whole milliseconds, at least 1.
+duration_ms() {
+	_v=$2
+	case $_v in
+	*ms) _unit=1 _v=${_v%ms} ;;
+	*s) _unit=1000 _v=${_v%s} ;;
+	*m) _unit=60000 _v=${_v%m} ;;
+	*h) _unit=3600000 _v=${_v%h} ;;
+	*) _unit=1000 ;;
+	esac
+	_int=${_v%%.*}
+	_frac=
+	case $_v in
+	*.*) _frac=${_v#*.} ;;
+	esac
+	case $_int$_frac in
+	'' | *[!0-9]*) usage_error "invalid value '$2' for --$1 (expected a duration such as 1s)" ;;
+	esac
+	case $_int in
+	???????*) usage_error "invalid value '$2' for --$1 (too large)" ;;
+	esac
+	_frac=$(printf '%.3s' "${_frac}000")
+	_ms=$(((${_int:-0} * 1000 + ${_frac#"${_frac%%[!0]*}"}0 / 10) * _unit / 1000))
+	[ "$_ms" -ge 1 ] ||
+		usage_error "invalid value '$2' for --$1 (expected a duration of at least 1ms)"
+	echo "$_ms"
+}
+
+# check_decimal NAME VALUE: a positive decimal number such as 3 or 1.5.
+check_decimal() {
+	case $2 in
+	'' | . | *[!0-9.]* | *.*.* | .* | *.) usage_error "invalid value '$2' for --$1 (expected a positive number such as 3 or 1.5)" ;;
+	?????????????*) usage_error "invalid value '$2' for --$1 (too large)" ;;
+	esac
+	case $2 in
+	*[1-9]*) ;;
+	*) usage_error "invalid value '$2' for --$1 (expected a number above 0)" ;;
+	esac
 }
 
 check_yesno() {
@@ -209,55 +289,74 @@ resolve_config() {
 	fi
 	check_yesno quick "$cfg_quick"
 	if [ "$cfg_quick" = yes ]; then
-		: "${cfg_gitk_runs:=3}"
+		[ -n "$cfg_gitk_runs" ] || cfg_gitk_runs=3
+		[ -n "$cfg_warmup" ] || cfg_warmup=0
 		[ -n "$cfg_commits" ] || cfg_commits=$LATENCY_QUICK_COMMITS
-		[ -n "$cfg_mem_limit" ] || cfg_mem_limit=auto:$LATENCY_QUICK_MEM_LIMIT
-		[ -n "$cfg_swap" ] || cfg_swap=auto:$LATENCY_QUICK_SWAP
-		# Reading the history again after the map is built, as gitk
-		# does when scrolled, brings what was swapped out back in.
-		[ -n "$cfg_gitk_args" ] || cfg_gitk_args=--reread
 	fi
-	[ -n "$cfg_gitk_runs" ] || cfg_gitk_runs=4
-	[ -n "$cfg_warmup" ] || cfg_warmup=0
+	[ -n "$cfg_gitk_runs" ] || cfg_gitk_runs=auto
+	[ -n "$cfg_warmup" ] || cfg_warmup=1
 	[ -n "$cfg_drop_caches" ] || cfg_drop_caches=yes
 	[ -n "$cfg_commits" ] || cfg_commits=$LATENCY_DEFAULT_COMMITS
 	[ -n "$cfg_seed" ] || cfg_seed=137
 	[ -n "$cfg_stall" ] || cfg_stall=1s
 	[ -n "$cfg_results" ] || cfg_results=./results
 	[ -n "$cfg_allow_unconfined" ] || cfg_allow_unconfined=no
-	[ -n "$cfg_mem_limit" ] || cfg_mem_limit=none
-	[ -n "$cfg_swap" ] || cfg_swap=none
+	[ -n "$cfg_pressure" ] || cfg_pressure=$LATENCY_DEFAULT_RATIO
+	[ -n "$cfg_confine" ] || cfg_confine=auto
+	[ -n "$cfg_mem_limit" ] || cfg_mem_limit=ratio
+	[ -n "$cfg_swap" ] || cfg_swap=auto
+	[ -n "$cfg_precision" ] || cfg_precision=2
+	[ -n "$cfg_max_runs" ] || cfg_max_runs=10
+	[ -n "$cfg_time_budget" ] || cfg_time_budget=6m
+	# Reading the history again after the map is built, as gitk does
+	# when scrolled, brings what was swapped out back in.
+	[ -n "$cfg_gitk_args" ] || cfg_gitk_args=--reread
 	if [ -z "$cfg_label" ]; then
 		cfg_label=$(uname -r)
 	fi
 
-	check_uint gitk-runs "$cfg_gitk_runs"
-	[ "$cfg_gitk_runs" -ge 1 ] ||
-		usage_error "invalid value '$cfg_gitk_runs' for --gitk-runs (expected at least 1)"
+	case $cfg_gitk_runs in
+	auto) ;;
+	*) check_min gitk-runs "$cfg_gitk_runs" 1 ;;
+	esac
 	check_uint warmup "$cfg_warmup"
-	check_uint commits "$cfg_commits"
+	check_min commits "$cfg_commits" 1
 	check_uint seed "$cfg_seed"
+	check_decimal pressure "$cfg_pressure"
+	check_decimal precision "$cfg_precision"
+	check_min max-runs "$cfg_max_runs" 2
+	time_budget_ms=$(duration_ms time-budget "$cfg_time_budget")
+	duration_ms stall "$cfg_stall" >/dev/null
 	check_yesno drop-caches "$cfg_drop_caches"
 	check_yesno allow-unconfined "$cfg_allow_unconfined"
-	case $cfg_stall in
-	[0-9]*) ;;
-	*) usage_error "invalid value '$cfg_stall' for --stall (expected a duration such as 1s)" ;;
+	case $cfg_confine in
+	auto | global | memcg | none) ;;
+	*) usage_error "invalid value '$cfg_confine' for --confine (expected auto, global, memcg or none)" ;;
 	esac
 	case $cfg_label in
 	*[!A-Za-z0-9._+-]* | '' | .*)
 		usage_error "invalid label '$cfg_label' (letters, digits and . _ + - only, not starting with .)"
 		;;
 	esac
-	case ${cfg_mem_limit#auto:} in
-	none) ;;
-	*) size_bytes mem-limit "${cfg_mem_limit#auto:}" >/dev/null ;;
+	case $cfg_mem_limit in
+	ratio | none) ;;
+	*) size_bytes mem-limit "$cfg_mem_limit" >/dev/null ;;
 	esac
-	case ${cfg_swap#auto:} in
-	none | /*) ;;
-	*) size_bytes swap "${cfg_swap#auto:}" >/dev/null ;;
+	case $cfg_swap in
+	auto | none | /*) ;;
+	*) size_bytes swap "$cfg_swap" >/dev/null ;;
 	esac
 	case $cfg_music_from in
-	'' | *?:[0-9]*) ;;
+	'') ;;
+	*?:*)
+		_port=${cfg_music_from##*:}
+		case $_port in
+		'' | *[!0-9]* | ??????*) _port=0 ;;
+		esac
+		if [ "$_port" -lt 1 ] || [ "$_port" -gt 65535 ]; then
+			usage_error "invalid value '$cfg_music_from' for --music-from (expected HOST:PORT, PORT 1-65535)"
+		fi
+		;;
 	*) usage_error "invalid value '$cfg_music_from' for --music-from (expected HOST:PORT)" ;;
 	esac
 	if [ -n "$cfg_repo" ] && ! [ -d "$cfg_repo" ]; then
@@ -310,10 +409,12 @@ parse_args() {
 		case $_name in
 		-h | --help) usage ;;
 		-V | --version) show_version ;;
-		--quick | --no-drop-caches | --allow-unconfined | --print-config)
+		--quick | --no-drop-caches | --allow-unconfined | --print-config | \
+			--restore)
 			[ "$_has_val" = no ] ||
 				usage_error "option '$_name' takes no value"
 			case $_name in
+			--restore) opt_restore=yes ;;
 			--quick) cfg_quick=yes ;;
 			--no-drop-caches) cfg_drop_caches=no ;;
 			--allow-unconfined) cfg_allow_unconfined=yes ;;
@@ -323,7 +424,8 @@ parse_args() {
 		--config | --label | --results | --scratch | --repo | --commits | \
 			--seed | --gitk-runs | --warmup | --seqbench | \
 			--music-from | --gitk-args | --music-args | --stall | \
-			--mem-limit | --swap)
+			--mem-limit | --swap | --pressure | --confine | \
+			--precision | --max-runs | --time-budget)
 			if [ "$_has_val" = no ]; then
 				[ $# -gt 0 ] ||
 					usage_error "option '$_name' requires an argument"
@@ -362,14 +464,14 @@ find_prog() {
 # Set by find_programs.
 p_latency_output='' p_unbuffered='' p_fake_gitk='' p_fake_music=''
 p_latency_vmstat='' p_latency_kmsg='' p_latency_trace='' p_latency_summarize=''
-p_seqbench=''
+p_seqbench='' p_latency_machine=''
 
 find_programs() {
 	_missing=
 	for _p in latency-output/latency-output latency-output/unbuffered \
 		fakegitk/fake-gitk fakemusic/fake-music monitors/latency-vmstat \
 		monitors/latency-kmsg monitors/latency-trace \
-		scripts/latency-summarize; do
+		scripts/latency-summarize scripts/latency-machine; do
 		_v=p_$(echo "${_p##*/}" | tr - _)
 		if _path=$(find_prog "$_p"); then
 			eval "$_v=\$_path"
@@ -395,12 +497,19 @@ find_datadir() {
 			return 0
 		}
 	done
-	die "cannot find the helpers confine.sh, sysinfo.sh, plot.sh, workloads.sh and result.sh (set LATENCY_TESTS_DATADIR)"
+	die "cannot find the helpers confine.sh, sysinfo.sh, plot.sh and workloads.sh (set LATENCY_TESTS_DATADIR)"
 }
 
 # --- logging, progress, processes ------------------------------------------
+# Notes made before the result directory exists wait in early_notes.
+early_notes=
 note() {
-	printf '%s\n' "$*" >>"$run_dir/notes"
+	if [ -n "${run_dir:-}" ]; then
+		printf '%s\n' "$*" >>"$run_dir/notes"
+	else
+		early_notes="$early_notes$*
+"
+	fi
 }
 
 progress() {
@@ -436,6 +545,8 @@ bg_pids=
 
 bg_add() {
 	bg_pids="$bg_pids $1"
+	# A run killed with SIGKILL leaves it running: the next run stops it.
+	machine record pid "$1" || warn "cannot record process $1"
 }
 
 bg_forget() {
@@ -473,14 +584,28 @@ cmd_create_repo() { # DIR
 		--seed "$cfg_seed"
 }
 
+# gitk_args: the options of every fake-gitk run ("none": no options).
+gitk_args() {
+	[ "$cfg_gitk_args" = none ] || printf '%s' "$cfg_gitk_args"
+}
+
 cmd_gitk() { # JSON
-	# shellcheck disable=SC2086 # user-supplied extra options, split
+	# shellcheck disable=SC2046 # user-supplied extra options, split
 	set -- "$p_unbuffered" "$p_fake_gitk" --iterations 1 --format json \
-		-o "$1" $cfg_gitk_args "$repo"
+		-o "$1" $(gitk_args) "$repo"
 	log_cmd "$@"
 	in_cgroup "$@"
 }
 
+# The calibration: the same run, unconfined and without a series.
+cmd_calibrate() { # JSON
+	# shellcheck disable=SC2046 # user-supplied extra options, split
+	run_logged "$p_fake_gitk" --iterations 1 --format json -o "$1" \
+		$(gitk_args) "$repo"
+}
+
+# fake-music plays outside the memory cgroup: in a cgroup v1 its writeback
+# would be reclaimed by fake-gitk's limit and every run would wait on it.
 cmd_music() { # JSON
 	set -- "$p_fake_music" --to "$scratch/music" --loop --format json \
 		-o "$1"
@@ -488,7 +613,7 @@ cmd_music() { # JSON
 	# shellcheck disable=SC2086 # user-supplied extra options, split
 	set -- "$@" $cfg_music_args
 	log_cmd "$@"
-	in_cgroup "$@"
+	exec "$@"
 }
 
 cmd_latency_output() { # REPORT PLOT_PREFIX
@@ -511,8 +636,8 @@ cmd_kmsg() { # LOG SUMMARY
 	exec "$@"
 }
 
-cmd_trace() { # SUMMARY
-	set -- "$p_latency_trace" --summary "$1" --format json
+cmd_trace() { # SUMMARY EVENTS
+	set -- "$p_latency_trace" --summary "$1" --format json --events "$2"
 	log_cmd "$@"
 	exec "$@"
 }
@@ -522,14 +647,36 @@ cmd_seqbench() { # JSON
 	set -- "$p_seqbench" $cfg_seqbench -d "$scratch/seqbench" \
 		--seed "$cfg_seed" --format json -o "$1"
 	log_cmd "$@"
-	in_cgroup "$@"
+	exec "$@"
 }
 
-cmd_summarize() { # FORMAT ELAPSED...
-	_fmt=$1
+cmd_snapshot() { # JSON
+	set -- "$p_latency_vmstat" --snapshot -o "$1"
+	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
+	"$@"
+}
+
+# Whether the mean elapsed time is known to --precision (csv: runs,mean_s,
+# ci95_pct,reached).
+cmd_precision() {
+	"$p_latency_summarize" --precision="$cfg_precision" --format=csv \
+		--result-dir="$run_dir" | sed -n 2p
+}
+
+cmd_result() {
+	run_logged "$p_latency_summarize" --result-dir="$run_dir"
+}
+
+# machine CMD ARGS: latency-machine, the one record of what this run
+# changes on the machine (DESIGN.md, contract 5).
+machine() {
+	_mc=$1
 	shift
-	run_logged "$p_latency_summarize" --label "$cfg_run_label" \
-		--failures "$failures" --format "$_fmt" "$@"
+	case $_mc in
+	record | shrink) set -- "$_mc" --owner=$$ "$@" ;;
+	*) set -- "$_mc" "$@" ;;
+	esac
+	"$p_latency_machine" "$@"
 }
 
 # --- the run -----------------------------------------------------------------
@@ -566,66 +713,12 @@ record_versions() {
 	} >>"$run_dir/versions"
 }
 
-# confine: set up the memory cgroup and swap, or explain why not.
-confine() {
-	_want_mem=${cfg_mem_limit#auto:}
-	_want_swap=${cfg_swap#auto:}
-	if [ "$_want_mem" != none ]; then
-		if _why=$(confine_cgroup_parent); then
-			confine_cgroup_create "$(size_bytes mem-limit "$_want_mem")" ||
-				fail_run "cannot create the memory cgroup"
-		else
-			unconfined "memory limit $_want_mem" "$_why" "$cfg_mem_limit"
-		fi
-	fi
-	if [ "$_want_swap" != none ]; then
-		if _why=$(confine_swap_check); then
-			case $_want_swap in
-			/*) confine_swap_enable "$_want_swap" "$scratch" ;;
-			*) confine_swap_enable "$(size_bytes swap "$_want_swap")" "$scratch" ;;
-			esac || fail_run "cannot enable swap $_want_swap"
-		else
-			unconfined "swap $_want_swap" "$_why" "$cfg_swap"
-		fi
-	fi
-}
-
-# unconfined WHAT WHY SETTING: go on only when allowed (or when the setting
-# is --quick's default, which applies where the machine allows it).
-unconfined() {
-	case $3 in
-	auto:*)
-		warn "--quick runs without $1: $2"
-		note "unconfined: no $1 ($2)"
-		;;
-	*)
-		if [ "$cfg_allow_unconfined" = yes ]; then
-			warn "running without $1: $2"
-			note "unconfined: no $1 ($2)"
-		else
-			unsupported "cannot confine the run ($1): $2 (--allow-unconfined goes on without)"
-		fi
-		;;
-	esac
-}
-
-drop_caches() {
-	[ "$cfg_drop_caches" = yes ] || return 0
-	if [ "$(id -u)" != 0 ]; then
-		[ -n "${drop_warned:-}" ] || warn "not root: the page cache is not dropped"
-		drop_warned=yes
-		return 0
-	fi
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-}
-
 prepare_repo() {
 	if [ -n "$cfg_repo" ]; then
 		repo=$cfg_repo
 		return 0
 	fi
-	_cache=${LATENCY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests}
+	_cache=$cache_dir
 	repo=$_cache/repo-$cfg_commits-$cfg_seed
 	# The repository appears under its name only once complete.
 	[ -d "$repo" ] && return 0
@@ -640,6 +733,61 @@ prepare_repo() {
 		[ -d "$repo" ] || fail_run "cannot move the repository to '$repo'"
 	fi
 	repo_tmp=''
+}
+
+# --- the result ------------------------------------------------------------
+# write_facts: what the driver knows, as name=value lines for
+# latency-summarize, which writes result.json and summary.txt in C.
+write_facts() {
+	{
+		echo "label=$cfg_label"
+		echo "run_label=$cfg_run_label"
+		echo "kernel=$(uname -r)"
+		echo "seed=$cfg_seed"
+		echo "version=$version"
+		echo "command_line=$command_line"
+		echo "partial=${facts_partial:-yes}"
+		echo "partial_reason=${facts_reason:-}"
+		echo "runs_asked=$cfg_gitk_runs"
+		echo "runs_done=${runs_done:-0}"
+		echo "warmup=$cfg_warmup"
+		echo "stopped_by=${stopped_by:-}"
+		echo "precision_pct=$cfg_precision"
+		echo "max_runs=$cfg_max_runs"
+		echo "time_budget_s=$((time_budget_ms / 1000))"
+		echo "pressure_mode=$pressure_mode"
+		echo "pressure_why=$pressure_why"
+		echo "pressure_ratio=$pressure_ratio"
+		echo "footprint_bytes=$footprint_bytes"
+		echo "memory_bytes=$memory_bytes"
+		echo "calibration=$calibration"
+		echo "mem_limit=$cfg_mem_limit"
+		echo "swap=${swap_path:-none}"
+		_ms=$(duration_ms stall "$cfg_stall")
+		printf 'stall_s=%d.%03d\n' $((_ms / 1000)) $((_ms % 1000))
+	} >"$run_dir/run.facts.tmp" && mv "$run_dir/run.facts.tmp" "$run_dir/run.facts"
+}
+
+# finish STATE: result.json and summary.txt from what exists (STATE:
+# complete, or why the run is partial).
+finish() {
+	if [ "$1" = complete ]; then
+		facts_partial=no facts_reason=
+	else
+		facts_partial=yes facts_reason=$1
+		[ -n "${stopped_by:-}" ] || stopped_by=interrupted
+	fi
+	write_facts
+	cmd_result
+}
+
+# tidy: an empty diagnostics file says nothing; remove it.
+tidy() {
+	for _f in "$run_dir"/*.err "$run_dir/kmsg.out" "$run_dir/plot.log"; do
+		if [ -f "$_f" ] && ! [ -s "$_f" ]; then
+			rm -f "$_f"
+		fi
+	done
 }
 
 # --- failure and cleanup -----------------------------------------------------
@@ -712,8 +860,28 @@ cleanup() {
 	exit "$_status"
 }
 
+# machine_begin: a dead run's changes are undone first (and said); then
+# this run's record is opened.
+machine_begin() {
+	if _out=$(machine begin --owner=$$ 2>&1); then
+		_st=0
+	else
+		_st=$?
+	fi
+	if [ -n "$_out" ]; then
+		printf '%s\n' "$_out" >&2
+		note "$_out"
+	fi
+	case $_st in
+	0) ;;
+	3) unsupported "another run is using this machine (see above)" ;;
+	*) die "cannot open the machine-state record (see above)" ;;
+	esac
+}
+
 main() {
 	opt_print_config=no
+	opt_restore=no
 	parse_args "$@"
 	resolve_config
 	if [ "$opt_print_config" = yes ]; then
@@ -722,6 +890,16 @@ main() {
 	fi
 	find_programs
 	find_datadir
+	cache_dir=${LATENCY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests}
+	if [ -z "${LATENCY_STATE_DIR:-}" ] && [ "$(id -u)" != 0 ]; then
+		# Without root the record holds only this user's processes.
+		LATENCY_STATE_DIR=$cache_dir/state
+		export LATENCY_STATE_DIR
+	fi
+	if [ "$opt_restore" = yes ]; then
+		machine restore || exit 1
+		exit 0
+	fi
 	# shellcheck source=scripts/confine.sh
 	. "$datadir/confine.sh"
 	# shellcheck source=scripts/sysinfo.sh
@@ -730,21 +908,25 @@ main() {
 	. "$datadir/plot.sh"
 	# shellcheck source=scripts/workloads.sh
 	. "$datadir/workloads.sh"
-	# shellcheck source=scripts/result.sh
-	. "$datadir/result.sh"
 	case $version in
 	@*) version=$(sh "$here/version.sh") ;;
 	esac
 	command_line="$prog $(quote_args "$@")"
+	scratch_dir_for_swap=${cfg_scratch:-$cfg_results}
+	# Usage and what this machine cannot do stop the run before any work.
+	decide_pressure
 
 	trap 'cleanup $?' EXIT
 	trap 'on_signal INT' INT
 	trap 'on_signal TERM' TERM
 	trap 'on_signal HUP' HUP
 
+	machine_begin
+	confine_loaded=yes
 	make_run_dir
 	# From here on, whatever happens leaves a summary and a result.json.
 	state=running
+	[ -z "$early_notes" ] || printf '%s' "$early_notes" >>"$run_dir/notes"
 	progress "result directory $run_dir"
 	print_config >"$run_dir/config"
 	: >"$run_dir/commands.log"
@@ -757,11 +939,19 @@ main() {
 		mkdir "$scratch"
 	fi
 	scratch_made=$scratch
+	case $swap_kind in
+	file) swap_path=$scratch_dir_for_swap/latency-swapfile.$$ ;;
+	esac
 	prepare_repo
-	confine_loaded=yes
+	calibrate
+	progress "pressure: $pressure_mode${pressure_ratio:+, ratio $pressure_ratio}${memory_bytes:+, $memory_bytes bytes for the workloads}"
+	machine show >"$run_dir/machine-before.json" 2>>"$run_dir/machine.log" ||
+		fail_run "latency-machine show failed (see machine.log)"
 	confine
 	# "before" includes the swap and memory limit the run has.
 	sysinfo_capture "$run_dir/sysinfo/before" || fail_run "cannot record sysinfo"
+	machine show >"$run_dir/machine-confined.json" 2>>"$run_dir/machine.log" ||
+		fail_run "latency-machine show failed (see machine.log)"
 	start_monitors
 	progress "starting fake-music"
 	start_music
@@ -770,6 +960,8 @@ main() {
 	stop_music || fail_run "fake-music failed (see fake-music.err)"
 	stop_monitors || fail_run "a monitor failed"
 	confine_undo || fail_run "cannot undo the confinement"
+	machine show >"$run_dir/machine-after.json" 2>>"$run_dir/machine.log" ||
+		fail_run "latency-machine show failed (see machine.log)"
 	sysinfo_capture "$run_dir/sysinfo/after" || fail_run "cannot record sysinfo"
 	state=finishing
 	finish complete

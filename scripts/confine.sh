@@ -1,27 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# confine.sh: sourced by run-test.sh.  Reproduces a small machine without a
-# reboot: a memory cgroup for the workloads (cgroup v2 memory.max, or v1
-# memory.limit_in_bytes) and a swap file or device that is enabled for the
-# run and disabled (and the file removed) afterwards.  Only what this run
-# made is undone.
+# confine.sh: sourced by run-test.sh.  Memory pressure by design (issue
+# 10): the workloads get fake-gitk's measured footprint divided by
+# --pressure, either by shrinking the whole machine (global: memory blocks
+# offline, hugetlb pages reserved for the rest, as a mem= boot) or by a
+# memory cgroup around fake-gitk (memcg), with swap to push into.  Every
+# change to the machine goes through latency-machine: recorded before it is
+# made, undone at exit, error and signal, and by the next run after a
+# crash (DESIGN.md, contract 5).
 #
-# Uses from the caller: die, warn, note, run_logged.
-# Sets: confine_cgroup (the cgroup directory, empty when none),
-#       confine_swapfile (a swap file we created), confine_swapdev (a swap
-#       file or device we enabled).
+# Uses from the caller: cfg_*, run_dir, cache_dir, scratch, fail_run,
+# unsupported, warn, note, progress, run_logged, cmd_calibrate, machine.
+# Sets: pressure_mode (global|memcg|none), pressure_why, pressure_ratio
+#       (empty: none), footprint_bytes, memory_bytes, calibration,
+#       confine_cgroup (empty when none), confine_swapdev (the swap this run
+#       enabled).
 # Environment:
 #   LATENCY_CGROUP_ROOT  where cgroups are mounted (default: /sys/fs/cgroup)
 
 : "${LATENCY_CGROUP_ROOT:=/sys/fs/cgroup}"
 
 confine_cgroup=
-confine_swapfile=
 confine_swapdev=
+pressure_mode=none
+pressure_why=
+pressure_ratio=
+footprint_bytes=
+memory_bytes=
+calibration=none
+
+is_root() {
+	[ "$(id -u)" = 0 ]
+}
 
 # Print the directory under which a memory cgroup can be made, or fail
 # with the reason on stdout.
 confine_cgroup_parent() {
-	if [ "$(id -u)" != 0 ]; then
+	if ! is_root; then
 		echo "not root: cannot create a memory cgroup"
 		return 1
 	fi
@@ -41,25 +55,6 @@ confine_cgroup_parent() {
 	return 1
 }
 
-# confine_cgroup_create BYTES: make the cgroup and set its limit.  Swap is
-# not limited, so pressure swaps out instead of killing.
-confine_cgroup_create() {
-	_parent=$(confine_cgroup_parent) || return 1
-	_cg=$_parent/latency-tests.$$
-	mkdir "$_cg" || return 1
-	confine_cgroup=$_cg
-	if [ -f "$_cg/memory.max" ]; then
-		_limit_file=$_cg/memory.max
-	else
-		_limit_file=$_cg/memory.limit_in_bytes
-	fi
-	if ! echo "$1" >"$_limit_file"; then
-		warn "cannot set $_limit_file to $1"
-		return 1
-	fi
-	note "memory cgroup $_cg limited to $1 bytes ($_limit_file)"
-}
-
 # The file a process writes its pid into to join the cgroup.
 confine_cgroup_procs() {
 	echo "$confine_cgroup/cgroup.procs"
@@ -68,7 +63,7 @@ confine_cgroup_procs() {
 # confine_swap_check: fail with the reason on stdout when swap cannot be
 # enabled here.
 confine_swap_check() {
-	if [ "$(id -u)" != 0 ]; then
+	if ! is_root; then
 		echo "not root: cannot enable swap"
 		return 1
 	fi
@@ -80,60 +75,264 @@ confine_swap_check() {
 	done
 }
 
-# confine_swap_enable SIZE_BYTES|DEVICE DIR: a size makes a swap file in DIR,
-# a path (block device or existing swap file) is enabled as it is.
-confine_swap_enable() {
-	case $1 in
-	/*)
-		if grep -q "^$1[[:space:]]" /proc/swaps; then
-			note "swap $1 is already enabled; leaving it as it is"
-			return 0
-		fi
-		run_logged swapon "$1" || return 1
-		confine_swapdev=$1
+# confine_fs_type DIR: the file system type of DIR (tmpfs, ext2/ext3, ...).
+confine_fs_type() {
+	stat -f -c %T "$1" 2>/dev/null
+}
+
+# decide_pressure: the mode, and why (before any work: usage problems and
+# an impossible mode stop the run here).
+decide_pressure() {
+	pressure_ratio=$cfg_pressure
+	case $cfg_mem_limit in
+	ratio) ;;
+	none)
+		pressure_mode=none pressure_ratio=
+		pressure_why="--mem-limit=none"
+		return 0
 		;;
 	*)
-		_sf=$2/swapfile
-		_mib=$(($1 / 1048576))
-		confine_swapfile=$_sf
-		# fallocate is instant on ext4 and xfs; dd works everywhere.
-		if ! fallocate -l "$1" "$_sf" 2>/dev/null; then
-			run_logged dd if=/dev/zero of="$_sf" bs=1M count="$_mib" \
-				status=none || return 1
+		case $cfg_confine in
+		auto | memcg) ;;
+		*) usage_error "--mem-limit=$cfg_mem_limit is a memory cgroup limit: it needs --confine=memcg (or auto)" ;;
+		esac
+		pressure_mode=memcg pressure_ratio=
+		pressure_why="explicit --mem-limit=$cfg_mem_limit"
+		memory_bytes=$(size_bytes mem-limit "$cfg_mem_limit")
+		;;
+	esac
+	case $cfg_confine in
+	auto)
+		if ! is_root; then
+			pressure_mode=none pressure_ratio=
+			pressure_why="not root: nothing was pressed (the workloads ran with all of this machine's memory)"
+		elif [ -n "$memory_bytes" ]; then
+			:
+		elif [ "$cfg_quick" = yes ]; then
+			pressure_mode=memcg
+			pressure_why="--quick: a memory cgroup (safe on shared machines and in CI)"
+		else
+			pressure_mode=global
+			pressure_why="root: the whole machine is shrunk, as a mem= boot"
 		fi
-		chmod 600 "$_sf" || return 1
-		run_logged mkswap -q "$_sf" || return 1
-		run_logged swapon "$_sf" || return 1
-		confine_swapdev=$_sf
+		;;
+	none)
+		pressure_mode=none pressure_ratio=
+		pressure_why="--confine=none: nothing was pressed"
+		;;
+	*)
+		pressure_mode=$cfg_confine
+		pressure_why="--confine=$cfg_confine"
+		;;
+	esac
+	case $pressure_mode in
+	memcg)
+		if ! _why=$(confine_cgroup_parent); then
+			unconfined "a memory cgroup" "$_why"
+		fi
+		;;
+	global)
+		if ! is_root; then
+			unconfined "global memory pressure" "not root: cannot take memory offline"
+		fi
+		;;
+	esac
+	decide_swap
+}
+
+# unconfined WHAT WHY: go on without pressure only when allowed.
+unconfined() {
+	if [ "$cfg_allow_unconfined" = yes ]; then
+		warn "running without $1: $2"
+		note "unconfined: no $1 ($2)"
+		pressure_mode=none pressure_ratio= memory_bytes=
+		pressure_why="cannot confine here ($2): nothing was pressed"
+	else
+		unsupported "cannot confine the run ($1): $2 (--allow-unconfined goes on without)"
+	fi
+}
+
+# decide_swap: what swap the run gets (swap_kind file|cached|device|none),
+# and a preflight of where a swap file would go.
+decide_swap() {
+	swap_kind=none swap_path=
+	case $cfg_swap in
+	none) return 0 ;;
+	auto) [ "$pressure_mode" != none ] || return 0 ;;
+	esac
+	if ! _why=$(confine_swap_check); then
+		case $cfg_swap in
+		auto) unconfined "swap" "$_why" ;;
+		*) unconfined "swap $cfg_swap" "$_why" ;;
+		esac
+		return 0
+	fi
+	case $cfg_swap in
+	/*)
+		swap_kind=device swap_path=$cfg_swap
+		return 0
+		;;
+	auto)
+		swap_kind=cached swap_path=$cache_dir/swapfile
+		_dir=$cache_dir _hint="set LATENCY_CACHE_DIR to a disk, or give --swap=DEVICE"
+		;;
+	*)
+		swap_kind=file swap_path=$scratch_dir_for_swap/swapfile
+		_dir=$scratch_dir_for_swap _hint="give --scratch=DIR on a disk, or --swap=DEVICE"
+		;;
+	esac
+	# A swap file on tmpfs would only move memory around (and swapon
+	# refuses it): say so before any work.
+	mkdir -p "$_dir" 2>/dev/null || true
+	case $(confine_fs_type "$_dir") in
+	tmpfs | ramfs)
+		unsupported "cannot put a swap file in $_dir: it is on $(confine_fs_type "$_dir") ($_hint)"
 		;;
 	esac
 }
 
-# Undo everything confine_* did; safe to call more than once.
-confine_undo() {
-	_cu_status=0
+# calibrate: fake-gitk's footprint (peak RSS of an unconfined run on the
+# same repository and options), cached per repository, refs, options and
+# fake-gitk version.
+calibrate() {
+	[ -n "$pressure_ratio" ] || return 0
+	_key=$( {
+		cd "$repo" && pwd -P
+		"$p_fake_gitk" --list-refs "$repo"
+		printf '%s\n' "$cfg_gitk_args"
+		"$p_fake_gitk" --version
+	} | sha256sum) || fail_run "cannot read the repository's refs for the calibration"
+	_key=${_key%% *}
+	_cal=$cache_dir/calibration-$(printf '%.16s' "$_key").json
+	if [ -s "$_cal" ]; then
+		calibration=cached
+		cp "$_cal" "$run_dir/calibration.json" ||
+			fail_run "cannot copy the calibration $_cal"
+	else
+		progress "calibrating: one unconfined fake-gitk run measures its footprint"
+		prepare_run
+		cmd_calibrate "$run_dir/calibration.json" >/dev/null \
+			2>"$run_dir/calibration.err" ||
+			fail_run "the calibration run of fake-gitk failed (see calibration.err)"
+		cp "$run_dir/calibration.json" "$_cal.tmp.$$" &&
+			mv "$_cal.tmp.$$" "$_cal" ||
+			fail_run "cannot cache the calibration in $_cal"
+		calibration=measured
+	fi
+	_plan=$("$p_latency_summarize" --pressure-plan \
+		--calibration="$run_dir/calibration.json" --ratio="$pressure_ratio") ||
+		fail_run "cannot plan the pressure from calibration.json"
+	footprint_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^footprint_bytes=\([0-9]*\)$/\1/p')
+	memory_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^memory_bytes=\([0-9]*\)$/\1/p')
+	[ -n "$footprint_bytes" ] && [ -n "$memory_bytes" ] ||
+		fail_run "cannot plan the pressure from calibration.json"
+	note "pressure: footprint $footprint_bytes bytes ($calibration), ratio $pressure_ratio: $memory_bytes bytes for the workloads"
+}
+
+# swap_size_bytes: the automatic swap file: twice the footprint (what is
+# pushed out, with room), at least 256 MiB, in whole MiB.
+swap_size_bytes() {
+	_s=$(((${footprint_bytes:-0} * 2 + 1048575) / 1048576))
+	[ "$_s" -ge 256 ] || _s=256
+	echo $((_s * 1048576))
+}
+
+confine_swap_on() {
+	case $swap_kind in
+	none) return 0 ;;
+	device)
+		if grep -q "^$swap_path[[:space:]]" /proc/swaps; then
+			note "swap $swap_path is already enabled; leaving it as it is"
+			return 0
+		fi
+		;;
+	cached | file)
+		_bytes=$(swap_size_bytes)
+		[ "$swap_kind" = cached ] || _bytes=$(size_bytes swap "$cfg_swap")
+		if [ "$swap_kind" = file ]; then
+			machine record rmfile "$swap_path" || return 1
+		fi
+		if ! [ -f "$swap_path" ] || [ -L "$swap_path" ] ||
+			[ "$(stat -c %s "$swap_path")" != "$_bytes" ] ||
+			[ "$swap_kind" = file ]; then
+			rm -f "$swap_path"
+			_mib=$((_bytes / 1048576))
+			# fallocate is instant on ext4 and xfs; dd works
+			# everywhere.
+			if ! (umask 077 && fallocate -l "$_bytes" "$swap_path") 2>/dev/null; then
+				rm -f "$swap_path"
+				(umask 077 && run_logged dd if=/dev/zero of="$swap_path" \
+					bs=1M count="$_mib" status=none) || return 1
+			fi
+			run_logged mkswap -q "$swap_path" >/dev/null || return 1
+		fi
+		chmod 600 "$swap_path" || return 1
+		;;
+	esac
+	machine record swapoff "$swap_path" || return 1
+	run_logged swapon "$swap_path" || return 1
+	confine_swapdev=$swap_path
+	note "swap: $swap_path ($swap_kind)"
+}
+
+# confine: apply the decided pressure.
+confine() {
+	confine_swap_on || fail_run "cannot enable swap $swap_path"
+	case $pressure_mode in
+	memcg)
+		_parent=$(confine_cgroup_parent) || fail_run "no memory cgroup"
+		_cg=$_parent/latency-tests.$$
+		machine record rmdir "$_cg" || fail_run "cannot record the cgroup"
+		mkdir "$_cg" || fail_run "cannot create the memory cgroup $_cg"
+		confine_cgroup=$_cg
+		if [ -f "$_cg/memory.max" ]; then
+			_limit_file=$_cg/memory.max
+		else
+			_limit_file=$_cg/memory.limit_in_bytes
+		fi
+		echo "$memory_bytes" >"$_limit_file" ||
+			fail_run "cannot set $_limit_file to $memory_bytes"
+		note "memory cgroup $_cg limited to $memory_bytes bytes ($_limit_file); fake-gitk runs in it, fake-music and seqbench outside"
+		;;
+	global)
+		prepare_run
+		progress "shrinking the machine to leave $memory_bytes bytes for the workloads"
+		machine shrink --owner=$$ --keep="$memory_bytes" \
+			>"$run_dir/shrink.txt" 2>>"$run_dir/machine.log" ||
+			fail_run "cannot shrink the machine (see machine.log)"
+		grep -qx 'reached=yes' "$run_dir/shrink.txt" ||
+			warn "the machine could not be shrunk to the goal (see shrink.txt; boot with mem= for more pressure)"
+		;;
+	esac
+}
+
+# prepare_run: every counted run starts from the same state (as root):
+# dirty pages written, page cache dropped, swap emptied, memory compacted.
+prepare_run() {
+	[ "$cfg_drop_caches" = yes ] || return 0
+	if ! is_root; then
+		[ -n "${drop_warned:-}" ] || warn "not root: the page cache is not dropped"
+		drop_warned=yes
+		return 0
+	fi
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
 	if [ -n "$confine_swapdev" ]; then
-		if run_logged swapoff "$confine_swapdev"; then
-			confine_swapdev=
-		else
-			warn "cannot disable swap on $confine_swapdev"
-			_cu_status=1
-		fi
+		# Pages left in swap by the previous run would be a different
+		# starting point for this one.
+		swapoff "$confine_swapdev" && swapon "$confine_swapdev" ||
+			fail_run "cannot empty the swap $confine_swapdev"
 	fi
-	if [ -n "$confine_swapfile" ] && [ -z "$confine_swapdev" ]; then
-		if rm -f "$confine_swapfile"; then
-			confine_swapfile=
-		else
-			_cu_status=1
-		fi
+	if [ -w /proc/sys/vm/compact_memory ]; then
+		echo 1 >/proc/sys/vm/compact_memory
 	fi
-	if [ -n "$confine_cgroup" ] && [ -d "$confine_cgroup" ]; then
-		if rmdir "$confine_cgroup"; then
-			confine_cgroup=
-		else
-			warn "cannot remove cgroup $confine_cgroup"
-			_cu_status=1
-		fi
-	fi
-	return $_cu_status
+}
+
+# Undo everything: latency-machine restores what this run recorded.
+confine_undo() {
+	machine restore --owner=$$ >>"$run_dir/machine.log" 2>&1 || {
+		warn "cannot restore the machine (see machine.log; latency-run-test --restore retries)"
+		return 1
+	}
+	confine_cgroup= confine_swapdev=
 }

@@ -7,7 +7,7 @@
 #
 # Uses from the caller: run_dir, fifo_dir, scratch, cfg_*, the cmd_*
 # functions, bg_add, wait_for, note, warn, progress, fail_run,
-# unsupported, drop_caches.  Sets runs_done.
+# unsupported, prepare_run.  Sets runs_done, stopped_by.
 
 start_monitors() {
 	(cmd_vmstat "$run_dir/vmstat.json") >"$run_dir/vmstat.log" \
@@ -18,7 +18,8 @@ start_monitors() {
 		>"$run_dir/kmsg.out" 2>"$run_dir/kmsg.err" &
 	pid_kmsg=$!
 	bg_add $pid_kmsg
-	(cmd_trace "$run_dir/trace.json") >"$run_dir/trace.log" \
+	(cmd_trace "$run_dir/trace.json" "$run_dir/trace-events.log") \
+		>"$run_dir/trace.log" \
 		2>"$run_dir/trace.err" &
 	pid_trace=$!
 	bg_add $pid_trace
@@ -109,9 +110,17 @@ stop_music() {
 	return $_ok
 }
 
-# run_gitk NAME: one fake-gitk run; its JSON is NAME.json.
+# snapshot NAME: the kernel's counters now, as NAME.json (per-run figures).
+snapshot() {
+	cmd_snapshot "$run_dir/$1.json" 2>>"$run_dir/vmstat.err" ||
+		fail_run "latency-vmstat --snapshot failed (see vmstat.err)"
+}
+
+# run_gitk NAME: one fake-gitk run; its JSON is NAME.json, the kernel's
+# counters before and after it NAME.snap-before.json and .snap-after.json.
 run_gitk() {
 	start_series "$1"
+	snapshot "$1.snap-before"
 	(cmd_gitk "$run_dir/$1.json") >"$fifo_dir/$1" 2>"$run_dir/$1.err" &
 	_pid=$!
 	bg_add $_pid
@@ -120,6 +129,7 @@ run_gitk() {
 	else
 		_st=$?
 	fi
+	snapshot "$1.snap-after"
 	wait_for "$pid_series" || fail_run "latency-output failed for $1 (see $1.latency-output.err)"
 	case $_st in
 	0) ;;
@@ -140,21 +150,62 @@ run_seqbench() {
 	rm -rf "$scratch/seqbench"
 }
 
+# uptime_ms: milliseconds since boot (a clock that does not jump).
+uptime_ms() {
+	read -r _up _idle </proc/uptime
+	_frac=${_up#*.}
+	echo $((${_up%.*} * 1000 + ${_frac#"${_frac%%[!0]*}"}0 / 10 * 10))
+}
+
+# enough_runs: after each counted run, whether to stop (sets stopped_by).
+enough_runs() {
+	if [ "$cfg_gitk_runs" != auto ]; then
+		[ "$runs_done" -ge "$cfg_gitk_runs" ] || return 1
+		stopped_by=runs
+		return 0
+	fi
+	if [ "$runs_done" -ge 3 ]; then
+		write_facts
+		_p=$(cmd_precision) || fail_run "latency-summarize --precision failed"
+		case $_p in
+		*,yes)
+			stopped_by=precision
+			return 0
+			;;
+		esac
+	fi
+	if [ "$runs_done" -ge "$cfg_max_runs" ]; then
+		stopped_by=max-runs
+		return 0
+	fi
+	if [ $(($(uptime_ms) - runs_start_ms)) -ge "$time_budget_ms" ]; then
+		stopped_by=time-budget
+		return 0
+	fi
+	return 1
+}
+
 run_workloads() {
-	_total=$((cfg_warmup + cfg_gitk_runs))
 	_i=0
-	while [ $_i -lt "$_total" ]; do
+	while [ $_i -lt "$cfg_warmup" ]; do
 		_i=$((_i + 1))
-		if [ $_i -le "$cfg_warmup" ]; then
-			progress "fake-gitk warmup run $_i of $cfg_warmup"
-			run_gitk "warmup-$_i"
+		progress "fake-gitk warmup run $_i of $cfg_warmup"
+		prepare_run
+		run_gitk "warmup-$_i"
+	done
+	runs_start_ms=$(uptime_ms)
+	runs_done=0
+	while :; do
+		_n=$((runs_done + 1))
+		if [ "$cfg_gitk_runs" = auto ]; then
+			progress "fake-gitk run $_n (until ±$cfg_precision%, at most $cfg_max_runs runs or $cfg_time_budget)"
 		else
-			_n=$((_i - cfg_warmup))
-			progress "fake-gitk run $_n of $cfg_gitk_runs (fake-music playing)"
-			drop_caches
-			run_gitk "fake-gitk-$_n"
-			runs_done=$_n
+			progress "fake-gitk run $_n of $cfg_gitk_runs"
 		fi
+		prepare_run
+		run_gitk "fake-gitk-$_n"
+		runs_done=$_n
+		! enough_runs || break
 	done
 	run_seqbench
 }
