@@ -61,12 +61,17 @@ warmup=1
 drop-caches=no
 seqbench=-t 8 -t 16 -b 65536
 music-from=127.0.0.1:8000
-gitk-args=
+gitk-args=--reread
 music-args=
 stall=500ms
+pressure=3
+confine=auto
 mem-limit=512M
 swap=1G
 allow-unconfined=yes
+precision=2
+max-runs=10
+time-budget=6m
 quick=no
 EOF_
 
@@ -87,16 +92,46 @@ test_expect_success 'the command line overrides the config file' '
 	test_cmp expect config
 '
 
-test_expect_success '--quick: three runs, a small repo, confinement where allowed' '
+test_expect_success 'the defaults: pressure 3 by ratio, runs until 2%' '
+	"$rt" --print-config >config &&
+	grep -x "gitk-runs=auto" config &&
+	grep -x "warmup=1" config &&
+	grep -x "pressure=3" config &&
+	grep -x "confine=auto" config &&
+	grep -x "mem-limit=ratio" config &&
+	grep -x "swap=auto" config &&
+	grep -x "gitk-args=--reread" config &&
+	grep -x "commits=180000" config
+'
+
+test_expect_success '--quick: three runs, no warmup, the same repository' '
 	"$rt" --quick --label=q --print-config >config &&
 	grep -x "gitk-runs=3" config &&
+	grep -x "warmup=0" config &&
 	grep -x "quick=yes" config &&
-	grep -x "mem-limit=auto:24M" config &&
-	grep -x "swap=auto:512M" config &&
-	grep -x "gitk-args=--reread" config &&
+	grep -x "commits=180000" config &&
+	grep -x "pressure=3" config &&
 	"$rt" --quick --gitk-runs=4 --mem-limit=none --print-config >config &&
 	grep -x "gitk-runs=4" config &&
 	grep -x "mem-limit=none" config
+'
+
+test_expect_success 'bad values stop the run before any work (exit 2)' '
+	bad_option "invalid value '\''12x'\'' for --stall (expected a duration such as 1s)" --stall=12x &&
+	bad_option "invalid value '\''0'\'' for --commits (expected at least 1)" --commits=0 &&
+	bad_option "invalid value '\''h:1x'\'' for --music-from (expected HOST:PORT, PORT 1-65535)" --music-from=h:1x &&
+	bad_option "invalid value '\''h:70000'\'' for --music-from (expected HOST:PORT, PORT 1-65535)" --music-from=h:70000 &&
+	bad_option "invalid value '\''16777216T'\'' for --mem-limit (too large)" --mem-limit=16777216T &&
+	bad_option "invalid value '\''99999999999999999999'\'' for --gitk-runs (too large)" --gitk-runs=99999999999999999999 &&
+	bad_option "invalid value '\''99999999999999999999'\'' for --seed (too large)" --seed=99999999999999999999 &&
+	bad_option "invalid value '\''99999999999999999999M'\'' for --swap (too large)" --swap=99999999999999999999M &&
+	bad_option "invalid value '\''0'\'' for --pressure (expected a number above 0)" --pressure=0 &&
+	bad_option "invalid value '\''1.2.3'\'' for --pressure (expected a positive number such as 3 or 1.5)" --pressure=1.2.3 &&
+	bad_option "invalid value '\''-1'\'' for --precision (expected a positive number such as 3 or 1.5)" --precision=-1 &&
+	bad_option "invalid value '\''1'\'' for --max-runs (expected at least 2)" --max-runs=1 &&
+	bad_option "invalid value '\''soon'\'' for --time-budget (expected a duration such as 1s)" --time-budget=soon &&
+	bad_option "invalid value '\''cgroup'\'' for --confine (expected auto, global, memcg or none)" --confine=cgroup &&
+	bad_option "invalid value '\''x'\'' for --gitk-runs (expected a whole number)" --gitk-runs=x
 '
 
 test_expect_success 'the label defaults to uname -r' '
