@@ -128,7 +128,7 @@ decide_pressure() {
 	case $pressure_mode in
 	memcg)
 		if ! _why=$(confine_cgroup_parent); then
-			unconfined "a memory cgroup" "$_why"
+			unconfined "memory cgroup" "$_why"
 		fi
 		;;
 	global)

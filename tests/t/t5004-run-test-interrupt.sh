@@ -14,6 +14,9 @@ fi
 rt=$abs_top_builddir/latency-run-test
 LATENCY_TESTS_DATADIR=$abs_top_srcdir/scripts
 export LATENCY_TESTS_DATADIR
+# This script's machine-state record, apart from any real run's.
+LATENCY_STATE_DIR=$TRASH_DIRECTORY/state
+export LATENCY_STATE_DIR
 
 nothing_left() {
 	ps -eo args >ps.out &&
@@ -33,7 +36,7 @@ wait_for_file() {
 	done
 }
 
-confine=
+confine=--confine=none
 test_have_prereq CONFINE && confine="--mem-limit=64M --swap=16M"
 
 test_expect_success DEFAULT_SIGNAL 'SIGINT stops the run: status 130, partial result' '
@@ -41,13 +44,13 @@ test_expect_success DEFAULT_SIGNAL 'SIGINT stops the run: status 130, partial re
 	# background jobs do; give the driver the default, as a terminal would.
 	# shellcheck disable=SC2086
 	env --default-signal=INT "$rt" --label=int --commits=300 \
-		--gitk-runs=200 --no-drop-caches --gitk-args=--every=50 \
+		--gitk-runs=200 --warmup=0 --no-drop-caches --gitk-args=--every=50 \
 		--music-args="--songs=1 --song-size=64k" $confine \
 		--results=res >out 2>err &
 	pid=$! &&
 	wait_for_file res/int/fake-gitk-2.latency &&
 	if test_have_prereq CONFINE; then
-		grep -F "$PWD/res/int/scratch/swapfile" /proc/swaps &&
+		grep -F "$PWD/res/latency-swapfile.$pid" /proc/swaps &&
 		test -d "/sys/fs/cgroup/memory/latency-tests.$pid"
 	fi &&
 	kill -INT $pid &&
@@ -68,7 +71,8 @@ test_expect_success DEFAULT_SIGNAL 'nothing is left behind: processes, swap file
 test_expect_success 'a failing workload stops the run: status 1, partial result' '
 	mkdir notarepo &&
 	test_expect_code 1 "$rt" --label=fail --repo=notarepo --gitk-runs=3 \
-		--no-drop-caches --music-args="--songs=1 --song-size=64k" \
+		--warmup=0 --confine=none --no-drop-caches \
+		--music-args="--songs=1 --song-size=64k" \
 		--results=res >out 2>err &&
 	grep -x "PARTIAL: failed: fake-gitk failed with status 1 (see fake-gitk-1.err)" res/fail/summary.txt &&
 	grep -x "fail partial: no fake-gitk run completed" res/fail/summary.txt &&
@@ -81,8 +85,9 @@ test_expect_success CONFINE 'a given swap device is enabled for the run and disa
 	dd if=/dev/zero of=swapdev bs=1M count=16 status=none &&
 	chmod 600 swapdev &&
 	mkswap -q swapdev &&
-	"$rt" --label=dev --commits=300 --gitk-runs=1 --no-drop-caches \
-		--music-args="--songs=1 --song-size=64k" --swap="$PWD/swapdev" \
+	"$rt" --label=dev --commits=300 --gitk-runs=1 --warmup=0 \
+		--no-drop-caches --confine=none --swap="$PWD/swapdev" \
+		--music-args="--songs=1 --song-size=64k" \
 		--results=res >out 2>err &&
 	grep -qx "swapon $PWD/swapdev" res/dev/commands.log &&
 	grep -qx "swapoff $PWD/swapdev" res/dev/commands.log &&
@@ -96,17 +101,71 @@ test_expect_success 'a machine that cannot confine: status 3 unless allowed' '
 	LATENCY_CGROUP_ROOT=$PWD/nocgroup &&
 	export LATENCY_CGROUP_ROOT &&
 	test_expect_code 3 "$rt" --label=nocg --commits=300 --gitk-runs=1 \
-		--mem-limit=64M --results=res >out 2>err &&
+		--mem-limit=64M --swap=none --results=res >out 2>err &&
 	if test_have_prereq ROOT; then
 		why="no memory cgroup controller under $PWD/nocgroup"
 	else
 		why="not root: cannot create a memory cgroup"
 	fi &&
-	grep -x "latency-run-test: cannot confine the run (memory limit 64M): $why (--allow-unconfined goes on without)" err &&
-	"$rt" --label=nocg --commits=300 --gitk-runs=1 --mem-limit=64M \
-		--allow-unconfined --no-drop-caches \
+	grep -x "latency-run-test: cannot confine the run (memory cgroup): $why (--allow-unconfined goes on without)" err &&
+	! test -e res/nocg &&
+	"$rt" --label=nocg --commits=300 --gitk-runs=1 --warmup=0 --mem-limit=64M \
+		--swap=none --allow-unconfined --no-drop-caches \
 		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
-	grep -x "note: unconfined: no memory limit 64M ($why)" res/nocg-2/summary.txt
+	grep -x "note: unconfined: no memory cgroup ($why)" res/nocg/summary.txt &&
+	jq -e ".pressure.mode == \"none\"" res/nocg/result.json
+'
+
+test_expect_success 'swap on tmpfs is refused before any work (exit 3)' '
+	mkdir tmpfs-cache &&
+	if test_have_prereq ROOT && mount -t tmpfs -o size=1M none tmpfs-cache; then
+		test_when_finished "umount $PWD/tmpfs-cache" &&
+		test_expect_code 3 env LATENCY_CACHE_DIR=$PWD/tmpfs-cache "$rt" \
+			--label=tmpfs --commits=300 --confine=memcg --results=res \
+			>out 2>err &&
+		grep -x "latency-run-test: cannot put a swap file in $PWD/tmpfs-cache: it is on tmpfs (set LATENCY_CACHE_DIR to a disk, or give --swap=DEVICE)" err &&
+		! test -e res/tmpfs
+	fi
+'
+
+# start_killable LABEL: a memcg run with the automatic swap file that
+# keeps running until killed; waits until its second run has started.
+start_killable() {
+	"$rt" --label="$1" --commits=300 --gitk-runs=200 --warmup=0 \
+		--confine=memcg --pressure=1 --no-drop-caches \
+		--gitk-args=--every=50 --music-args="--songs=1 --song-size=64k" \
+		--results=res >"$1.out" 2>"$1.err" &
+	pid=$! &&
+	wait_for_file "res/$1/fake-gitk-2.latency"
+}
+
+test_expect_success CONFINE 'kill -9 leaves the machine changed; --restore undoes it' '
+	start_killable k9 &&
+	kill -9 $pid &&
+	wait $pid;
+	grep -q "^swapoff	" state/state &&
+	grep -q "^pid	" state/state &&
+	test -d /sys/fs/cgroup/memory/latency-tests.$pid &&
+	grep -F "$LATENCY_CACHE_DIR/swapfile" /proc/swaps &&
+	"$rt" --restore >out 2>err &&
+	! test -e state/state &&
+	! grep -F "$LATENCY_CACHE_DIR/swapfile" /proc/swaps &&
+	! test -e /sys/fs/cgroup/memory/latency-tests.$pid &&
+	sleep 1 && nothing_left $pid &&
+	"$rt" --restore >out 2>err
+'
+
+test_expect_success CONFINE 'after kill -9, the next run restores first and says so' '
+	start_killable k9b &&
+	kill -9 $pid &&
+	wait $pid;
+	"$rt" --label=next --commits=300 --gitk-runs=1 --warmup=0 \
+		--confine=memcg --pressure=1 --no-drop-caches \
+		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
+	grep "restoring after run pid $pid" err &&
+	grep "restoring after run pid $pid" res/next/notes &&
+	nothing_left $pid &&
+	! test -e state/state
 '
 
 test_done
