@@ -28,6 +28,7 @@
 #include "lib/parse.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
+#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {
@@ -536,14 +537,17 @@ static uint64_t events_lost(const struct trace *t)
 {
 	char path[4096], buf[2048];
 	uint64_t lost = 0, v;
+	ssize_t n;
 	long cpu;
 
 	for (cpu = 0; cpu < 4096; cpu++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats",
 			 t->instance, cpu);
-		if (monitor_read_file(path, buf, sizeof(buf)) < 0)
+		n = monitor_read_file(path, buf, sizeof(buf));
+		if (n < 0)
 			break;
-		if (monitor_kv_get(buf, "overrun:", &v))
+		/* Unparseable stats are not a reason to lose the summary. */
+		if (!kparse_kv_find(buf, (size_t)n, "overrun:", &v))
 			lost += v;
 	}
 	return lost;

@@ -72,6 +72,7 @@ struct monitor {
 	enum out_format fmt;
 	struct run_info ri;
 	int out_fd;	     /* stdout, or the -o file */
+	mode_t out_mode;     /* of the -o file (default 0644) */
 	struct progress out; /* contract-1 lines to out_fd */
 	uint64_t start_ns;   /* CLOCK_MONOTONIC at monitor_start() */
 	uint64_t end_ns;     /* start + --duration, or UINT64_MAX */
@@ -94,7 +95,8 @@ uint64_t monitor_opt_interval(const char *arg);
 
 /*
  * After option parsing: check --format, open the -o file (OUTPUT overrides
- * oc.output when not NULL), install the stop-signal handler, record the run
+ * oc.output when not NULL; created with out_mode, and an existing file loses
+ * the permissions out_mode does not grant), install the stop-signal handler, record the run
  * description and the start time.  Dies on errors (status 1 or 2).
  */
 void monitor_start(struct monitor *m, int argc, char **argv,
@@ -140,14 +142,9 @@ void msum_release(struct msum *s);
 
 /*
  * Read the whole of the small file PATH into BUF (LEN bytes, NUL
- * terminated, truncated if longer).  Returns the length or -errno.
+ * terminated).  Returns the length or -errno; -EFBIG when the file does
+ * not fit (a cut file would end in a cut number).
  */
 ssize_t monitor_read_file(const char *path, char *buf, size_t len);
-
-/*
- * Find "KEY VALUE" (a line of /proc/vmstat or memory.stat) in BUF; stores
- * the value and returns true when found.
- */
-bool monitor_kv_get(const char *buf, const char *key, uint64_t *val);
 
 #endif
