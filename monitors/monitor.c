@@ -342,7 +342,10 @@ int monitor_finish(struct monitor *m)
 	size_t i, n;
 	int status = EXIT_OK, r;
 
-	msum_str(&m->sum, "end_reason", m->stop_signal ? "signal" : "duration");
+	msum_str(&m->sum, "end_reason",
+		 m->stop_signal	 ? "signal"
+		 : m->end_reason ? m->end_reason
+				 : "duration");
 	if (m->stop_signal)
 		msum_u64(&m->sum, "stop_signal", (uint64_t)m->stop_signal);
 	msum_ns(&m->sum, "duration_s", now - m->start_ns);

@@ -71,12 +71,13 @@ struct monitor {
 	const char *summary_path; /* NULL: no summary file */
 	enum out_format fmt;
 	struct run_info ri;
-	int out_fd;	     /* stdout, or the -o file */
-	mode_t out_mode;     /* of the -o file (default 0644) */
-	struct progress out; /* contract-1 lines to out_fd */
-	uint64_t start_ns;   /* CLOCK_MONOTONIC at monitor_start() */
-	uint64_t end_ns;     /* start + --duration, or UINT64_MAX */
-	int stop_signal;     /* the signal that ended the run, or 0 */
+	int out_fd;		/* stdout, or the -o file */
+	mode_t out_mode;	/* of the -o file (default 0644) */
+	struct progress out;	/* contract-1 lines to out_fd */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC at monitor_start() */
+	uint64_t end_ns;	/* start + --duration, or UINT64_MAX */
+	int stop_signal;	/* the signal that ended the run, or 0 */
+	const char *end_reason; /* else than "signal" or "duration" */
 	struct msum sum;
 };
 
@@ -124,7 +125,8 @@ void monitor_emit(struct monitor *m, uint64_t ts_ns, const char *fmt, ...)
 	PRINTF_LIKE(3, 4);
 
 /*
- * End the run: add end_reason and duration_s to the summary, emit it as the
+ * End the run: add end_reason ("signal", else the end_reason set, else
+ * "duration") and duration_s to the summary, emit it as the
  * stream's last line ("summary=1 key=value ..."), write the summary file
  * (atomic) and close the stream.  Returns the exit status (0, or 1 when
  * something could not be written).
