@@ -131,6 +131,7 @@ struct trace {
 	const char *live_opt;	 /* an option that --replay excludes */
 	const char *events_path; /* --events */
 	int events_fd;
+	uint64_t events_size;	 /* bytes of whole lines written */
 	const char *replay;	 /* --replay */
 	bool started;		 /* the "started=1" line was written */
 	const char *tracefs_opt; /* --tracefs */
@@ -356,11 +357,15 @@ static void add_stall(struct trace *t, enum stall s, int pid, uint64_t end_ns,
 	dur[fmt_ns_fixed(dur, ns, 9)] = '\0';
 	n = snprintf(line, sizeof(line), "%s %s %s pid=%d\n", end,
 		     stall_names[s], dur, pid);
-	/* One write() a line: never half a line in the file. */
+	/* One write() a line; a line cut short (the disk full) is taken
+	 * back, so the file never ends in half a line. */
 	r = write_all(t->events_fd, line, (size_t)n);
-	if (r)
+	if (r) {
+		(void)ftruncate(t->events_fd, (off_t)t->events_size);
 		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
 			t->events_path);
+	}
+	t->events_size += (uint64_t)n;
 }
 
 static void stall_begin(struct stall_stats *st, int pid, uint64_t ts)

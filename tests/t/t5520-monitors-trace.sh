@@ -115,6 +115,22 @@ test_expect_success 'the events file is new: never an existing file, never a sym
 	test_cmp expect existing
 '
 
+test_expect_success UNSHARE 'a full disk: exit 1, no half line in the events file' '
+	cat >full.sh <<-\EOF &&
+	mkdir -p full &&
+	mount -t tmpfs -o size=4k tmpfs full || exit 1
+	head -c 4096 /dev/zero >full/filler
+	latency-trace --replay "$1" --events full/ev >out 2>err
+	echo $? >status
+	stat -c %s full/ev >size
+	EOF
+	unshare -m --propagation private sh full.sh "$fixture" &&
+	echo 1 >expect && test_cmp expect status &&
+	echo 0 >expect && test_cmp expect size &&
+	echo "latency-trace: cannot write '\''full/ev'\'': No space left on device" >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'a run that fails before its start leaves no events file' '
 	test_expect_code 1 latency-trace --replay no-such-recording \
 		--events ev-none >out 2>err &&
