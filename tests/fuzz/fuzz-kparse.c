@@ -21,13 +21,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(c)                                                               \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			fprintf(stderr, "invariant failed: %s\n", #c);         \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+/* An invariant that must hold: abort() so libFuzzer keeps the input. */
+static void must(int holds, const char *what)
+{
+	if (holds)
+		return;
+	fprintf(stderr, "fuzz-kparse: broken invariant: %s\n", what);
+	abort();
+}
+
+#define CHECK(c) must(!!(c), #c)
 
 /* [P, P + N) lies inside [BUF, BUF + LEN). */
 static int inside(const char *buf, size_t len, const char *p, size_t n)
