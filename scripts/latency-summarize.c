@@ -217,7 +217,7 @@ static void parse_ratio(const char *arg, uint64_t *mant, unsigned *scale)
 	int r = summ_parse_decimal(arg, mant, scale);
 
 	if (r == -ERANGE)
-		usage_error("invalid value '%s' for --ratio (too many digits)",
+		usage_error("invalid value '%s' for --ratio (out of range)",
 			    arg);
 	if (r || !*mant)
 		usage_error("invalid value '%s' for --ratio (expected a "

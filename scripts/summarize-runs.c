@@ -58,10 +58,10 @@ static void get_number(struct summ_run *r, const char *file,
 	if (!n || n->type == JSON_NULL)
 		return;
 	if (n->type != JSON_NUMBER || !(n->num >= 0)) {
-		summ_note(r, "%s: iterations[0].%s is %s, expected a number "
+		summ_note(r, "%s: iterations[0].%s: %s, expected a number "
 			     ">= 0",
 			  file, key,
-			  n->type == JSON_NUMBER ? "negative"
+			  n->type == JSON_NUMBER ? n->str
 						 : json_type_name(n->type));
 		return;
 	}
