@@ -751,6 +751,11 @@ int json_read_fuzz(const uint8_t *data, size_t size)
  * integers, and the UTF-8 check for text that is not JSON.
  */
 
+int json_read_open(const char *path)
+{
+	return open_input(path, true);
+}
+
 int json_read_load(const char *path, size_t max_bytes, char **buf, size_t *len)
 {
 	int fd = open_input(path, true), r;
@@ -789,4 +794,18 @@ int json_read_u64(const struct json_node *n, const char *path, uint64_t *out)
 size_t json_read_utf8_len(const unsigned char *s, size_t avail)
 {
 	return avail ? utf8_len(s, avail) : 0;
+}
+
+int json_read_depth(const struct json_node *n)
+{
+	int deepest = 0, d;
+	size_t i;
+
+	for (i = 0; i < n->count; i++) {
+		d = json_read_depth(&n->items[i]);
+		if (d > deepest)
+			deepest = d;
+	}
+	return n->type == JSON_ARRAY || n->type == JSON_OBJECT ? deepest + 1
+							       : 0;
 }

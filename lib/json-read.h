@@ -119,6 +119,14 @@ int json_read_fuzz(const uint8_t *data, size_t size);
 int json_read_load(const char *path, size_t max_bytes, char **buf, size_t *len);
 
 /*
+ * Open PATH for reading as json_read_load() does (a regular file only, no
+ * symlink followed, never blocking), for a file too large to load whole.
+ * Returns the descriptor (O_NONBLOCK, which a regular file ignores; close
+ * it) or -errno as json_read_load().
+ */
+int json_read_open(const char *path);
+
+/*
  * The unsigned integer at PATH below N into *OUT, exactly as written (not
  * through a double).  Returns 0, -ENOENT when absent or null, -EINVAL when
  * not a number or not a plain integer (a sign, a fraction or an exponent),
@@ -132,5 +140,12 @@ int json_read_u64(const struct json_node *n, const char *path, uint64_t *out);
  * code points above U+10FFFF and AVAIL 0 are not well-formed).
  */
 size_t json_read_utf8_len(const unsigned char *s, size_t avail);
+
+/*
+ * How deep N nests: 0 for a scalar, 1 for an array or object of scalars
+ * (an empty one too), and so on.  At most JSON_READ_MAX_DEPTH for a tree
+ * from json_read_parse().
+ */
+int json_read_depth(const struct json_node *n);
 
 #endif

@@ -395,21 +395,6 @@ void atomic_abort(struct atomic_file *af)
  * splicing their text.
  */
 
-/* Nesting below N: 0 for a scalar, 1 for a flat array or object, ... */
-static int nesting(const struct json_node *n)
-{
-	int deepest = 0, d;
-	size_t i;
-
-	for (i = 0; i < n->count; i++) {
-		d = nesting(&n->items[i]);
-		if (d > deepest)
-			deepest = d;
-	}
-	return n->type == JSON_ARRAY || n->type == JSON_OBJECT ? deepest + 1
-							       : 0;
-}
-
 static void copy_value(struct json *j, const char *key,
 		       const struct json_node *v)
 {
@@ -457,7 +442,7 @@ int json_copy(struct json *j, const char *key, const struct json_node *v)
 		json_null(j, key);
 		return 0;
 	}
-	if (j->depth + nesting(v) > JSON_MAX_DEPTH - 1) {
+	if (j->depth + json_read_depth(v) > JSON_MAX_DEPTH - 1) {
 		json_null(j, key);
 		return -E2BIG;
 	}

@@ -85,48 +85,48 @@ static void usage(int status)
 	if (status)
 		usage_error(NULL);
 	fputs("Usage: latency-summarize [OPTION]... SECONDS...\n"
-	       "  or:  latency-summarize --precision=PCT [OPTION]... "
-	       "SECONDS...\n"
-	       "  or:  latency-summarize --pressure-plan --footprint=BYTES "
-	       "--ratio=R\n"
-	       "  or:  latency-summarize --result-dir=DIR\n"
-	       "Print the mean and sample standard deviation of the elapsed "
-	       "times SECONDS\n"
-	       "(one per workload run, e.g. 12.5, 250ms or 2m) as the "
-	       "headline\n"
-	       "  LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N\n"
-	       "\n"
-	       "  --label=LABEL     the headline's label (default: run)\n"
-	       "  --failures=N      page allocation failures to report "
-	       "(default: 0)\n"
-	       "  --format=FORMAT   text (the headline), csv (runs,mean_s,"
-	       "stddev_s)\n"
-	       "                    or json (default: text)\n"
-	       "  --precision=PCT   say whether the 95% confidence interval "
-	       "of the mean\n"
-	       "                    is within PCT% of it (--format text or "
-	       "csv)\n"
-	       "  --pressure-plan   print memory_bytes=N, the memory for "
-	       "--footprint at\n"
-	       "                    pressure --ratio: footprint / R, down to "
-	       "4096 bytes\n"
-	       "  --footprint=BYTES the workloads' measured footprint "
-	       "(64k, 300M, ...)\n"
-	       "  --ratio=R         the pressure, a positive decimal (4, "
-	       "2.5)\n"
-	       "  --result-dir=DIR  write DIR/result.json and "
-	       "DIR/summary.txt from the\n"
-	       "                    run directory DIR (run.facts and what "
-	       "the programs left)\n"
-	       "  -o, --output=FILE write to FILE instead of stdout\n"
-	       "  -h, --help        display this help and exit\n"
-	       "  -V, --version     output version information and exit\n"
-	       "\n"
-	       "The standard deviation is the sample one (n - 1); it is 0 "
-	       "for one run.\n"
-	       "Durations: a bare number is seconds; suffixes ns, us, ms, "
-	       "s, m, h.\n",
-	       stdout);
+	      "  or:  latency-summarize --precision=PCT [OPTION]... "
+	      "SECONDS...\n"
+	      "  or:  latency-summarize --pressure-plan --footprint=BYTES "
+	      "--ratio=R\n"
+	      "  or:  latency-summarize --result-dir=DIR\n"
+	      "Print the mean and sample standard deviation of the elapsed "
+	      "times SECONDS\n"
+	      "(one per workload run, e.g. 12.5, 250ms or 2m) as the "
+	      "headline\n"
+	      "  LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N\n"
+	      "\n"
+	      "  --label=LABEL     the headline's label (default: run)\n"
+	      "  --failures=N      page allocation failures to report "
+	      "(default: 0)\n"
+	      "  --format=FORMAT   text (the headline), csv (runs,mean_s,"
+	      "stddev_s)\n"
+	      "                    or json (default: text)\n"
+	      "  --precision=PCT   say whether the 95% confidence interval "
+	      "of the mean\n"
+	      "                    is within PCT% of it (--format text or "
+	      "csv)\n"
+	      "  --pressure-plan   print memory_bytes=N, the memory for "
+	      "--footprint at\n"
+	      "                    pressure --ratio: footprint / R, down to "
+	      "4096 bytes\n"
+	      "  --footprint=BYTES the workloads' measured footprint "
+	      "(64k, 300M, ...)\n"
+	      "  --ratio=R         the pressure, a positive decimal (4, "
+	      "2.5)\n"
+	      "  --result-dir=DIR  write DIR/result.json and "
+	      "DIR/summary.txt from the\n"
+	      "                    run directory DIR (run.facts and what "
+	      "the programs left)\n"
+	      "  -o, --output=FILE write to FILE instead of stdout\n"
+	      "  -h, --help        display this help and exit\n"
+	      "  -V, --version     output version information and exit\n"
+	      "\n"
+	      "The standard deviation is the sample one (n - 1); it is 0 "
+	      "for one run.\n"
+	      "Durations: a bare number is seconds; suffixes ns, us, ms, "
+	      "s, m, h.\n",
+	      stdout);
 	exit(EXIT_OK);
 }
 
@@ -189,8 +189,8 @@ static void write_precision(FILE *f, const struct summary *s, double pct,
 			    enum out_format format)
 {
 	struct stats_ci ci = stats_ci_of(s->elapsed_s, s->n, 0.95);
-	double ci_pct = s->n >= 2 && s->mean_s > 0 ? 100 * ci.half / s->mean_s
-						   : NAN;
+	double ci_pct =
+		s->n >= 2 && s->mean_s > 0 ? 100 * ci.half / s->mean_s : NAN;
 	bool reached = isfinite(ci_pct) && ci_pct <= pct;
 
 	if (format == FORMAT_CSV) {
@@ -200,14 +200,17 @@ static void write_precision(FILE *f, const struct summary *s, double pct,
 			fprintf(f, "%.9f", ci_pct);
 		fprintf(f, ",%s\n", reached ? "yes" : "no");
 	} else if (!isfinite(ci_pct)) {
-		fprintf(f, "%zu run%s, mean %.3f s: not reached (a confidence "
-			   "interval needs 2 runs and a mean above 0)\n",
+		fprintf(f,
+			"%zu run%s, mean %.3f s: not reached (a confidence "
+			"interval needs 2 runs and a mean above 0)\n",
 			s->n, s->n == 1 ? "" : "s", s->mean_s);
 	} else {
-		fprintf(f, "%zu runs, mean %.3f s: 95%% confidence interval "
-			   "+/-%.3f%% of the mean, %s %g%%\n",
+		fprintf(f,
+			"%zu runs, mean %.3f s: 95%% confidence interval "
+			"+/-%.3f%% of the mean, %s %g%%\n",
 			s->n, s->mean_s, ci_pct,
-			reached ? "reached: within" : "not reached: above", pct);
+			reached ? "reached: within" : "not reached: above",
+			pct);
 	}
 }
 
@@ -311,8 +314,8 @@ static void check_mode(const struct args *a, int nargs)
 	     a->common.format || a->common.output))
 		usage_error("--result-dir takes no other option and no "
 			    "elapsed times");
-	if (a->plan && (nargs || precision || a->label_or_failures ||
-			a->common.format))
+	if (a->plan &&
+	    (nargs || precision || a->label_or_failures || a->common.format))
 		usage_error("--pressure-plan takes only --footprint, --ratio "
 			    "and --output");
 	if (a->plan && (!a->footprint || !a->ratio))

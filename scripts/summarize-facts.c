@@ -23,15 +23,16 @@
 #include "scripts/summarize.h"
 
 enum fact_type {
-	F_STR,	     /* any text */
-	F_U64,	     /* a whole number */
-	F_RUNS,	     /* a whole number or "auto" */
-	F_YESNO,     /* yes or no */
-	F_CHOICE,    /* one of CHOICES */
-	F_DECIMAL,   /* a positive decimal number */
-	F_DURATION,  /* seconds, or a duration with a unit */
+	F_STR,	    /* any text */
+	F_U64,	    /* a whole number */
+	F_RUNS,	    /* a whole number or "auto" */
+	F_YESNO,    /* yes or no */
+	F_CHOICE,   /* one of CHOICES */
+	F_DECIMAL,  /* a positive decimal number */
+	F_DURATION, /* seconds, or a duration with a unit */
 };
 
+/* clang-format off */
 static const char *const stopped_by_choices[] = {
 	"runs", "precision", "max-runs", "time-budget", "interrupted",
 	"failed", NULL,
@@ -42,6 +43,7 @@ static const char *const pressure_mode_choices[] = {
 static const char *const calibration_choices[] = {
 	"measured", "cached", "none", NULL,
 };
+/* clang-format on */
 
 struct fact {
 	const char *key;
@@ -50,12 +52,12 @@ struct fact {
 	const char *const *choices;
 };
 
+/* clang-format off */
 #define FACT(key, type, member) \
 	{ key, type, offsetof(struct summ_facts, member), NULL }
 #define FACT_CHOICE(key, member, list) \
 	{ key, F_CHOICE, offsetof(struct summ_facts, member), list }
 
-/* clang-format off */
 static const struct fact facts[] = {
 	FACT("label", F_STR, label),
 	FACT("run_label", F_STR, run_label),
@@ -290,8 +292,8 @@ static void parse_line(struct summ_facts *f, const char *path, size_t line,
 	if (!eq)
 		bad_line(path, line, "no '=' in", s);
 	*eq = '\0';
-	if (!*s || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-			   strlen(s))
+	if (!*s ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
 		bad_line(path, line, "invalid key", s);
 	fa = find_fact(s);
 	if (!fa)
@@ -334,8 +336,9 @@ void summ_facts_read(struct summ_facts *f, const char *dir)
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'", path);
 	if (memchr(buf, '\0', len))
-		die(EXIT_RUN_FAILED, "cannot read '%s': binary data (a NUL "
-				     "byte)",
+		die(EXIT_RUN_FAILED,
+		    "cannot read '%s': binary data (a NUL "
+		    "byte)",
 		    path);
 	for (s = buf; *s; s = nl) {
 		nl = strchr(s, '\n');

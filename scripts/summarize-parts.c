@@ -23,9 +23,8 @@
 #include "scripts/summarize.h"
 
 const char *const summ_shrink_keys[8] = {
-	"floor_bytes",	 "goal_bytes",	     "offline_blocks",
-	"offline_bytes", "hugetlb_pages",    "hugetlb_bytes",
-	"mem_total_before", "mem_total_after",
+	"floor_bytes",	 "goal_bytes",	  "offline_blocks",   "offline_bytes",
+	"hugetlb_pages", "hugetlb_bytes", "mem_total_before", "mem_total_after",
 };
 
 static void strv_push(struct summ_strv *sv, char *s)
@@ -108,8 +107,8 @@ struct json_node *summ_load_object(struct summ_run *r, const char *file,
 	return NULL;
 }
 
-static void load_part(struct summ_run *r, struct summ_part *p,
-		      const char *name, const char *file, bool note_missing)
+static void load_part(struct summ_run *r, struct summ_part *p, const char *name,
+		      const char *file, bool note_missing)
 {
 	p->name = xstrdup(name);
 	p->root = summ_load_object(r, file, note_missing);
@@ -201,7 +200,7 @@ static void shrink_line(struct summ_run *r, char *line)
 	}
 	*eq++ = '\0';
 	if (!strcmp(line, "reached")) {
-		r->shrink_reached = !strcmp(eq, "yes")  ? 1
+		r->shrink_reached = !strcmp(eq, "yes")	? 1
 				    : !strcmp(eq, "no") ? 0
 							: -1;
 		if (r->shrink_reached < 0)
@@ -242,8 +241,7 @@ void summ_parts_read(struct summ_run *r)
 		  "machine-before.json", false);
 	load_part(r, &r->machine_after, "machine_after", "machine-after.json",
 		  false);
-	load_part(r, &r->calibration, "calibration", "calibration.json",
-		  false);
+	load_part(r, &r->calibration, "calibration", "calibration.json", false);
 	load_shrink(r);
 	load_lines(r, "notes", &r->notes);
 }

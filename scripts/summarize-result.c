@@ -34,8 +34,7 @@ static void put_ns(struct json *j, const char *key, struct summ_u64 ns)
 }
 
 /* A part's tree, or null. */
-static void put_part(struct json *j, const char *key,
-		     const struct summ_part *p)
+static void put_part(struct json *j, const char *key, const struct summ_part *p)
 {
 	/* Cannot fail: summ_load_object() refused trees nested too deep. */
 	(void)json_copy(j, key, p->root);
@@ -92,8 +91,8 @@ static void put_header(struct json *j, const struct summ_run *r)
 }
 
 /* A number of a part (as written), or null when absent or no number. */
-static void put_from(struct json *j, const char *key,
-		     const struct summ_part *p, const char *member)
+static void put_from(struct json *j, const char *key, const struct summ_part *p,
+		     const char *member)
 {
 	const struct json_node *n = json_read_member(p->root, member);
 

@@ -58,8 +58,9 @@ static void get_number(struct summ_run *r, const char *file,
 	if (!n || n->type == JSON_NULL)
 		return;
 	if (n->type != JSON_NUMBER || !(n->num >= 0)) {
-		summ_note(r, "%s: iterations[0].%s: %s, expected a number "
-			     ">= 0",
+		summ_note(r,
+			  "%s: iterations[0].%s: %s, expected a number "
+			  ">= 0",
 			  file, key,
 			  n->type == JSON_NUMBER ? n->str
 						 : json_type_name(n->type));
@@ -136,8 +137,9 @@ static void read_snapshots(struct summ_run *r, size_t i, bool note_missing)
 		g->delta[k].set = a.set && b.set && a.v >= b.v;
 		g->delta[k].v = a.v - b.v;
 		if (a.set && b.set && a.v < b.v)
-			summ_note(r, "fake-gitk-%zu: %s went backwards between "
-				     "the snapshots",
+			summ_note(r,
+				  "fake-gitk-%zu: %s went backwards between "
+				  "the snapshots",
 				  i + 1, snap_key[k]);
 	}
 	json_read_free(before);
@@ -209,7 +211,8 @@ static bool event_line(struct summ_run *r, char *line)
 	for (i = 0; i < r->n_runs; i++) {
 		struct summ_gitk_run *g = &r->runs[i];
 
-		if (!g->has_window || end_ns < g->start_ns || end_ns > g->end_ns)
+		if (!g->has_window || end_ns < g->start_ns ||
+		    end_ns > g->end_ns)
 			continue;
 		if (kind == STALL_RECLAIM)
 			add_sat(&g->reclaim_ns, dur_ns);
@@ -256,8 +259,9 @@ static void read_events(struct summ_run *r)
 
 	free(path);
 	if (fd < 0) {
-		summ_note(r, "trace-events.log: %s: reclaim_s and compact_s "
-			     "are null",
+		summ_note(r,
+			  "trace-events.log: %s: reclaim_s and compact_s "
+			  "are null",
 			  fd == -ENOENT ? "missing" : strerror(-fd));
 		return;
 	}
@@ -272,8 +276,9 @@ static void read_events(struct summ_run *r)
 		if (bad || (*line && !event_line(r, line)))
 			bad_lines++;
 		if (bytes >= SUMM_MAX_EVENTS_BYTES) {
-			summ_note(r, "trace-events.log: only the first %llu "
-				     "MiB read",
+			summ_note(r,
+				  "trace-events.log: only the first %llu "
+				  "MiB read",
 				  SUMM_MAX_EVENTS_BYTES >> 20);
 			break;
 		}

@@ -170,7 +170,7 @@ static void put_pressure(FILE *f, const struct summ_run *r)
 		for (i = 0; i < 8; i++)
 			put_u(f, summ_shrink_keys[i], r->shrink[i]);
 		fprintf(f, " reached=%s\n",
-			r->shrink_reached < 0    ? "n/a"
+			r->shrink_reached < 0	 ? "n/a"
 			: r->shrink_reached == 1 ? "yes"
 						 : "no");
 	}
@@ -203,8 +203,9 @@ static void put_kernel(FILE *f, const struct summ_run *r)
 		      "Failures:0 is not a count), OOM kills unknown\n",
 		      f);
 	else
-		fprintf(f, "failures: %s page allocation failures, %s OOM "
-			   "kills\n",
+		fprintf(f,
+			"failures: %s page allocation failures, %s OOM "
+			"kills\n",
 			summ_part_num(&r->kmsg, "failures"),
 			summ_part_num(&r->kmsg, "oom_kills") ?: "n/a");
 	/* Totals over the counted runs: null if any run's is unknown. */
@@ -277,10 +278,10 @@ static void write_summary(FILE *f, const struct summ_run *r)
 	if (!fa->has_partial || fa->partial) {
 		fputs("PARTIAL: ", f);
 		put_text(f, fa->partial_reason ? fa->partial_reason
-				: fa->has_partial
-				? "no reason recorded"
-				: "run.facts does not say whether the run "
-				  "completed");
+			    : fa->has_partial
+				    ? "no reason recorded"
+				    : "run.facts does not say whether the run "
+				      "completed");
 		fputc('\n', f);
 	}
 	fputc('\n', f);

@@ -73,7 +73,7 @@ struct summ_gitk_run {
 	/* Numbers as fake-gitk wrote them (JSON_NULL when unknown). */
 	struct json_node elapsed_s, start_mono_s, end_mono_s;
 	struct summ_u64 majflt, progress_lines;
-	struct summ_u64 delta[SC_COUNT]; /* snapshot after - before */
+	struct summ_u64 delta[SC_COUNT];	/* snapshot after - before */
 	struct summ_u64 reclaim_ns, compact_ns; /* from trace-events.log */
 	/* The run's window on CLOCK_MONOTONIC, for the events. */
 	bool has_window;
@@ -101,7 +101,7 @@ struct summ_run {
 	struct summ_part *reports;
 	bool has_shrink;
 	struct summ_u64 shrink[8];
-	int shrink_reached; /* -1 unknown, 0 no, 1 yes */
+	int shrink_reached;	    /* -1 unknown, 0 no, 1 yes */
 	struct summ_strv notes;	    /* the driver's notes file */
 	struct summ_strv own_notes; /* what latency-summarize found */
 };
