@@ -251,6 +251,23 @@ static uint64_t plan_memory(const struct args *a)
 	return (uint64_t)v;
 }
 
+/* Write DIR/NAME atomically with WRITE; exit 1 when it cannot. */
+static void write_file(const struct summ_run *r, const char *name,
+		       void (*write)(FILE *f, const struct summ_run *r))
+{
+	char *path = xasprintf("%s/%s", r->dir, name);
+	struct atomic_file af;
+	int ret = atomic_open(&af, path);
+
+	if (ret)
+		die_err(EXIT_RUN_FAILED, -ret, "cannot create '%s'", path);
+	write(af.f, r);
+	ret = atomic_commit(&af);
+	if (ret)
+		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s'", path);
+	free(path);
+}
+
 static void summarize_dir(const char *dir)
 {
 	struct summ_run r = { .dir = dir };
@@ -258,8 +275,8 @@ static void summarize_dir(const char *dir)
 	summ_facts_read(&r.facts, dir);
 	summ_runs_read(&r);
 	summ_parts_read(&r);
-	summ_write_result(&r);
-	summ_write_summary(&r);
+	write_file(&r, "result.json", summ_write_result);
+	write_file(&r, "summary.txt", summ_write_summary);
 	summ_run_release(&r);
 }
 

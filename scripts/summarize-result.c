@@ -3,17 +3,14 @@
  * result.json (contract 4, format 2): the run's facts, the per-run
  * figures, the statistics of the elapsed times, the pressure and the
  * runs' stopping rule, and the programs' own JSON outputs copied through
- * the writer (never spliced as text).  Written atomically.
+ * the writer (never spliced as text).
  */
 #include <config.h>
 
 #include <math.h>
-#include <stdlib.h>
 
-#include "lib/err.h"
 #include "lib/json-read.h"
 #include "lib/output.h"
-#include "lib/xalloc.h"
 #include "scripts/summarize.h"
 
 static void put_u64(struct json *j, const char *key, struct summ_u64 u)
@@ -173,7 +170,7 @@ static void put_copies(struct json *j, const struct summ_run *r)
 	json_array_end(j);
 }
 
-static void write_result(FILE *out, const struct summ_run *r)
+void summ_write_result(FILE *out, const struct summ_run *r)
 {
 	struct json j;
 	size_t i;
@@ -198,19 +195,4 @@ static void write_result(FILE *out, const struct summ_run *r)
 	put_copies(&j, r);
 	json_object_end(&j);
 	json_finish(&j);
-}
-
-void summ_write_result(const struct summ_run *r)
-{
-	char *path = xasprintf("%s/result.json", r->dir);
-	struct atomic_file af;
-	int ret = atomic_open(&af, path);
-
-	if (ret)
-		die_err(EXIT_RUN_FAILED, -ret, "cannot create '%s'", path);
-	write_result(af.f, r);
-	ret = atomic_commit(&af);
-	if (ret)
-		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s'", path);
-	free(path);
 }

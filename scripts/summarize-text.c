@@ -13,10 +13,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "lib/err.h"
 #include "lib/output.h"
 #include "lib/timing.h"
-#include "lib/xalloc.h"
 #include "scripts/summarize.h"
 
 /* S escaped, or "n/a". */
@@ -259,7 +257,7 @@ static void put_notes(FILE *f, const struct summ_strv *notes)
 	}
 }
 
-static void write_summary(FILE *f, const struct summ_run *r)
+void summ_write_summary(FILE *f, const struct summ_run *r)
 {
 	const struct summ_facts *fa = &r->facts;
 	const char *label = fa->run_label ? fa->run_label : fa->label;
@@ -291,19 +289,4 @@ static void write_summary(FILE *f, const struct summ_run *r)
 	put_stalls(f, r);
 	put_notes(f, &r->notes);
 	put_notes(f, &r->own_notes);
-}
-
-void summ_write_summary(const struct summ_run *r)
-{
-	char *path = xasprintf("%s/summary.txt", r->dir);
-	struct atomic_file af;
-	int ret = atomic_open(&af, path);
-
-	if (ret)
-		die_err(EXIT_RUN_FAILED, -ret, "cannot create '%s'", path);
-	write_summary(af.f, r);
-	ret = atomic_commit(&af);
-	if (ret)
-		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s'", path);
-	free(path);
 }

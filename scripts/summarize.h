@@ -151,14 +151,14 @@ void summ_runs_read(struct summ_run *r);
 extern const char *const summ_counter_key[SC_COUNT];
 
 /* summarize-result.c */
-/* Write DIR/result.json; dies with exit 1 when it cannot. */
-void summ_write_result(const struct summ_run *r);
+/* Write result.json's content to F. */
+void summ_write_result(FILE *f, const struct summ_run *r);
 
 /* summarize-text.c */
 /* The 2009 headline, "LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N". */
 void summ_headline(FILE *f, const char *label, double mean_s, double stddev_s,
 		   uint64_t failures);
-/* Write DIR/summary.txt; dies with exit 1 when it cannot. */
-void summ_write_summary(const struct summ_run *r);
+/* Write summary.txt's content to F. */
+void summ_write_summary(FILE *f, const struct summ_run *r);
 
 #endif
