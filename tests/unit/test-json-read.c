@@ -314,6 +314,7 @@ static void test_load(void)
 	size_t len = 7;
 	char *buf = (char *)1;
 	FILE *f;
+	int fd;
 
 	if (!mkdtemp(dir)) {
 		ok(0, "mkdtemp");
@@ -335,6 +336,12 @@ static void test_load(void)
 	ok(mkfifo(link, 0600) == 0, "fifo");
 	is_int(json_read_load(link, 100, &buf, &len), -EINVAL,
 	       "a FIFO is refused without blocking");
+	is_int(json_read_open(link), -EINVAL, "json_read_open: FIFO refused");
+	fd = json_read_open(path);
+	ok(fd >= 0 && read(fd, dir + sizeof(dir) - 1, 0) == 0,
+	   "json_read_open: a regular file");
+	if (fd >= 0)
+		close(fd);
 	is_int(json_read_load(dir, 100, &buf, &len), -EISDIR, "directory");
 	is_int(json_read_load("/dev/null", 100, &buf, &len), -EINVAL,
 	       "a device is refused");
@@ -409,6 +416,35 @@ static void test_utf8(void)
 		       (int)cases[i].len, "utf8 case %zu", i);
 }
 
+static void test_depth_of(void)
+{
+	static const struct {
+		const char *doc;
+		int depth;
+	} cases[] = {
+		{ "1", 0 },
+		{ "\"s\"", 0 },
+		{ "[]", 1 },
+		{ "{}", 1 },
+		{ "[1,2]", 1 },
+		{ "[[],[[]]]", 3 },
+		{ "{\"a\":{\"b\":[0]}}", 3 },
+	};
+	size_t i;
+
+	for (i = 0; i < N(cases); i++) {
+		struct json_node *root;
+
+		if (parse(cases[i].doc, &root, NULL)) {
+			ok(0, "parse %s", cases[i].doc);
+			continue;
+		}
+		is_int(json_read_depth(root), cases[i].depth, "depth of %s",
+		       cases[i].doc);
+		json_read_free(root);
+	}
+}
+
 int main(void)
 {
 	test_valid();
@@ -422,5 +458,6 @@ int main(void)
 	test_load();
 	test_u64();
 	test_utf8();
+	test_depth_of();
 	return done_testing();
 }
