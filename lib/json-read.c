@@ -559,18 +559,21 @@ int json_read_parse(const char *buf, size_t len, struct json_node **root,
 	return 0;
 }
 
-int json_read_file(const char *path, size_t max_bytes, struct json_node **root,
-		   struct json_read_error *err)
+/*
+ * Open PATH for reading: with REGULAR_ONLY, without following a symlink and
+ * without blocking on a FIFO, and only a regular file is accepted.  Returns
+ * the descriptor or -errno (-EISDIR for a directory, -EINVAL for another
+ * kind of file).
+ */
+static int open_input(const char *path, bool regular_only)
 {
+	int flags = O_RDONLY | O_CLOEXEC;
 	struct stat st;
-	char *buf;
-	ssize_t got;
 	int fd, r;
 
-	*root = NULL;
-	if (err)
-		memset(err, 0, sizeof(*err));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (regular_only)
+		flags |= O_NOFOLLOW | O_NONBLOCK;
+	fd = open(path, flags);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
@@ -578,24 +581,54 @@ int json_read_file(const char *path, size_t max_bytes, struct json_node **root,
 		close(fd);
 		return r;
 	}
-	if (S_ISDIR(st.st_mode)) {
+	if (S_ISDIR(st.st_mode) || (regular_only && !S_ISREG(st.st_mode))) {
 		close(fd);
-		return -EISDIR;
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
+	return fd;
+}
+
+/* Read all of FD (at most MAX_BYTES) into a new NUL-terminated buffer. */
+static int read_bounded(int fd, size_t max_bytes, char **out, size_t *len)
+{
+	ssize_t got;
+	char *buf;
+
 	/* Read one byte more than allowed to tell "too big" from "exact". */
-	buf = malloc(max_bytes + 1);
-	if (!buf) {
-		close(fd);
+	if (max_bytes > SIZE_MAX - 2)
+		max_bytes = SIZE_MAX - 2;
+	buf = malloc(max_bytes + 2);
+	if (!buf)
 		return -ENOMEM;
-	}
 	got = read_full(fd, buf, max_bytes + 1);
+	if (got < 0 || (size_t)got > max_bytes) {
+		free(buf);
+		return got < 0 ? (int)got : -EFBIG;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = (size_t)got;
+	return 0;
+}
+
+int json_read_file(const char *path, size_t max_bytes, struct json_node **root,
+		   struct json_read_error *err)
+{
+	size_t len;
+	char *buf;
+	int fd, r;
+
+	*root = NULL;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	fd = open_input(path, false);
+	if (fd < 0)
+		return fd;
+	r = read_bounded(fd, max_bytes, &buf, &len);
 	close(fd);
-	if (got < 0)
-		r = (int)got;
-	else if ((size_t)got > max_bytes)
-		r = -EFBIG;
-	else
-		r = json_read_parse(buf, (size_t)got, root, err);
+	if (r)
+		return r;
+	r = json_read_parse(buf, len, root, err);
 	free(buf);
 	return r;
 }
@@ -710,4 +743,69 @@ int json_read_fuzz(const uint8_t *data, size_t size)
 	(void)json_read_string(root, "0");
 	json_read_free(root);
 	return 0;
+}
+
+/*
+ * Additions for latency-summarize, which reads a result directory where
+ * every file may be hostile: loading a regular file only, exact unsigned
+ * integers, and the UTF-8 check for text that is not JSON.
+ */
+
+int json_read_open(const char *path)
+{
+	return open_input(path, true);
+}
+
+int json_read_load(const char *path, size_t max_bytes, char **buf, size_t *len)
+{
+	int fd = open_input(path, true), r;
+
+	*buf = NULL;
+	*len = 0;
+	if (fd < 0)
+		return fd;
+	r = read_bounded(fd, max_bytes, buf, len);
+	close(fd);
+	return r;
+}
+
+int json_read_u64(const struct json_node *n, const char *path, uint64_t *out)
+{
+	const char *p;
+	uint64_t v = 0;
+
+	n = json_read_path(n, path);
+	if (!n || n->type == JSON_NULL)
+		return -ENOENT;
+	if (n->type != JSON_NUMBER)
+		return -EINVAL;
+	/* The literal, not the double: counters go past 2^53 exactly. */
+	for (p = n->str; *p; p++) {
+		if (!is_digit((unsigned char)*p))
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+size_t json_read_utf8_len(const unsigned char *s, size_t avail)
+{
+	return avail ? utf8_len(s, avail) : 0;
+}
+
+int json_read_depth(const struct json_node *n)
+{
+	int deepest = 0, d;
+	size_t i;
+
+	for (i = 0; i < n->count; i++) {
+		d = json_read_depth(&n->items[i]);
+		if (d > deepest)
+			deepest = d;
+	}
+	return n->type == JSON_ARRAY || n->type == JSON_OBJECT ? deepest + 1
+							       : 0;
 }

@@ -107,4 +107,45 @@ const char *json_type_name(enum json_type type);
  */
 int json_read_fuzz(const uint8_t *data, size_t size);
 
+/*
+ * Read the whole regular file at PATH into a new NUL-terminated buffer
+ * (*BUF, to free; its length without the NUL in *LEN), refusing files over
+ * MAX_BYTES.  For files that may have been planted: a symlink is not
+ * followed (-ELOOP) and anything but a regular file is refused without
+ * blocking (-EISDIR for a directory, -EINVAL for a FIFO, device or socket).
+ * Returns 0, -errno from open/read, -EFBIG or -ENOMEM; on error *BUF is
+ * NULL.  Parse JSON from it with json_read_parse().
+ */
+int json_read_load(const char *path, size_t max_bytes, char **buf, size_t *len);
+
+/*
+ * Open PATH for reading as json_read_load() does (a regular file only, no
+ * symlink followed, never blocking), for a file too large to load whole.
+ * Returns the descriptor (O_NONBLOCK, which a regular file ignores; close
+ * it) or -errno as json_read_load().
+ */
+int json_read_open(const char *path);
+
+/*
+ * The unsigned integer at PATH below N into *OUT, exactly as written (not
+ * through a double).  Returns 0, -ENOENT when absent or null, -EINVAL when
+ * not a number or not a plain integer (a sign, a fraction or an exponent),
+ * or -ERANGE above UINT64_MAX.
+ */
+int json_read_u64(const struct json_node *n, const char *path, uint64_t *out);
+
+/*
+ * The length of the well-formed UTF-8 sequence at S, of which AVAIL bytes
+ * may be read, or 0 when S does not start one (overlong forms, surrogates,
+ * code points above U+10FFFF and AVAIL 0 are not well-formed).
+ */
+size_t json_read_utf8_len(const unsigned char *s, size_t avail);
+
+/*
+ * How deep N nests: 0 for a scalar, 1 for an array or object of scalars
+ * (an empty one too), and so on.  At most JSON_READ_MAX_DEPTH for a tree
+ * from json_read_parse().
+ */
+int json_read_depth(const struct json_node *n);
+
 #endif

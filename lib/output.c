@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/json-read.h"
 #include "lib/output.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
@@ -106,10 +107,16 @@ void json_array_end(struct json *j)
 
 void json_write_string(FILE *f, const char *s)
 {
+	json_write_string_len(f, s, strlen(s));
+}
+
+void json_write_string_len(FILE *f, const char *s, size_t len)
+{
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + len;
 
 	fputc('"', f);
-	for (; *p; p++) {
+	for (; p < end; p++) {
 		switch (*p) {
 		case '"':
 			fputs("\\\"", f);
@@ -380,4 +387,99 @@ void atomic_abort(struct atomic_file *af)
 	free(af->tmp);
 	free(af->path);
 	memset(af, 0, sizeof(*af));
+}
+
+/*
+ * Copying parsed JSON and escaping text for people: the writers
+ * latency-summarize needs to pass other programs' results on without
+ * splicing their text.
+ */
+
+static void copy_value(struct json *j, const char *key,
+		       const struct json_node *v)
+{
+	size_t i;
+
+	switch (v->type) {
+	case JSON_NULL:
+		json_null(j, key);
+		break;
+	case JSON_FALSE:
+	case JSON_TRUE:
+		json_bool(j, key, v->type == JSON_TRUE);
+		break;
+	case JSON_NUMBER:
+		/* The reader checked the literal: it is valid JSON as is. */
+		member(j, key);
+		fputs(v->str, j->f);
+		break;
+	case JSON_STRING:
+		member(j, key);
+		json_write_string_len(j->f, v->str, v->len);
+		break;
+	case JSON_ARRAY:
+	case JSON_OBJECT:
+		if (v->type == JSON_ARRAY)
+			json_array_begin(j, key);
+		else
+			json_object_begin(j, key);
+		for (i = 0; i < v->count; i++)
+			copy_value(j,
+				   v->type == JSON_OBJECT ? v->items[i].key
+							  : NULL,
+				   &v->items[i]);
+		if (v->type == JSON_ARRAY)
+			json_array_end(j);
+		else
+			json_object_end(j);
+		break;
+	}
+}
+
+int json_copy(struct json *j, const char *key, const struct json_node *v)
+{
+	if (!v) {
+		json_null(j, key);
+		return 0;
+	}
+	if (j->depth + json_read_depth(v) > JSON_MAX_DEPTH - 1) {
+		json_null(j, key);
+		return -E2BIG;
+	}
+	copy_value(j, key, v);
+	return 0;
+}
+
+char *text_escape(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t avail = strlen(s), n = 0, len;
+	/* At worst one byte becomes four characters ("\xNN"). */
+	char *buf = xmalloc(avail * 4 + 1);
+
+	while (avail) {
+		len = json_read_utf8_len(p, avail);
+		if (len == 1 &&
+		    (*p == '\\' || *p == '\n' || *p == '\r' || *p == '\t')) {
+			buf[n++] = '\\';
+			buf[n++] = *p == '\n'	? 'n'
+				   : *p == '\r' ? 'r'
+				   : *p == '\t' ? 't'
+						: '\\';
+		} else if (!len || (len == 1 && (*p < 0x20 || *p == 0x7f))) {
+			/* A control byte, or a byte that starts no character. */
+			n += (size_t)sprintf(buf + n, "\\x%02x", *p);
+			len = 1;
+		} else if (len == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+			/* U+0080..U+009F, the C1 controls (CSI among them). */
+			n += (size_t)sprintf(buf + n, "\\u%04x", p[1]);
+		} else {
+			memcpy(buf + n, p, len);
+			n += len;
+		}
+		p += len;
+		avail -= len;
+	}
+	buf[n] = '\0';
+	return buf;
 }

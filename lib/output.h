@@ -108,4 +108,30 @@ int atomic_commit(struct atomic_file *af);
 /* Close and remove the temporary file (safe to call after commit). */
 void atomic_abort(struct atomic_file *af);
 
+/*
+ * Copying parsed JSON and escaping text for people (latency-summarize).
+ */
+struct json_node;
+
+/* Write the LEN bytes at S as a JSON string literal (a NUL as \u0000). */
+void json_write_string_len(FILE *f, const char *s, size_t len);
+
+/*
+ * Write V, a tree from lib/json-read, as member KEY (NULL inside arrays):
+ * numbers as their literal text, so nothing is rounded; strings escaped
+ * again; objects and arrays member by member.  A NULL V writes null.
+ * Returns 0, or -E2BIG when V nests deeper than the writer allows here
+ * (JSON_MAX_DEPTH): then null is written in its place.
+ */
+int json_copy(struct json *j, const char *key, const struct json_node *v);
+
+/*
+ * S made inert for a terminal or a text file, in a new string (to free):
+ * a backslash becomes \\, newline, carriage return and tab become \n,
+ * \r and \t, other control bytes (C0 and DEL) and bytes that start no
+ * well-formed UTF-8 character become \xNN, and the C1 controls
+ * U+0080..U+009F become \u00NN.  Other characters pass unchanged.
+ */
+char *text_escape(const char *s);
+
 #endif

@@ -24,6 +24,7 @@
 #include "lib/opt.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
+#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {
@@ -98,7 +99,8 @@ struct kmsg {
 	const char *match; /* --match TEXT */
 	int fd;		   /* /dev/kmsg */
 	uint64_t messages;
-	uint64_t lost; /* overwritten before we read them */
+	uint64_t lost;	    /* overwritten before we read them */
+	uint64_t malformed; /* /dev/kmsg records not in its format */
 	uint64_t counts[N_COUNTS];
 	bool have_seq;
 	uint64_t last_seq;
@@ -156,24 +158,23 @@ static void message(struct kmsg *k, uint64_t seq, unsigned pri, uint64_t kts_us,
 		     pri & 7, pri >> 3, class, msg);
 }
 
-/* One /dev/kmsg record: "PRI,SEQ,TS_US,FLAGS[,...];TEXT\n[ KEY=VAL\n]..." */
-static void kmsg_record(struct kmsg *k, char *rec)
+/* One /dev/kmsg record of LEN bytes (REC has room for a NUL after it). */
+static void kmsg_record(struct kmsg *k, char *rec, size_t len)
 {
-	unsigned long long seq, ts;
-	unsigned pri;
-	char *text = strchr(rec, ';'), *nl;
+	struct kparse_kmsg r;
+	char *text;
 
-	if (!text || sscanf(rec, "%u,%llu,%llu,", &pri, &seq, &ts) != 3)
+	if (kparse_kmsg(rec, len, &r)) {
+		k->malformed++;
 		return;
-	text++;
-	nl = strchr(text, '\n');
-	if (nl)
-		*nl = '\0';
-	if (k->have_seq && seq > k->last_seq + 1)
-		k->lost += seq - k->last_seq - 1;
+	}
+	text = rec + (r.text - rec);
+	text[r.text_len] = '\0';
+	if (k->have_seq && r.seq > k->last_seq + 1)
+		k->lost += r.seq - k->last_seq - 1;
 	k->have_seq = true;
-	k->last_seq = seq;
-	message(k, seq, pri, ts, text);
+	k->last_seq = r.seq;
+	message(k, r.seq, r.pri, r.ts_us, text);
 }
 
 /* Read every record available now.  Returns 0 or -errno. */
@@ -196,7 +197,7 @@ static int kmsg_drain(struct kmsg *k)
 		if (n == 0)
 			return 0;
 		rec[n] = '\0';
-		kmsg_record(k, rec);
+		kmsg_record(k, rec, (size_t)n);
 	}
 }
 
@@ -236,24 +237,6 @@ static void kmsg_run(struct kmsg *k)
 }
 
 /*
- * Parse "<PRI>[  SSSS.UUUUUU] text" of the syslog(2) buffer.  Returns false
- * for a line without a timestamp.
- */
-static bool syslog_line(char *line, unsigned *pri, uint64_t *us, char **text)
-{
-	unsigned long long sec, usec;
-	int n = 0;
-
-	if (sscanf(line, "<%u>[ %llu.%llu]%n", pri, &sec, &usec, &n) != 3 || !n)
-		return false;
-	*us = (uint64_t)sec * 1000000 + usec;
-	*text = line + n;
-	if (**text == ' ')
-		(*text)++;
-	return true;
-}
-
-/*
  * Read the whole buffer and handle the messages newer than the mark; with
  * EMIT false only move the mark (the start).  Returns 0 or -errno.
  */
@@ -267,17 +250,19 @@ static int syslog_poll(struct kmsg *k, bool emit)
 		return -errno;
 	k->buf[n] = '\0';
 	for (line = k->buf; *line; line = next) {
-		unsigned pri;
+		struct kparse_syslog l;
 		uint64_t us;
-		char *text;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
 		else
 			next = line + strlen(line);
-		if (!syslog_line(line, &pri, &us, &text))
+		/* Lines without a time (printk.time=0) cannot be placed
+		 * before or after the mark: they are left out. */
+		if (kparse_syslog_line(line, strlen(line), &l))
 			continue;
+		us = l.ts_us;
 		/* Messages logged in the same microsecond as the mark:
 		 * the first mark_same of them were handled before. */
 		if (us < mark || (us == mark && ++same <= k->mark_same))
@@ -288,7 +273,7 @@ static int syslog_poll(struct kmsg *k, bool emit)
 		}
 		k->mark_same++;
 		if (emit)
-			message(k, 0, pri, us, text);
+			message(k, 0, l.pri, us, line + (l.text - line));
 	}
 	return 0;
 }
@@ -360,6 +345,23 @@ static void parse_options(struct kmsg *k, int argc, char **argv)
 			"--log and --output name the same stream: give one");
 }
 
+/*
+ * The mode of the log file: messages from the kernel log are for those the
+ * kernel lets read it, so with kernel.dmesg_restrict=1 (or when it cannot
+ * tell) only the owner may read the file.
+ */
+static mode_t log_mode(void)
+{
+	char buf[64];
+	uint64_t v;
+	ssize_t n = monitor_read_file("/proc/sys/kernel/dmesg_restrict", buf,
+				      sizeof(buf));
+
+	if (n < 0 || kparse_u64_file(buf, (size_t)n, &v))
+		return 0600;
+	return v ? 0600 : 0644;
+}
+
 /* Open the source asked for; returns the one opened or dies with 3. */
 static enum source open_source(struct kmsg *k)
 {
@@ -392,6 +394,7 @@ int main(int argc, char **argv)
 	k.fd = -1;
 	monitor_init(&k.m);
 	parse_options(&k, argc, argv);
+	k.m.out_mode = log_mode();
 	monitor_start(&k.m, argc, argv, k.log);
 	src = open_source(&k);
 	/* Tests and drivers wait for this line before they log anything. */
@@ -407,5 +410,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < N_COUNTS; i++)
 		msum_u64(&k.m.sum, count_names[i], k.counts[i]);
 	msum_u64(&k.m.sum, "lost_messages", k.lost);
+	msum_u64(&k.m.sum, "malformed_records", k.malformed);
 	return monitor_finish(&k.m);
 }

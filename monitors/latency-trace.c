@@ -7,6 +7,9 @@
  * memory-cgroup), direct compaction, balance_dirty_pages() throttling and
  * reclaim throttling.  It leaves tracing as it found it: the instance is
  * removed and a tracefs it had to mount is unmounted, also on a stop signal.
+ * With --events it also lists every stall, on the progress lines' clock, so
+ * a driver can add up the stalls inside each workload run; --replay reads a
+ * recorded trace_pipe instead of tracing.
  */
 #include <config.h>
 
@@ -28,12 +31,15 @@
 #include "lib/parse.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
+#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {
 	OPT_INTERVAL = OPT_MONITOR_FIRST,
 	OPT_TRACEFS,
 	OPT_BUFFER_SIZE,
+	OPT_EVENTS,
+	OPT_REPLAY,
 };
 
 /* clang-format off */
@@ -42,6 +48,8 @@ static const struct option long_options[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
 	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
+	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
 	OPT_LONG_END
 };
 /* clang-format on */
@@ -120,6 +128,12 @@ struct trace {
 	struct monitor m;
 	uint64_t interval_ns;
 	uint64_t buffer_kb;
+	const char *live_opt;	 /* an option that --replay excludes */
+	const char *events_path; /* --events */
+	int events_fd;
+	uint64_t events_size;	 /* bytes of whole lines written */
+	const char *replay;	 /* --replay */
+	bool started;		 /* the "started=1" line was written */
 	const char *tracefs_opt; /* --tracefs */
 	char *tracefs;		 /* the tracefs in use */
 	bool mounted;		 /* by us: unmount at exit */
@@ -147,6 +161,13 @@ static void usage(int status)
 	       "      --tracefs=DIR    use the tracefs mounted at DIR\n"
 	       "      --buffer-size=SIZE  per-CPU trace buffer (default "
 	       "2M)\n"
+	       "      --events=FILE    also list every stall in FILE (a new "
+	       "file): its end\n"
+	       "                       (CLOCK_MONOTONIC), kind, duration and "
+	       "task\n"
+	       "      --replay=FILE    read a recorded trace_pipe from FILE "
+	       "instead of\n"
+	       "                       tracing (no root needed)\n"
 	       "%s\n"
 	       "Sizes and durations: 64k = 65536 bytes; 250ms, 10s, 2m.\n",
 	       progname(), monitor_common_help);
@@ -178,6 +199,14 @@ static void cleanup(void)
 	cleanup_trace = NULL;
 	if (t->pipe_fd >= 0)
 		(void)close(t->pipe_fd); /* read-only */
+	/* Failed before the start: no events file rather than an empty
+	 * one that looks like a run without stalls. */
+	if (!t->started && t->events_fd >= 0) {
+		(void)close(t->events_fd); /* it is removed anyway */
+		t->events_fd = -1;
+		if (unlink(t->events_path))
+			warn_errno("cannot remove '%s'", t->events_path);
+	}
 	/* Removing the instance also disables its events. */
 	if (t->instance && rmdir(t->instance))
 		warn_errno("cannot remove trace instance '%s'", t->instance);
@@ -305,14 +334,38 @@ static bool stall_available(const struct stall_stats *st)
 	return st->have_begin && st->have_end;
 }
 
-static void add_stall(struct stall_stats *st, uint64_t ns)
+/*
+ * A completed stall of kind S by task PID, ending at END_NS
+ * (CLOCK_MONOTONIC) after NS: counted, and listed in the --events file.
+ */
+static void add_stall(struct trace *t, enum stall s, int pid, uint64_t end_ns,
+		      uint64_t ns)
 {
+	struct stall_stats *st = &t->st[s];
+	char line[160], end[32], dur[32];
+	int n, r;
+
 	st->count++;
 	st->total_ns += ns;
 	st->iv_count++;
 	st->iv_ns += ns;
 	if (ns > st->max_ns)
 		st->max_ns = ns;
+	if (t->events_fd < 0)
+		return;
+	end[fmt_ns_fixed(end, end_ns, 9)] = '\0';
+	dur[fmt_ns_fixed(dur, ns, 9)] = '\0';
+	n = snprintf(line, sizeof(line), "%s %s %s pid=%d\n", end,
+		     stall_names[s], dur, pid);
+	/* One write() a line; a line cut short (the disk full) is taken
+	 * back, so the file never ends in half a line. */
+	r = write_all(t->events_fd, line, (size_t)n);
+	if (r) {
+		(void)ftruncate(t->events_fd, (off_t)t->events_size);
+		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
+			t->events_path);
+	}
+	t->events_size += (uint64_t)n;
 }
 
 static void stall_begin(struct stall_stats *st, int pid, uint64_t ts)
@@ -336,123 +389,107 @@ static void stall_begin(struct stall_stats *st, int pid, uint64_t ts)
 	st->n_open++;
 }
 
-static void stall_end(struct stall_stats *st, int pid, uint64_t ts)
+static void stall_end(struct trace *t, enum stall s, int pid, uint64_t ts)
 {
+	struct stall_stats *st = &t->st[s];
 	size_t i;
 
 	for (i = 0; i < st->n_open; i++)
 		if (st->open[i].pid == pid) {
 			uint64_t begin = st->open[i].ts_ns;
 
-			add_stall(st, ts > begin ? ts - begin : 0);
 			st->open[i] = st->open[--st->n_open];
+			add_stall(t, s, pid, ts, ts > begin ? ts - begin : 0);
 			return;
 		}
 	st->unmatched++;
 }
 
-/* The value of " KEY=N" in FIELDS, as a signed number; false if absent. */
-static bool field(const char *fields, const char *key, long long *v)
+/*
+ * The field KEY of a tracepoint's FIELDS as a non-negative count of UNIT
+ * nanoseconds (a negative value is 0); false when it is absent or
+ * malformed.
+ */
+static bool field_ns(const struct kparse_trace *e, const char *key,
+		     uint64_t unit, uint64_t *ns)
 {
-	size_t klen = strlen(key);
-	const char *p = fields;
+	int64_t v;
 
-	while ((p = strstr(p, key))) {
-		if ((p == fields || p[-1] == ' ') && p[klen] == '=') {
-			char *end;
-
-			errno = 0;
-			*v = strtoll(p + klen + 1, &end, 10);
-			return !errno && end != p + klen + 1;
-		}
-		p += klen;
-	}
-	return false;
+	if (kparse_trace_field(e->fields, e->fields_len, key, &v))
+		return false;
+	if (v > 0 && (uint64_t)v > UINT64_MAX / unit)
+		return false;
+	*ns = v > 0 ? (uint64_t)v * unit : 0;
+	return true;
 }
 
-static void point_event(struct stall_stats *st, enum stall s,
-			const char *fields)
+/* An event that carries its stall's duration; false when malformed. */
+static bool point_event(struct trace *t, enum stall s,
+			const struct kparse_trace *e)
 {
-	long long v, period;
+	uint64_t ns, period;
 
 	if (s == S_BALANCE_DIRTY) {
-		/* pause and period are in ms; a pause <= 0 did not sleep. */
-		if (!field(fields, "pause", &v))
-			return;
-		if (field(fields, "period", &period) && period > 0)
-			st->period_ns += (uint64_t)period * NSEC_PER_MSEC;
-		if (v > 0)
-			add_stall(st, (uint64_t)v * NSEC_PER_MSEC);
-		return;
+		/* pause and period are in ms.  The tracepoint fires before
+		 * the task sleeps for pause; a pause <= 0 did not sleep. */
+		if (!field_ns(e, "pause", NSEC_PER_MSEC, &ns) ||
+		    ns > UINT64_MAX - e->ts_ns)
+			return false;
+		if (field_ns(e, "period", NSEC_PER_MSEC, &period))
+			t->st[s].period_ns += period;
+		if (ns)
+			add_stall(t, s, e->pid, e->ts_ns + ns, ns);
+		return true;
 	}
-	/* Linux prints the field as "usect_delayed" (sic). */
-	if (field(fields, "usect_delayed", &v) ||
-	    field(fields, "usec_delayed", &v))
-		add_stall(st, v > 0 ? (uint64_t)v * NSEC_PER_USEC : 0);
+	/* It fires after the sleep.  Linux prints the field as
+	 * "usect_delayed" (sic). */
+	if (!field_ns(e, "usect_delayed", NSEC_PER_USEC, &ns) &&
+	    !field_ns(e, "usec_delayed", NSEC_PER_USEC, &ns))
+		return false;
+	add_stall(t, s, e->pid, e->ts_ns, ns);
+	return true;
 }
 
-/*
- * One trace_pipe line: "COMM-PID [CPU] FLAGS SEC.USEC: EVENT: FIELDS".  The
- * command name may hold anything, so the line is taken apart from the
- * timestamp, the first "<digits>.<digits>: " after the CPU field.
- */
-static void trace_line(struct trace *t, char *line)
+/* One trace_pipe line of LEN bytes (see kparse_trace_line()). */
+static void trace_line(struct trace *t, const char *line, size_t len)
 {
-	char *cpu = NULL, *p, *ev, *fields;
-	unsigned long long sec, usec;
-	int pid = 0, n = 0;
+	struct kparse_trace e;
 	size_t i;
 
 	t->lines++;
-	for (p = line; !cpu && (p = strstr(p, " [")); p++)
-		/* With the irq-info option (the default) and without. */
-		if ((sscanf(p, " [%*u] %*s %llu.%llu: %n", &sec, &usec, &n) ==
-			     2 &&
-		     n) ||
-		    (sscanf(p, " [%*u] %llu.%llu: %n", &sec, &usec, &n) == 2 &&
-		     n))
-			cpu = p;
-	if (!cpu) {
+	if (kparse_trace_line(line, len, &e)) {
 		t->bad_lines++;
 		return;
 	}
-	ev = cpu + n;
-	fields = strstr(ev, ": ");
-	if (!fields) {
-		t->bad_lines++;
-		return;
-	}
-	*fields = '\0';
-	fields += 2;
-	*cpu = '\0';
-	p = strrchr(line, '-');
-	if (!p || sscanf(p + 1, "%d", &pid) != 1) {
-		t->bad_lines++;
-		return;
-	}
-	*p = '\0';
 	for (i = 0; i < N_EVENTS; i++) {
-		const struct event_def *e = &event_defs[i];
-		struct stall_stats *st = &t->st[e->stall];
-		uint64_t ts = sec * NSEC_PER_SEC + usec * NSEC_PER_USEC;
+		const struct event_def *d = &event_defs[i];
+		struct stall_stats *st = &t->st[d->stall];
 
-		if (strcmp(ev, e->name))
+		if (!t->enabled[i] || strlen(d->name) != e.event_len ||
+		    memcmp(e.event, d->name, e.event_len))
 			continue;
+		/* A recording may hold both: the fallback only counts
+		 * until its primary event shows up. */
+		if (i + 1 < N_EVENTS && event_defs[i + 1].fallback)
+			t->enabled[i + 1] = false;
 		/* kcompactd compacts in the background: no task waits. */
-		if (e->stall == S_COMPACTION &&
-		    strstr(line, "kcompactd") != NULL)
+		if (d->stall == S_COMPACTION &&
+		    memmem(e.comm, e.comm_len, "kcompactd", 9))
 			return;
-		if (e->role == R_BEGIN)
-			stall_begin(st, pid, ts);
-		else if (e->role == R_END)
-			stall_end(st, pid, ts);
-		else
-			point_event(st, e->stall, fields);
+		if (d->role == R_BEGIN)
+			stall_begin(st, e.pid, e.ts_ns);
+		else if (d->role == R_END)
+			stall_end(t, d->stall, e.pid, e.ts_ns);
+		else if (!point_event(t, d->stall, &e))
+			t->bad_lines++;
 		return;
 	}
 }
 
-/* Read what trace_pipe holds now.  Returns 0 or -errno. */
+/*
+ * Read what trace_pipe (or the --replay file) holds now.  Returns 0, 1 at
+ * the end of the file, or -errno.
+ */
 static int trace_drain(struct trace *t)
 {
 	char buf[65536];
@@ -467,16 +504,15 @@ static int trace_drain(struct trace *t)
 			return errno == EAGAIN ? 0 : -errno;
 		}
 		if (n == 0)
-			return 0;
+			return 1;
 		for (i = 0; i < n; i++) {
 			if (buf[i] != '\n') {
 				/* An over-long line is cut, not split. */
-				if (t->line_len < sizeof(t->line) - 1)
+				if (t->line_len < sizeof(t->line))
 					t->line[t->line_len++] = buf[i];
 				continue;
 			}
-			t->line[t->line_len] = '\0';
-			trace_line(t, t->line);
+			trace_line(t, t->line, t->line_len);
 			t->line_len = 0;
 		}
 	}
@@ -518,7 +554,7 @@ static void run(struct trace *t)
 			die_err(EXIT_RUN_FAILED, -r,
 				"cannot wait for trace_pipe");
 		r = trace_drain(t);
-		if (r)
+		if (r < 0)
 			die_err(EXIT_RUN_FAILED, -r, "cannot read trace_pipe");
 		now = mono_ns();
 		if (now >= next) {
@@ -531,19 +567,69 @@ static void run(struct trace *t)
 	}
 }
 
+/* --replay: the recording to its end (or a stop), with no interval lines. */
+static void replay(struct trace *t)
+{
+	size_t i;
+	int r;
+
+	/* A recording may hold any of the events. */
+	for (i = 0; i < N_EVENTS; i++) {
+		struct stall_stats *st = &t->st[event_defs[i].stall];
+
+		t->enabled[i] = true;
+		st->have_begin = st->have_end = true;
+	}
+	t->pipe_fd = open(t->replay, O_RDONLY | O_CLOEXEC);
+	if (t->pipe_fd < 0)
+		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", t->replay);
+	t->started = true;
+	monitor_emit(&t->m, mono_ns(), "started=1 source=replay");
+	do {
+		r = trace_drain(t);
+		if (r < 0)
+			die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'",
+				t->replay);
+	} while (!r && !monitor_done(&t->m, mono_ns()));
+	/* A last line without its newline is still a line. */
+	if (r == 1 && t->line_len)
+		trace_line(t, t->line, t->line_len);
+	t->line_len = 0;
+	if (r == 1)
+		t->m.end_reason = "end_of_file";
+	(void)monitor_done(&t->m, mono_ns()); /* records a stop signal */
+}
+
+/*
+ * --events: a new file (never one that exists, never through a symlink: a
+ * driver running as root writes it into a results directory).
+ */
+static void open_events(struct trace *t)
+{
+	t->events_fd = open(
+		t->events_path,
+		O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (t->events_fd < 0)
+		die_errno(EXIT_RUN_FAILED, "cannot create '%s'",
+			  t->events_path);
+}
+
 /* Events the ring buffer dropped (per_cpu/cpuN/stats "overrun:"). */
 static uint64_t events_lost(const struct trace *t)
 {
 	char path[4096], buf[2048];
 	uint64_t lost = 0, v;
+	ssize_t n;
 	long cpu;
 
 	for (cpu = 0; cpu < 4096; cpu++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats",
 			 t->instance, cpu);
-		if (monitor_read_file(path, buf, sizeof(buf)) < 0)
+		n = monitor_read_file(path, buf, sizeof(buf));
+		if (n < 0)
 			break;
-		if (monitor_kv_get(buf, "overrun:", &v))
+		/* Unparseable stats are not a reason to lose the summary. */
+		if (!kparse_kv_find(buf, (size_t)n, "overrun:", &v))
 			lost += v;
 	}
 	return lost;
@@ -555,9 +641,12 @@ static void summarise(struct trace *t)
 	char key[128];
 	int s;
 
-	msum_str(sum, "tracefs", t->tracefs);
-	msum_bool(sum, "tracefs_mounted", t->mounted);
-	msum_str(sum, "instance", strrchr(t->instance, '/') + 1);
+	msum_bool(sum, "replay", t->replay != NULL);
+	if (!t->replay) {
+		msum_str(sum, "tracefs", t->tracefs);
+		msum_bool(sum, "tracefs_mounted", t->mounted);
+		msum_str(sum, "instance", strrchr(t->instance, '/') + 1);
+	}
 	for (s = 0; s < N_STALLS; s++) {
 		struct stall_stats *st = &t->st[s];
 		const char *name = stall_names[s];
@@ -584,7 +673,8 @@ static void summarise(struct trace *t)
 	}
 	msum_u64(sum, "trace_lines", t->lines);
 	msum_u64(sum, "unparsed_lines", t->bad_lines);
-	msum_u64(sum, "events_lost", events_lost(t));
+	if (!t->replay)
+		msum_u64(sum, "events_lost", events_lost(t));
 }
 
 static void parse_options(struct trace *t, int argc, char **argv)
@@ -598,9 +688,11 @@ static void parse_options(struct trace *t, int argc, char **argv)
 		switch (opt) {
 		case 'i':
 			t->interval_ns = monitor_opt_interval(optarg);
+			t->live_opt = "--interval";
 			break;
 		case OPT_TRACEFS:
 			t->tracefs_opt = optarg;
+			t->live_opt = "--tracefs";
 			break;
 		case OPT_BUFFER_SIZE:
 			t->buffer_kb =
@@ -608,6 +700,17 @@ static void parse_options(struct trace *t, int argc, char **argv)
 			if (t->buffer_kb < 4)
 				usage_error("--buffer-size must be at least "
 					    "4k");
+			t->live_opt = "--buffer-size";
+			break;
+		case OPT_EVENTS:
+			if (!*optarg)
+				usage_error("--events needs a file name");
+			t->events_path = optarg;
+			break;
+		case OPT_REPLAY:
+			if (!*optarg)
+				usage_error("--replay needs a file name");
+			t->replay = optarg;
 			break;
 		default:
 			usage(EXIT_USAGE);
@@ -615,34 +718,51 @@ static void parse_options(struct trace *t, int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (t->replay && t->live_opt)
+		usage_error("%s does not apply to --replay", t->live_opt);
 }
 
 int main(int argc, char **argv)
 {
 	struct trace t;
-	int s;
+	int s, status;
 
 	prog_init(argc, argv);
 	memset(&t, 0, sizeof(t));
 	monitor_init(&t.m);
 	t.pipe_fd = -1;
+	t.events_fd = -1;
 	t.interval_ns = NSEC_PER_SEC;
 	t.buffer_kb = 2048;
 	parse_options(&t, argc, argv);
 	monitor_start(&t.m, argc, argv, NULL);
 	cleanup_trace = &t;
 	atexit(cleanup);
-	find_tracefs(&t);
-	make_instance(&t);
-	enable_events(&t);
-	/* Tests and drivers wait for this line before they start the load. */
-	monitor_emit(&t.m, mono_ns(), "started=1 tracefs=%s", t.tracefs);
-	run(&t);
+	if (t.events_path)
+		open_events(&t);
+	if (t.replay) {
+		replay(&t);
+	} else {
+		find_tracefs(&t);
+		make_instance(&t);
+		enable_events(&t);
+		/* Tests and drivers wait for this line before they start
+		 * the load. */
+		t.started = true;
+		monitor_emit(&t.m, mono_ns(), "started=1 tracefs=%s",
+			     t.tracefs);
+		run(&t);
+	}
 	summarise(&t);
 	cleanup();
 	for (s = 0; s < N_STALLS; s++)
 		free(t.st[s].open);
 	free(t.tracefs);
 	free(t.instance);
-	return monitor_finish(&t.m);
+	status = monitor_finish(&t.m);
+	if (t.events_fd >= 0 && close(t.events_fd)) {
+		error_errno("cannot close '%s'", t.events_path);
+		status = EXIT_RUN_FAILED;
+	}
+	return status;
 }

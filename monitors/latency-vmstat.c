@@ -20,6 +20,7 @@
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
+#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {
@@ -27,6 +28,7 @@ enum {
 	OPT_PID,
 	OPT_CGROUP,
 	OPT_PROC,
+	OPT_SNAPSHOT,
 };
 
 /* clang-format off */
@@ -36,6 +38,7 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "proc", required_argument, NULL, OPT_PROC },
+	{ "snapshot", no_argument, NULL, OPT_SNAPSHOT },
 	OPT_LONG_END
 };
 /* clang-format on */
@@ -123,6 +126,8 @@ struct metric {
 
 struct vmstat {
 	struct monitor m;
+	bool snapshot;	   /* --snapshot */
+	bool has_interval; /* --interval given */
 	uint64_t interval_ns;
 	const char *proc;   /* "/proc" or --proc DIR */
 	bool fake;	    /* --proc: prefer FILE.<sample> */
@@ -141,8 +146,12 @@ static void usage(int status)
 	if (status != EXIT_OK)
 		usage_error(NULL);
 	printf("Usage: %s [OPTION]...\n"
+	       "  or:  %s --snapshot [--cgroup=PATH] [--proc=DIR] [-o FILE]\n"
 	       "Sample /proc/vmstat and pressure stall information at fixed "
-	       "intervals.\n\n"
+	       "intervals,\nor read them once and write one JSON object.\n\n"
+	       "      --snapshot       read the counters once, write them as "
+	       "JSON (to -o FILE,\n"
+	       "                       atomically) and exit\n"
 	       "  -i, --interval=TIME  time between samples (default 1s)\n"
 	       "      --pid=PID        also sample this process's major faults "
 	       "and swap\n"
@@ -151,27 +160,126 @@ static void usage(int status)
 	       "      --proc=DIR       read DIR instead of /proc (tests)\n"
 	       "%s\n"
 	       "Sizes and durations: 64k = 65536 bytes; 250ms, 10s, 2m.\n",
-	       progname(), monitor_common_help);
+	       progname(), progname(), monitor_common_help);
 	exit(EXIT_OK);
 }
 
-/*
- * Read PATH into BUF; with --proc, PATH.<sample> is preferred when it
- * exists, so a test can script a sequence of contents.
- */
-static ssize_t read_src(const struct vmstat *s, const char *path, char *buf,
-			size_t len)
-{
-	if (s->fake) {
-		char alt[4096];
-		ssize_t n;
+/* One source file as read for a sample, and the name it was read under. */
+struct src {
+	char path[4096];
+	char buf[65536];
+	size_t len;
+};
 
-		snprintf(alt, sizeof(alt), "%s.%" PRIu64, path, s->sample);
-		n = monitor_read_file(alt, buf, len);
-		if (n != -ENOENT)
-			return n;
+/*
+ * Read DIR/NAME into F; with --proc, DIR/NAME.<sample> is preferred when it
+ * exists, so a test can script a sequence of contents.  Returns 0 or
+ * -errno.
+ */
+static int src_read(const struct vmstat *s, struct src *f, const char *dir,
+		    const char *name)
+{
+	ssize_t n = -ENOENT;
+
+	if (s->fake) {
+		snprintf(f->path, sizeof(f->path), "%s/%s.%" PRIu64, dir, name,
+			 s->sample);
+		n = monitor_read_file(f->path, f->buf, sizeof(f->buf));
 	}
-	return monitor_read_file(path, buf, len);
+	if (n == -ENOENT) {
+		snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
+		n = monitor_read_file(f->path, f->buf, sizeof(f->buf));
+	}
+	if (n < 0)
+		return (int)n;
+	f->len = (size_t)n;
+	return 0;
+}
+
+/* Malformed input from the kernel (or a fake /proc) ends the run. */
+static noreturn void bad_src(const struct src *f, const char *what, int r)
+{
+	die(EXIT_RUN_FAILED, "cannot parse '%s': %s: %s", f->path, what,
+	    kparse_strerror(r));
+}
+
+/* The value of the "KEY VALUE" line of F; false when F has no KEY. */
+static bool src_get(const struct src *f, const char *key, uint64_t *v)
+{
+	int r = kparse_kv_find(f->buf, f->len, key, v);
+
+	if (r == -ENOENT)
+		return false;
+	if (r)
+		bad_src(f, key, r);
+	return true;
+}
+
+/* A one-number file (memory.current); false when it cannot be read. */
+static bool read_number(const struct vmstat *s, const char *dir,
+			const char *name, uint64_t *v)
+{
+	struct src f;
+	int r;
+
+	if (src_read(s, &f, dir, name))
+		return false;
+	r = kparse_u64_file(f.buf, f.len, v);
+	if (r)
+		bad_src(&f, "the value", r);
+	return true;
+}
+
+/*
+ * Allocation stalls: modern kernels count them per zone (allocstall_dma32,
+ * allocstall_normal, ...), older ones in one allocstall.  The sum of those
+ * present; false when there is none.
+ */
+static bool vm_allocstall(const struct src *f, uint64_t *sum)
+{
+	const char *line, *key;
+	size_t pos = 0, n, klen;
+	bool have = false;
+	uint64_t x, total = 0;
+	int r;
+
+	while (kparse_line(f->buf, f->len, &pos, &line, &n)) {
+		if (n < 10 || memcmp(line, "allocstall", 10) ||
+		    (n > 10 && line[10] != ' ' && line[10] != '_'))
+			continue;
+		r = kparse_kv_line(line, n, &key, &klen, &x);
+		if (r)
+			bad_src(f, "allocstall", r);
+		if (__builtin_add_overflow(total, x, &total))
+			bad_src(f, "allocstall", -ERANGE);
+		have = true;
+	}
+	if (have)
+		*sum = total;
+	return have;
+}
+
+/* The pressure file DIR/NAME into P; false when it cannot be read. */
+static bool read_psi_file(const struct vmstat *s, const char *dir,
+			  const char *name, struct kparse_psi *p)
+{
+	struct src f;
+	int r;
+
+	if (src_read(s, &f, dir, name))
+		return false;
+	r = kparse_psi(f.buf, f.len, p);
+	if (r)
+		bad_src(&f, "pressure line", r);
+	return true;
+}
+
+/* Cgroup v1's memory.stat has hierarchical total_* counters, v2's not. */
+static int cg_version_of(const struct src *stat)
+{
+	uint64_t v;
+
+	return src_get(stat, "total_pgmajfault", &v) ? 1 : 2;
 }
 
 static void set(struct vmstat *s, enum metric_id id, uint64_t v)
@@ -182,74 +290,49 @@ static void set(struct vmstat *s, enum metric_id id, uint64_t v)
 
 static int read_vmstat(struct vmstat *s)
 {
-	char path[4096], buf[16384];
-	const char *p;
-	uint64_t stall = 0, v;
-	bool have_stall = false;
-	ssize_t n;
-	int i;
+	struct src f;
+	uint64_t v;
+	int i, r;
 
-	snprintf(path, sizeof(path), "%s/vmstat", s->proc);
-	n = read_src(s, path, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
+	r = src_read(s, &f, s->proc, "vmstat");
+	if (r)
+		return r;
 	for (i = V_NR_WRITEBACK; i <= V_COMPACT_STALL; i++)
-		if (metric_defs[i].key &&
-		    monitor_kv_get(buf, metric_defs[i].key, &v))
+		if (metric_defs[i].key && src_get(&f, metric_defs[i].key, &v))
 			set(s, i, v);
-	/* Modern kernels count allocation stalls per zone: sum them. */
-	for (p = buf; p && *p;
-	     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		char key[64];
-		unsigned long long x;
-
-		if (sscanf(p, "%63s %llu", key, &x) == 2 &&
-		    (!strcmp(key, "allocstall") ||
-		     !strncmp(key, "allocstall_", 11))) {
-			stall += x;
-			have_stall = true;
-		}
-	}
-	if (have_stall)
-		set(s, V_ALLOCSTALL, stall);
+	if (vm_allocstall(&f, &v))
+		set(s, V_ALLOCSTALL, v);
 	return 0;
 }
 
-/* "some avg10=0.12 avg60=... total=N" lines of a /proc/pressure file. */
-static int read_psi(struct vmstat *s, const char *res, enum metric_id first)
+/* The some and full lines of a /proc/pressure file. */
+static void read_psi(struct vmstat *s, const char *res, enum metric_id first)
 {
-	char path[4096], buf[1024];
-	const char *kind[2] = { "some", "full" };
-	ssize_t n;
-	int k;
+	struct kparse_psi p;
+	char dir[4096];
 
-	snprintf(path, sizeof(path), "%s/pressure/%s", s->proc, res);
-	n = read_src(s, path, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	for (k = 0; k < 2; k++) {
-		unsigned long long total;
-		unsigned whole, frac;
-		char *line = strstr(buf, kind[k]);
-
-		if (line && sscanf(line + 4, " avg10=%u.%2u %*s %*s total=%llu",
-				   &whole, &frac, &total) == 3) {
-			set(s, first + 2 * k, (uint64_t)whole * 100 + frac);
-			set(s, first + 2 * k + 1, total);
-		}
+	snprintf(dir, sizeof(dir), "%s/pressure", s->proc);
+	if (!read_psi_file(s, dir, res, &p))
+		return; /* PSI may vanish (a cgroup being removed) */
+	if (p.some.have) {
+		set(s, first, p.some.avg10);
+		set(s, first + 1, p.some.total_us);
 	}
-	return 0;
+	if (p.full.have) {
+		set(s, first + 2, p.full.avg10);
+		set(s, first + 3, p.full.total_us);
+	}
 }
 
 static void read_pid(struct vmstat *s)
 {
-	char path[4096], buf[4096];
-	unsigned long long majflt, cmajflt;
-	const char *p;
-	uint64_t kb;
+	char dir[4096];
+	uint64_t majflt, cmajflt, kb;
+	struct src f;
+	int r;
 
-	snprintf(path, sizeof(path), "%s/%ld/stat", s->proc, s->pid);
-	if (read_src(s, path, buf, sizeof(buf)) < 0) {
+	snprintf(dir, sizeof(dir), "%s/%ld", s->proc, s->pid);
+	if (src_read(s, &f, dir, "stat")) {
 		if (!s->pid_gone) {
 			s->pid_gone = true;
 			monitor_emit(&s->m, mono_ns(), "pid=%ld state=gone",
@@ -257,50 +340,44 @@ static void read_pid(struct vmstat *s)
 		}
 		return;
 	}
-	/* The command name may hold spaces and parentheses: skip past its
-	 * last ')'; majflt and cmajflt are fields 12 and 13. */
-	p = strrchr(buf, ')');
-	if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %llu %llu",
-			&majflt, &cmajflt) == 2) {
-		set(s, T_MAJFLT, majflt);
-		set(s, T_CMAJFLT, cmajflt);
-	}
-	snprintf(path, sizeof(path), "%s/%ld/status", s->proc, s->pid);
-	if (read_src(s, path, buf, sizeof(buf)) >= 0) {
-		p = strstr(buf, "\nVmSwap:");
-		if (p && sscanf(p + 8, "%" SCNu64, &kb) == 1)
-			set(s, T_SWAP, kb * 1024);
-	}
+	r = kparse_pid_stat(f.buf, f.len, &majflt, &cmajflt);
+	if (r)
+		bad_src(&f, "majflt and cmajflt", r);
+	set(s, T_MAJFLT, majflt);
+	set(s, T_CMAJFLT, cmajflt);
+	if (src_read(s, &f, dir, "status"))
+		return;
+	r = kparse_status_kb(f.buf, f.len, "VmSwap", &kb);
+	if (r && r != -ENOENT) /* kernel threads have no VmSwap */
+		bad_src(&f, "VmSwap", r);
+	if (!r)
+		set(s, T_SWAP, kb * 1024);
 }
 
 static void read_cgroup(struct vmstat *s)
 {
-	char path[4096], buf[16384];
+	struct src f;
 	uint64_t v;
 	int i;
 
-	snprintf(path, sizeof(path), "%s/memory.stat", s->cgroup);
-	if (read_src(s, path, buf, sizeof(buf)) < 0)
+	if (src_read(s, &f, s->cgroup, "memory.stat"))
 		return;
 	if (!s->cg_version)
-		s->cg_version =
-			monitor_kv_get(buf, "total_pgmajfault", &v) ? 1 : 2;
+		s->cg_version = cg_version_of(&f);
 	if (s->cg_version == 1) {
 		/* v1: hierarchical totals; swap is a level in bytes. */
-		if (monitor_kv_get(buf, "total_pgmajfault", &v))
+		if (src_get(&f, "total_pgmajfault", &v))
 			set(s, C_PGMAJFAULT, v);
-		if (monitor_kv_get(buf, "total_swap", &v))
+		if (src_get(&f, "total_swap", &v))
 			set(s, C_SWAP, v);
 		return;
 	}
-	if (monitor_kv_get(buf, "pgmajfault", &v))
+	if (src_get(&f, "pgmajfault", &v))
 		set(s, C_PGMAJFAULT, v);
 	for (i = C_REFAULT_ANON; i <= C_PSWPOUT; i++)
-		if (monitor_kv_get(buf, metric_defs[i].key, &v))
+		if (src_get(&f, metric_defs[i].key, &v))
 			set(s, i, v);
-	snprintf(path, sizeof(path), "%s/memory.swap.current", s->cgroup);
-	if (read_src(s, path, buf, sizeof(buf)) >= 0 &&
-	    sscanf(buf, "%" SCNu64, &v) == 1)
+	if (read_number(s, s->cgroup, "memory.swap.current", &v))
 		set(s, C_SWAP, v);
 }
 
@@ -337,8 +414,8 @@ static void take_sample(struct vmstat *s)
 		die_err(EXIT_RUN_FAILED, -r, "cannot read '%s/vmstat'",
 			s->proc);
 	if (s->psi) {
-		(void)read_psi(s, "memory", P_MEM_SOME_AVG10); /* may vanish */
-		(void)read_psi(s, "io", P_IO_SOME_AVG10);
+		read_psi(s, "memory", P_MEM_SOME_AVG10);
+		read_psi(s, "io", P_IO_SOME_AVG10);
 	}
 	if (s->pid && !s->pid_gone)
 		read_pid(s);
@@ -411,20 +488,32 @@ static void summarise(struct vmstat *s)
 	}
 }
 
+/*
+ * Read DIR/NAME into F or die: 3 (unsupported) when it does not exist, or
+ * always when UNSUPPORTED; else 1.
+ */
+static void src_need(const struct vmstat *s, struct src *f, const char *dir,
+		     const char *name, bool unsupported)
+{
+	int r = src_read(s, f, dir, name);
+
+	if (r == -ENOENT && !unsupported)
+		die(EXIT_UNSUPPORTED, "no '%s' here", f->path);
+	if (r)
+		die_err(unsupported ? EXIT_UNSUPPORTED : EXIT_RUN_FAILED, -r,
+			"cannot read '%s'", f->path);
+}
+
 /* Check the sources once before the run, and say what is missing. */
 static void probe(struct vmstat *s)
 {
-	char path[4096], buf[16384];
-	ssize_t n;
+	char dir[4096];
+	struct src f;
+	int r;
 
-	snprintf(path, sizeof(path), "%s/vmstat", s->proc);
-	n = read_src(s, path, buf, sizeof(buf));
-	if (n == -ENOENT)
-		die(EXIT_UNSUPPORTED, "no '%s' here", path);
-	if (n < 0)
-		die_err(EXIT_RUN_FAILED, (int)-n, "cannot read '%s'", path);
-	snprintf(path, sizeof(path), "%s/pressure/memory", s->proc);
-	s->psi = read_src(s, path, buf, sizeof(buf)) >= 0;
+	src_need(s, &f, s->proc, "vmstat", false);
+	snprintf(dir, sizeof(dir), "%s/pressure", s->proc);
+	s->psi = !src_read(s, &f, dir, "memory");
 	if (!s->psi) {
 		monitor_emit(&s->m, mono_ns(),
 			     "psi=unavailable reason=cannot-read-%s/pressure",
@@ -433,20 +522,169 @@ static void probe(struct vmstat *s)
 			warn("no pressure stall information in '%s/pressure'",
 			     s->proc);
 	}
-	if (s->cgroup) {
-		snprintf(path, sizeof(path), "%s/memory.stat", s->cgroup);
-		n = read_src(s, path, buf, sizeof(buf));
-		if (n < 0)
-			die_err(EXIT_UNSUPPORTED, (int)-n, "cannot read '%s'",
-				path);
-	}
+	if (s->cgroup)
+		src_need(s, &f, s->cgroup, "memory.stat", true);
 	if (s->pid) {
-		snprintf(path, sizeof(path), "%s/%ld/stat", s->proc, s->pid);
-		n = read_src(s, path, buf, sizeof(buf));
-		if (n < 0)
-			die_err(EXIT_RUN_FAILED, (int)-n, "cannot read '%s'",
-				path);
+		snprintf(dir, sizeof(dir), "%s/%ld", s->proc, s->pid);
+		r = src_read(s, &f, dir, "stat");
+		if (r) /* a --pid that is not there is a usage mistake */
+			die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'",
+				f.path);
 	}
+}
+
+/* The /proc/vmstat counters of a snapshot, in output order. */
+static const char *const snap_vm_keys[] = {
+	"pswpin",
+	"pswpout",
+	"pgmajfault",
+	"pgfault",
+	"pgscan_kswapd",
+	"pgscan_direct",
+	"pgsteal_kswapd",
+	"pgsteal_direct",
+	NULL, /* allocstall: the sum */
+	"compact_stall",
+	"compact_fail",
+	"compact_success",
+	"kswapd_low_wmark_hit_quickly",
+	"kswapd_high_wmark_hit_quickly",
+	"pageoutrun",
+	"nr_free_pages",
+	"nr_dirty",
+	"nr_writeback",
+	"workingset_refault_anon",
+	"workingset_refault_file",
+	"workingset_refault", /* before Linux 5.9 */
+};
+#define N_SNAP_VM (sizeof(snap_vm_keys) / sizeof(snap_vm_keys[0]))
+
+/* A snapshot's values, all read before anything is written. */
+struct snap {
+	struct snap_val {
+		const char *key;
+		bool have; /* else null */
+		uint64_t v;
+	} f[N_SNAP_VM + 16];
+	size_t n;
+};
+
+static void snap_add(struct snap *sn, const char *key, bool have, uint64_t v)
+{
+	sn->f[sn->n].key = key;
+	sn->f[sn->n].have = have;
+	sn->f[sn->n].v = have ? v : 0;
+	sn->n++;
+}
+
+static void snap_psi(struct snap *sn, const char *some, const char *full,
+		     bool have, const struct kparse_psi *p)
+{
+	snap_add(sn, some, have && p->some.have, p->some.total_us);
+	snap_add(sn, full, have && p->full.have, p->full.total_us);
+}
+
+/*
+ * The --cgroup figures of a snapshot, null where its version has none: v1
+ * keeps hierarchical totals and its swap level in memory.stat, v2 has
+ * pgscan and pgsteal there and the swap level in memory.swap.current.
+ * Returns the cgroup version.
+ */
+static int snap_cgroup(const struct vmstat *s, struct snap *sn)
+{
+	struct kparse_psi p;
+	struct src f;
+	uint64_t v = 0;
+	bool have, v1;
+
+	memset(&p, 0, sizeof(p));
+	src_need(s, &f, s->cgroup, "memory.stat", true);
+	v1 = cg_version_of(&f) == 1;
+	have = src_get(&f, v1 ? "total_pgmajfault" : "pgmajfault", &v);
+	snap_add(sn, "cg_pgmajfault", have, v);
+	have = !v1 && src_get(&f, "pgscan", &v);
+	snap_add(sn, "cg_pgscan", have, v);
+	have = !v1 && src_get(&f, "pgsteal", &v);
+	snap_add(sn, "cg_pgsteal", have, v);
+	have = read_number(s, s->cgroup,
+			   v1 ? "memory.usage_in_bytes" : "memory.current", &v);
+	snap_add(sn, "cg_memory_bytes", have, v);
+	have = v1 ? src_get(&f, "total_swap", &v)
+		  : read_number(s, s->cgroup, "memory.swap.current", &v);
+	snap_add(sn, "cg_swap_bytes", have, v);
+	have = read_psi_file(s, s->cgroup, "memory.pressure", &p);
+	snap_psi(sn, "cg_psi_memory_some_total_us",
+		 "cg_psi_memory_full_total_us", have, &p);
+	return v1 ? 1 : 2;
+}
+
+/*
+ * --snapshot: read every counter once and write one JSON object, atomically
+ * to -o FILE or to stdout.  Returns the exit status.
+ */
+static int snapshot(struct vmstat *s, int argc, char **argv)
+{
+	const char *out = s->m.oc.output ? s->m.oc.output : "-";
+	struct run_info ri;
+	struct kparse_psi p;
+	struct atomic_file af;
+	struct snap sn;
+	struct json j;
+	struct src f;
+	char dir[4096];
+	uint64_t ts, v = 0;
+	int version = 0, r;
+	bool have;
+	size_t i;
+
+	run_info_init(&ri, progname(), argc, argv);
+	memset(&sn, 0, sizeof(sn));
+	memset(&p, 0, sizeof(p));
+	src_need(s, &f, s->proc, "vmstat", false);
+	ts = mono_ns();
+	for (i = 0; i < N_SNAP_VM; i++) {
+		if (snap_vm_keys[i])
+			have = src_get(&f, snap_vm_keys[i], &v);
+		else
+			have = vm_allocstall(&f, &v);
+		snap_add(&sn, snap_vm_keys[i] ? snap_vm_keys[i] : "allocstall",
+			 have, v);
+	}
+	snprintf(dir, sizeof(dir), "%s/pressure", s->proc);
+	have = read_psi_file(s, dir, "memory", &p);
+	snap_psi(&sn, "psi_memory_some_total_us", "psi_memory_full_total_us",
+		 have, &p);
+	if (s->cgroup)
+		version = snap_cgroup(s, &sn);
+	ri.end_real_ns = real_ns();
+
+	r = atomic_open(&af, out);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot create '%s'", out);
+	json_init(&j, af.f, true);
+	json_object_begin(&j, NULL);
+	json_run_header(&j, &ri);
+	json_ns_as_s(&j, "mono_s", ts);
+	if (s->cgroup) {
+		json_str(&j, "cgroup", s->cgroup);
+		json_u64(&j, "cgroup_version", (uint64_t)version);
+	} else {
+		json_null(&j, "cgroup");
+		json_null(&j, "cgroup_version");
+	}
+	for (i = 0; i < sn.n; i++)
+		if (sn.f[i].have)
+			json_u64(&j, sn.f[i].key, sn.f[i].v);
+		else
+			json_null(&j, sn.f[i].key);
+	json_object_end(&j);
+	json_finish(&j);
+	r = atomic_commit(&af);
+	if (r) {
+		atomic_abort(&af);
+		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", out);
+	}
+	return EXIT_OK;
 }
 
 static void parse_options(struct vmstat *s, int argc, char **argv)
@@ -460,6 +698,7 @@ static void parse_options(struct vmstat *s, int argc, char **argv)
 		switch (opt) {
 		case 'i':
 			s->interval_ns = monitor_opt_interval(optarg);
+			s->has_interval = true;
 			break;
 		case OPT_PID:
 			s->pid = (long)opt_u64("--pid", optarg, 1, INT32_MAX);
@@ -471,12 +710,26 @@ static void parse_options(struct vmstat *s, int argc, char **argv)
 			s->proc = optarg;
 			s->fake = true;
 			break;
+		case OPT_SNAPSHOT:
+			s->snapshot = true;
+			break;
 		default:
 			usage(EXIT_USAGE);
 		}
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (s->snapshot) {
+		const char *no = s->has_interval	? "--interval"
+				 : s->m.oc.has_duration ? "--duration"
+				 : s->m.summary_path	? "--summary"
+				 : s->m.oc.format	? "--format"
+				 : s->pid		? "--pid"
+							: NULL;
+
+		if (no)
+			usage_error("%s does not apply to --snapshot", no);
+	}
 }
 
 /*
@@ -513,6 +766,8 @@ int main(int argc, char **argv)
 	s.interval_ns = NSEC_PER_SEC;
 	s.proc = "/proc";
 	parse_options(&s, argc, argv);
+	if (s.snapshot)
+		return snapshot(&s, argc, argv);
 	monitor_start(&s.m, argc, argv, NULL);
 	probe(&s);
 	run(&s);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/err.h"
@@ -45,6 +46,7 @@ void monitor_init(struct monitor *m)
 	m->fmt = FORMAT_TEXT;
 	m->out_fd = STDOUT_FILENO;
 	m->end_ns = UINT64_MAX;
+	m->out_mode = 0644;
 }
 
 bool monitor_handle_opt(struct monitor *m, int opt, const char *arg,
@@ -80,10 +82,21 @@ void monitor_start(struct monitor *m, int argc, char **argv, const char *output)
 		atomic_abort(&af);
 	}
 	if (path && strcmp(path, "-")) {
+		struct stat st;
+
 		m->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				 0644);
+				 m->out_mode);
 		if (m->out_fd < 0)
 			die_errno(EXIT_RUN_FAILED, "cannot open '%s'", path);
+		/* A file that existed keeps its mode: take away what
+		 * out_mode does not grant (never touch a device). */
+		if (fstat(m->out_fd, &st))
+			die_errno(EXIT_RUN_FAILED, "cannot stat '%s'", path);
+		if (S_ISREG(st.st_mode) &&
+		    (st.st_mode & 07777 & ~m->out_mode) &&
+		    fchmod(m->out_fd, st.st_mode & 07777 & m->out_mode))
+			die_errno(EXIT_RUN_FAILED,
+				  "cannot change the mode of '%s'", path);
 	}
 	progress_init(&m->out, m->out_fd, progname());
 	r = sig_stop_install();
@@ -329,7 +342,10 @@ int monitor_finish(struct monitor *m)
 	size_t i, n;
 	int status = EXIT_OK, r;
 
-	msum_str(&m->sum, "end_reason", m->stop_signal ? "signal" : "duration");
+	msum_str(&m->sum, "end_reason",
+		 m->stop_signal	 ? "signal"
+		 : m->end_reason ? m->end_reason
+				 : "duration");
 	if (m->stop_signal)
 		msum_u64(&m->sum, "stop_signal", (uint64_t)m->stop_signal);
 	msum_ns(&m->sum, "duration_s", now - m->start_ns);
@@ -360,40 +376,21 @@ int monitor_finish(struct monitor *m)
 
 ssize_t monitor_read_file(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
+	ssize_t n, more;
+	char extra;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = read_full(fd, buf, len - 1);
+	/* A file cut at the buffer's end would end in a cut number. */
+	more = n == (ssize_t)len - 1 ? read_full(fd, &extra, 1) : 0;
 	(void)close(fd); /* read-only: nothing to lose */
 	if (n < 0)
 		return n;
+	if (more)
+		return more < 0 ? more : -EFBIG;
 	buf[n] = '\0';
 	return n;
-}
-
-bool monitor_kv_get(const char *buf, const char *key, uint64_t *val)
-{
-	size_t klen = strlen(key);
-	const char *p = buf;
-
-	while (p && *p) {
-		if (!strncmp(p, key, klen) && p[klen] == ' ') {
-			char *end;
-			unsigned long long v;
-
-			errno = 0;
-			v = strtoull(p + klen + 1, &end, 10);
-			if (errno || end == p + klen + 1)
-				return false;
-			*val = v;
-			return true;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return false;
 }

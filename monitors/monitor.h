@@ -71,11 +71,13 @@ struct monitor {
 	const char *summary_path; /* NULL: no summary file */
 	enum out_format fmt;
 	struct run_info ri;
-	int out_fd;	     /* stdout, or the -o file */
-	struct progress out; /* contract-1 lines to out_fd */
-	uint64_t start_ns;   /* CLOCK_MONOTONIC at monitor_start() */
-	uint64_t end_ns;     /* start + --duration, or UINT64_MAX */
-	int stop_signal;     /* the signal that ended the run, or 0 */
+	int out_fd;		/* stdout, or the -o file */
+	mode_t out_mode;	/* of the -o file (default 0644) */
+	struct progress out;	/* contract-1 lines to out_fd */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC at monitor_start() */
+	uint64_t end_ns;	/* start + --duration, or UINT64_MAX */
+	int stop_signal;	/* the signal that ended the run, or 0 */
+	const char *end_reason; /* else than "signal" or "duration" */
 	struct msum sum;
 };
 
@@ -94,7 +96,8 @@ uint64_t monitor_opt_interval(const char *arg);
 
 /*
  * After option parsing: check --format, open the -o file (OUTPUT overrides
- * oc.output when not NULL), install the stop-signal handler, record the run
+ * oc.output when not NULL; created with out_mode, and an existing file loses
+ * the permissions out_mode does not grant), install the stop-signal handler, record the run
  * description and the start time.  Dies on errors (status 1 or 2).
  */
 void monitor_start(struct monitor *m, int argc, char **argv,
@@ -122,7 +125,8 @@ void monitor_emit(struct monitor *m, uint64_t ts_ns, const char *fmt, ...)
 	PRINTF_LIKE(3, 4);
 
 /*
- * End the run: add end_reason and duration_s to the summary, emit it as the
+ * End the run: add end_reason ("signal", else the end_reason set, else
+ * "duration") and duration_s to the summary, emit it as the
  * stream's last line ("summary=1 key=value ..."), write the summary file
  * (atomic) and close the stream.  Returns the exit status (0, or 1 when
  * something could not be written).
@@ -140,14 +144,9 @@ void msum_release(struct msum *s);
 
 /*
  * Read the whole of the small file PATH into BUF (LEN bytes, NUL
- * terminated, truncated if longer).  Returns the length or -errno.
+ * terminated).  Returns the length or -errno; -EFBIG when the file does
+ * not fit (a cut file would end in a cut number).
  */
 ssize_t monitor_read_file(const char *path, char *buf, size_t len);
-
-/*
- * Find "KEY VALUE" (a line of /proc/vmstat or memory.stat) in BUF; stores
- * the value and returns true when found.
- */
-bool monitor_kv_get(const char *buf, const char *key, uint64_t *val);
 
 #endif

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * latency-summarize: the arithmetic of the driver's headline.  Takes the
- * elapsed times of the fake-gitk runs (as the workload measured them) and
- * prints their mean and sample standard deviation as the 2009 headline
- * "LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N", as CSV for the
- * driver to copy into result.json, or as JSON.  It exists so that the shell
- * driver only orchestrates: every figure it reports is computed in C.
+ * latency-summarize: the arithmetic of the driver, so that the shell
+ * driver only orchestrates and every figure it reports is computed in C.
+ *   SECONDS...                 mean and sample standard deviation of the
+ *                              fake-gitk runs as the 2009 headline
+ *                              "LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss)
+ *                              Failures:N", as CSV or as JSON;
+ *   --precision=PCT SECONDS... whether the 95% confidence interval of the
+ *                              mean is within PCT% of it (--gitk-runs=auto);
+ *   --pressure-plan            the memory a workload of --footprint gets
+ *                              at pressure --ratio;
+ *   --result-dir=DIR           result.json and summary.txt of a run
+ *                              directory (summarize-*.c).
  */
 #include <config.h>
 
@@ -22,10 +28,16 @@
 #include "lib/stats.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
+#include "scripts/summarize.h"
 
 enum {
 	OPT_LABEL = OPT_PROG_FIRST,
 	OPT_FAILURES,
+	OPT_PRECISION,
+	OPT_PRESSURE_PLAN,
+	OPT_FOOTPRINT,
+	OPT_RATIO,
+	OPT_RESULT_DIR,
 };
 
 /* clang-format off */
@@ -36,14 +48,32 @@ static const struct option long_options[] = {
 	OPT_LONG_FORMAT,
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "failures", required_argument, NULL, OPT_FAILURES },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "pressure-plan", no_argument, NULL, OPT_PRESSURE_PLAN },
+	{ "footprint", required_argument, NULL, OPT_FOOTPRINT },
+	{ "ratio", required_argument, NULL, OPT_RATIO },
+	{ "result-dir", required_argument, NULL, OPT_RESULT_DIR },
 	OPT_LONG_END
 };
 /* clang-format on */
 static const char short_options[] = OPT_SHORT_HELP OPT_SHORT_OUTPUT;
 
-struct summary {
+/* Pages are 4 KiB everywhere a memory limit is set. */
+#define PLAN_ALIGN 4096
+
+struct args {
+	struct opt_common common;
+	enum out_format format;
 	const char *label;
 	uint64_t failures;
+	double precision_pct; /* NaN: not asked */
+	bool plan;
+	const char *footprint, *ratio;
+	const char *result_dir;
+	bool label_or_failures;
+};
+
+struct summary {
 	size_t n;
 	double *elapsed_s;
 	double mean_s;
@@ -54,68 +84,50 @@ static void usage(int status)
 {
 	if (status)
 		usage_error(NULL);
-	printf("Usage: latency-summarize [OPTION]... SECONDS...\n"
-	       "Print the mean and sample standard deviation of the elapsed "
-	       "times SECONDS\n"
-	       "(one per workload run, e.g. 12.5, 250ms or 2m) as the "
-	       "headline\n"
-	       "  LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N\n"
-	       "\n"
-	       "  --label=LABEL     the headline's label (default: run)\n"
-	       "  --failures=N      page allocation failures to report "
-	       "(default: 0)\n"
-	       "  --format=FORMAT   text (the headline), csv (runs,mean_s,"
-	       "stddev_s)\n"
-	       "                    or json (default: text)\n"
-	       "  -o, --output=FILE write to FILE instead of stdout\n"
-	       "  -h, --help        display this help and exit\n"
-	       "  -V, --version     output version information and exit\n"
-	       "\n"
-	       "The standard deviation is the sample one (n - 1); it is 0 "
-	       "for one run.\n"
-	       "Durations: a bare number is seconds; suffixes ns, us, ms, "
-	       "s, m, h.\n");
+	fputs("Usage: latency-summarize [OPTION]... SECONDS...\n"
+	      "  or:  latency-summarize --precision=PCT [OPTION]... "
+	      "SECONDS...\n"
+	      "  or:  latency-summarize --pressure-plan --footprint=BYTES "
+	      "--ratio=R\n"
+	      "  or:  latency-summarize --result-dir=DIR\n"
+	      "Print the mean and sample standard deviation of the elapsed "
+	      "times SECONDS\n"
+	      "(one per workload run, e.g. 12.5, 250ms or 2m) as the "
+	      "headline\n"
+	      "  LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N\n"
+	      "\n"
+	      "  --label=LABEL     the headline's label (default: run)\n"
+	      "  --failures=N      page allocation failures to report "
+	      "(default: 0)\n"
+	      "  --format=FORMAT   text (the headline), csv (runs,mean_s,"
+	      "stddev_s)\n"
+	      "                    or json (default: text)\n"
+	      "  --precision=PCT   say whether the 95% confidence interval "
+	      "of the mean\n"
+	      "                    is within PCT% of it (--format text or "
+	      "csv)\n"
+	      "  --pressure-plan   print memory_bytes=N, the memory for "
+	      "--footprint at\n"
+	      "                    pressure --ratio: footprint / R, down to "
+	      "4096 bytes\n"
+	      "  --footprint=BYTES the workloads' measured footprint "
+	      "(64k, 300M, ...)\n"
+	      "  --ratio=R         the pressure, a positive decimal (4, "
+	      "2.5)\n"
+	      "  --result-dir=DIR  write DIR/result.json and "
+	      "DIR/summary.txt from the\n"
+	      "                    run directory DIR (run.facts and what "
+	      "the programs left)\n"
+	      "  -o, --output=FILE write to FILE instead of stdout\n"
+	      "  -h, --help        display this help and exit\n"
+	      "  -V, --version     output version information and exit\n"
+	      "\n"
+	      "The standard deviation is the sample one (n - 1); it is 0 "
+	      "for one run.\n"
+	      "Durations: a bare number is seconds; suffixes ns, us, ms, "
+	      "s, m, h.\n",
+	      stdout);
 	exit(EXIT_OK);
-}
-
-static void write_text(FILE *f, const struct summary *s)
-{
-	char elapsed[32];
-
-	fprintf(f, "%s Elapsed:%s(stddev:%.3f) Failures:%llu\n", s->label,
-		fmt_mmss(elapsed, s->mean_s), s->stddev_s,
-		(unsigned long long)s->failures);
-}
-
-static void write_csv(FILE *f, const struct summary *s)
-{
-	fprintf(f, "runs,mean_s,stddev_s\n%zu,%.9f,%.9f\n", s->n, s->mean_s,
-		s->stddev_s);
-}
-
-static void write_json(FILE *f, const struct summary *s,
-		       const struct run_info *ri)
-{
-	struct json j;
-	size_t i;
-
-	json_init(&j, f, true);
-	json_object_begin(&j, NULL);
-	json_run_header(&j, ri);
-	json_str(&j, "label", s->label);
-	json_u64(&j, "runs", s->n);
-	json_array_begin(&j, "gitk_runs");
-	for (i = 0; i < s->n; i++) {
-		json_object_begin(&j, NULL);
-		json_double(&j, "elapsed_s", s->elapsed_s[i]);
-		json_object_end(&j);
-	}
-	json_array_end(&j);
-	json_double(&j, "elapsed_mean_s", s->mean_s);
-	json_double(&j, "elapsed_stddev_s", s->stddev_s);
-	json_u64(&j, "failures", s->failures);
-	json_object_end(&j);
-	json_finish(&j);
 }
 
 static void parse_elapsed(struct summary *s, int argc, char **argv)
@@ -137,61 +149,263 @@ static void parse_elapsed(struct summary *s, int argc, char **argv)
 	s->stddev_s = stats_stddev_of(s->elapsed_s, s->n);
 }
 
+static void write_csv(FILE *f, const struct summary *s)
+{
+	fprintf(f, "runs,mean_s,stddev_s\n%zu,%.9f,%.9f\n", s->n, s->mean_s,
+		s->stddev_s);
+}
+
+static void write_json(FILE *f, const struct summary *s, const char *label,
+		       uint64_t failures, const struct run_info *ri)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, f, true);
+	json_object_begin(&j, NULL);
+	json_run_header(&j, ri);
+	json_str(&j, "label", label);
+	json_u64(&j, "runs", s->n);
+	json_array_begin(&j, "gitk_runs");
+	for (i = 0; i < s->n; i++) {
+		json_object_begin(&j, NULL);
+		json_double(&j, "elapsed_s", s->elapsed_s[i]);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_double(&j, "elapsed_mean_s", s->mean_s);
+	json_double(&j, "elapsed_stddev_s", s->stddev_s);
+	json_u64(&j, "failures", failures);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+/*
+ * --precision: the half width of the 95% confidence interval of the mean,
+ * in percent of the mean, against PCT.  Fewer than two runs, or a mean of
+ * zero, never reach it.
+ */
+static void write_precision(FILE *f, const struct summary *s, double pct,
+			    enum out_format format)
+{
+	struct stats_ci ci = stats_ci_of(s->elapsed_s, s->n, 0.95);
+	double ci_pct =
+		s->n >= 2 && s->mean_s > 0 ? 100 * ci.half / s->mean_s : NAN;
+	bool reached = isfinite(ci_pct) && ci_pct <= pct;
+
+	if (format == FORMAT_CSV) {
+		fprintf(f, "runs,mean_s,ci95_pct,reached\n%zu,%.9f,", s->n,
+			s->mean_s);
+		if (isfinite(ci_pct))
+			fprintf(f, "%.9f", ci_pct);
+		fprintf(f, ",%s\n", reached ? "yes" : "no");
+	} else if (!isfinite(ci_pct)) {
+		fprintf(f,
+			"%zu run%s, mean %.3f s: not reached (a confidence "
+			"interval needs 2 runs and a mean above 0)\n",
+			s->n, s->n == 1 ? "" : "s", s->mean_s);
+	} else {
+		fprintf(f,
+			"%zu runs, mean %.3f s: 95%% confidence interval "
+			"+/-%.3f%% of the mean, %s %g%%\n",
+			s->n, s->mean_s, ci_pct,
+			reached ? "reached: within" : "not reached: above",
+			pct);
+	}
+}
+
+/* --ratio: a positive decimal, or a usage error. */
+static void parse_ratio(const char *arg, uint64_t *mant, unsigned *scale)
+{
+	int r = summ_parse_decimal(arg, mant, scale);
+
+	if (r == -ERANGE)
+		usage_error("invalid value '%s' for --ratio (out of range)",
+			    arg);
+	if (r || !*mant)
+		usage_error("invalid value '%s' for --ratio (expected a "
+			    "positive decimal number, e.g. 4 or 2.5)",
+			    arg);
+}
+
+/* footprint / ratio, rounded down to PLAN_ALIGN, exactly. */
+static uint64_t plan_memory(const struct args *a)
+{
+	uint64_t footprint = opt_size("--footprint", a->footprint, 1), mant;
+	unsigned scale, i;
+	unsigned __int128 v;
+
+	parse_ratio(a->ratio, &mant, &scale);
+	v = footprint;
+	for (i = 0; i < scale; i++)
+		v *= 10;
+	v = v / mant / PLAN_ALIGN * PLAN_ALIGN;
+	if (v > UINT64_MAX)
+		usage_error("--footprint=%s at --ratio=%s is more than 2^64 "
+			    "bytes",
+			    a->footprint, a->ratio);
+	if (!v)
+		usage_error("--footprint=%s at --ratio=%s leaves less than "
+			    "%d bytes",
+			    a->footprint, a->ratio, PLAN_ALIGN);
+	return (uint64_t)v;
+}
+
+/* Write DIR/NAME atomically with WRITE; exit 1 when it cannot. */
+static void write_file(const struct summ_run *r, const char *name,
+		       void (*write)(FILE *f, const struct summ_run *r))
+{
+	char *path = xasprintf("%s/%s", r->dir, name);
+	struct atomic_file af;
+	int ret = atomic_open(&af, path);
+
+	if (ret)
+		die_err(EXIT_RUN_FAILED, -ret, "cannot create '%s'", path);
+	write(af.f, r);
+	ret = atomic_commit(&af);
+	if (ret)
+		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s'", path);
+	free(path);
+}
+
+static void summarize_dir(const char *dir)
+{
+	struct summ_run r = { .dir = dir };
+
+	summ_facts_read(&r.facts, dir);
+	summ_runs_read(&r);
+	summ_parts_read(&r);
+	write_file(&r, "result.json", summ_write_result);
+	write_file(&r, "summary.txt", summ_write_summary);
+	summ_run_release(&r);
+}
+
+static void parse_option(struct args *a, int opt)
+{
+	switch (opt) {
+	case OPT_LABEL:
+		if (!*optarg || strpbrk(optarg, " \t\n"))
+			usage_error("invalid label '%s' (expected one word)",
+				    optarg);
+		a->label = optarg;
+		a->label_or_failures = true;
+		break;
+	case OPT_FAILURES:
+		a->failures = opt_u64("--failures", optarg, 0, UINT64_MAX);
+		a->label_or_failures = true;
+		break;
+	case OPT_PRECISION:
+		a->precision_pct = summ_decimal(optarg);
+		if (isnan(a->precision_pct))
+			usage_error("invalid value '%s' for --precision "
+				    "(expected a positive decimal number of "
+				    "percent, e.g. 2 or 0.5)",
+				    optarg);
+		break;
+	case OPT_PRESSURE_PLAN:
+		a->plan = true;
+		break;
+	case OPT_FOOTPRINT:
+		a->footprint = optarg;
+		break;
+	case OPT_RATIO:
+		a->ratio = optarg;
+		break;
+	case OPT_RESULT_DIR:
+		if (!*optarg)
+			usage_error("--result-dir needs a directory");
+		a->result_dir = optarg;
+		break;
+	default:
+		usage(EXIT_USAGE);
+	}
+}
+
+/* The modes exclude each other's options. */
+static void check_mode(const struct args *a, int nargs)
+{
+	bool precision = !isnan(a->precision_pct);
+
+	if (a->result_dir &&
+	    (nargs || a->plan || precision || a->label_or_failures ||
+	     a->common.format || a->common.output))
+		usage_error("--result-dir takes no other option and no "
+			    "elapsed times");
+	if (a->plan &&
+	    (nargs || precision || a->label_or_failures || a->common.format))
+		usage_error("--pressure-plan takes only --footprint, --ratio "
+			    "and --output");
+	if (a->plan && (!a->footprint || !a->ratio))
+		usage_error("--pressure-plan needs --footprint and --ratio");
+	if (!a->plan && (a->footprint || a->ratio))
+		usage_error("--footprint and --ratio go with --pressure-plan");
+	if (precision && a->format == FORMAT_JSON)
+		usage_error("--precision prints text or csv, not json");
+	if (!a->result_dir && !a->plan && !nargs)
+		usage_error("no elapsed times given");
+}
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+	int opt;
+
+	memset(a, 0, sizeof(*a));
+	a->label = "run";
+	a->precision_pct = NAN;
+	opt_common_init(&a->common);
+	while ((opt = getopt_long(argc, argv, short_options, long_options,
+				  NULL)) != -1)
+		if (!opt_common_handle(&a->common, opt, optarg, usage))
+			parse_option(a, opt);
+	if (a->common.format && out_format_parse(a->common.format, &a->format))
+		usage_error("invalid value '%s' for --format (expected text, "
+			    "csv or json)",
+			    a->common.format);
+	check_mode(a, argc - optind);
+	return optind;
+}
+
 int main(int argc, char **argv)
 {
-	struct summary s = { .label = "run" };
-	struct opt_common common;
+	const char *out;
+	struct summary s = { 0 };
+	uint64_t plan_bytes = 0;
 	struct atomic_file af;
 	struct run_info ri;
-	enum out_format format = FORMAT_TEXT;
-	int opt, r;
+	struct args a;
+	int first, r;
 
 	prog_init(argc, argv);
 	run_info_init(&ri, "latency-summarize", argc, argv);
-	opt_common_init(&common);
-	while ((opt = getopt_long(argc, argv, short_options, long_options,
-				  NULL)) != -1) {
-		if (opt_common_handle(&common, opt, optarg, usage))
-			continue;
-		switch (opt) {
-		case OPT_LABEL:
-			if (!*optarg || strpbrk(optarg, " \t\n"))
-				usage_error("invalid label '%s' (expected "
-					    "one word)",
-					    optarg);
-			s.label = optarg;
-			break;
-		case OPT_FAILURES:
-			s.failures =
-				opt_u64("--failures", optarg, 0, UINT64_MAX);
-			break;
-		default:
-			usage(EXIT_USAGE);
-		}
+	first = parse_args(&a, argc, argv);
+	if (a.result_dir) {
+		summarize_dir(a.result_dir);
+		return EXIT_OK;
 	}
-	if (common.format && out_format_parse(common.format, &format))
-		usage_error("invalid value '%s' for --format (expected text, "
-			    "csv or json)",
-			    common.format);
-	if (optind >= argc)
-		usage_error("no elapsed times given");
-	parse_elapsed(&s, argc - optind, argv + optind);
-
-	r = atomic_open(&af, common.output ? common.output : "-");
+	/* Everything is checked before the output is opened. */
+	if (a.plan)
+		plan_bytes = plan_memory(&a);
+	else
+		parse_elapsed(&s, argc - first, argv + first);
+	out = a.common.output ? a.common.output : "-";
+	r = atomic_open(&af, out);
 	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot open '%s'", common.output);
-	if (format == FORMAT_JSON) {
-		ri.end_real_ns = real_ns();
-		write_json(af.f, &s, &ri);
-	} else if (format == FORMAT_CSV) {
+		die_err(EXIT_RUN_FAILED, -r, "cannot open '%s'", out);
+	if (a.plan)
+		fprintf(af.f, "memory_bytes=%llu\n",
+			(unsigned long long)plan_bytes);
+	else if (!isnan(a.precision_pct))
+		write_precision(af.f, &s, a.precision_pct, a.format);
+	else if (a.format == FORMAT_JSON)
+		write_json(af.f, &s, a.label, a.failures, &ri);
+	else if (a.format == FORMAT_CSV)
 		write_csv(af.f, &s);
-	} else {
-		write_text(af.f, &s);
-	}
+	else
+		summ_headline(af.f, a.label, s.mean_s, s.stddev_s, a.failures);
 	r = atomic_commit(&af);
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
-			common.output ? common.output : "standard output");
+			a.common.output ? a.common.output : "standard output");
 	free(s.elapsed_s);
 	return EXIT_OK;
 }

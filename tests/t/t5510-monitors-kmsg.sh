@@ -18,6 +18,9 @@ if test_have_prereq ROOT && command -v setpriv >/dev/null 2>&1 &&
 	test_set_prereq RESTRICTED
 fi
 
+test_have_prereq ROOT && unshare -m --propagation private true 2>/dev/null &&
+	test_set_prereq UNSHARE
+
 inject() {
 	for _m in "$@"; do
 		printf '%s\n' "$_m" >/dev/kmsg || return 1
@@ -115,6 +118,30 @@ test_expect_success RESTRICTED 'without the right to read the log: exit 3, one l
 	test_expect_code 3 setpriv --reuid=65534 --regid=65534 --clear-groups \
 		latency-kmsg --source kmsg --duration 100ms >/dev/null 2>err &&
 	grep -q "^latency-kmsg: cannot read /dev/kmsg: " err
+'
+
+# In a private mount namespace a file bound over
+# /proc/sys/kernel/dmesg_restrict sets what latency-kmsg sees, and the
+# machine's setting stays untouched.
+test_expect_success KMSG,UNSHARE 'the log file follows kernel.dmesg_restrict' '
+	cat >restrict.sh <<-\EOF &&
+	umask 022
+	printf "%s\n" "$1" >"restrict-$2"
+	mount --bind "restrict-$2" /proc/sys/kernel/dmesg_restrict || exit 1
+	latency-kmsg --duration 100ms --log "$2" >/dev/null || exit 1
+	EOF
+	unshare -m --propagation private sh restrict.sh 1 restricted.log &&
+	unshare -m --propagation private sh restrict.sh 0 open.log &&
+	unshare -m --propagation private sh restrict.sh junk unknown.log &&
+	echo old >old.log &&
+	chmod 644 old.log &&
+	unshare -m --propagation private sh restrict.sh 1 old.log &&
+	stat -c "%n %a" restricted.log open.log unknown.log old.log >actual &&
+	printf "%s\n" "restricted.log 600" "open.log 644" "unknown.log 600" \
+		"old.log 600" >expect &&
+	test_cmp expect actual &&
+	grep -q " latency-kmsg summary=1 source=kmsg " old.log &&
+	! grep -q "^old$" old.log
 '
 
 test_expect_success 'bad options' '

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/json-read.h"
@@ -306,6 +307,144 @@ static void test_fuzz_smoke(void)
 	   "fuzz entry accepts the seed");
 }
 
+/* json_read_load: regular files only, bounded, never blocking. */
+static void test_load(void)
+{
+	char dir[] = "/tmp/test-json-load.XXXXXX", path[64], link[80];
+	size_t len = 7;
+	char *buf = (char *)1;
+	FILE *f;
+	int fd;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/f", dir);
+	f = fopen(path, "w");
+	ok(f && fputs("a=1\nb", f) >= 0 && fclose(f) == 0, "write a file");
+	is_int(json_read_load(path, 5, &buf, &len), 0, "exactly the limit");
+	ok(buf && len == 5 && !strcmp(buf, "a=1\nb"), "contents, NUL-ended");
+	free(buf);
+	is_int(json_read_load(path, 4, &buf, &len), -EFBIG, "over the limit");
+	ok(!buf && !len, "nothing returned over the limit");
+	snprintf(link, sizeof(link), "%s/l", dir);
+	ok(symlink(path, link) == 0, "symlink");
+	is_int(json_read_load(link, 100, &buf, &len), -ELOOP,
+	       "a symlink is not followed");
+	snprintf(link, sizeof(link), "%s/p", dir);
+	ok(mkfifo(link, 0600) == 0, "fifo");
+	is_int(json_read_load(link, 100, &buf, &len), -EINVAL,
+	       "a FIFO is refused without blocking");
+	is_int(json_read_open(link), -EINVAL, "json_read_open: FIFO refused");
+	fd = json_read_open(path);
+	ok(fd >= 0 && read(fd, dir + sizeof(dir) - 1, 0) == 0,
+	   "json_read_open: a regular file");
+	if (fd >= 0)
+		close(fd);
+	is_int(json_read_load(dir, 100, &buf, &len), -EISDIR, "directory");
+	is_int(json_read_load("/dev/null", 100, &buf, &len), -EINVAL,
+	       "a device is refused");
+	snprintf(link, sizeof(link), "%s/none", dir);
+	is_int(json_read_load(link, 100, &buf, &len), -ENOENT, "missing");
+	snprintf(link, sizeof(link), "rm -rf '%s'", dir);
+	is_int(system(link), 0, "cleanup");
+}
+
+static void test_u64(void)
+{
+	static const struct {
+		const char *doc;
+		int ret;
+		uint64_t val;
+	} cases[] = {
+		{ "{\"v\":0}", 0, 0 },
+		{ "{\"v\":18446744073709551615}", 0, UINT64_MAX },
+		{ "{\"v\":9007199254740993}", 0, 9007199254740993ULL },
+		{ "{\"v\":18446744073709551616}", -ERANGE, 0 },
+		{ "{\"v\":-1}", -EINVAL, 0 },
+		{ "{\"v\":-0}", -EINVAL, 0 },
+		{ "{\"v\":1.0}", -EINVAL, 0 },
+		{ "{\"v\":1e3}", -EINVAL, 0 },
+		{ "{\"v\":\"5\"}", -EINVAL, 0 },
+		{ "{\"v\":true}", -EINVAL, 0 },
+		{ "{\"v\":null}", -ENOENT, 0 },
+		{ "{}", -ENOENT, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < N(cases); i++) {
+		struct json_node *root;
+		uint64_t v = 42;
+		int r;
+
+		if (parse(cases[i].doc, &root, NULL)) {
+			ok(0, "parse %s", cases[i].doc);
+			continue;
+		}
+		r = json_read_u64(root, "v", &v);
+		is_int(r, cases[i].ret, "u64 of %s", cases[i].doc);
+		is_u64(v, r ? 42 : cases[i].val, "value of %s", cases[i].doc);
+		json_read_free(root);
+	}
+}
+
+static void test_utf8(void)
+{
+	static const struct {
+		const char *s;
+		size_t avail, len;
+	} cases[] = {
+		{ "a", 1, 1 },
+		{ "\xc3\xa9", 2, 2 },
+		{ "\xc3\xa9", 1, 0 },	  /* cut short */
+		{ "\xc0\x80", 2, 0 },	  /* overlong NUL */
+		{ "\xed\xa0\x80", 3, 0 }, /* surrogate */
+		{ "\xe2\x82\xac", 3, 3 },
+		{ "\xf0\x9f\x98\x80", 4, 4 },
+		{ "\xf4\x90\x80\x80", 4, 0 }, /* above U+10FFFF */
+		{ "\x80", 1, 0 },	      /* continuation byte */
+		{ "\xc2\x9b", 2, 2 },	      /* U+009B, a C1 control */
+		{ "", 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < N(cases); i++)
+		is_int((int)json_read_utf8_len(
+			       (const unsigned char *)cases[i].s,
+			       cases[i].avail),
+		       (int)cases[i].len, "utf8 case %zu", i);
+}
+
+static void test_depth_of(void)
+{
+	static const struct {
+		const char *doc;
+		int depth;
+	} cases[] = {
+		{ "1", 0 },
+		{ "\"s\"", 0 },
+		{ "[]", 1 },
+		{ "{}", 1 },
+		{ "[1,2]", 1 },
+		{ "[[],[[]]]", 3 },
+		{ "{\"a\":{\"b\":[0]}}", 3 },
+	};
+	size_t i;
+
+	for (i = 0; i < N(cases); i++) {
+		struct json_node *root;
+
+		if (parse(cases[i].doc, &root, NULL)) {
+			ok(0, "parse %s", cases[i].doc);
+			continue;
+		}
+		is_int(json_read_depth(root), cases[i].depth, "depth of %s",
+		       cases[i].doc);
+		json_read_free(root);
+	}
+}
+
 int main(void)
 {
 	test_valid();
@@ -316,5 +455,9 @@ int main(void)
 	test_lookup();
 	test_file();
 	test_fuzz_smoke();
+	test_load();
+	test_u64();
+	test_utf8();
+	test_depth_of();
 	return done_testing();
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/json-read.h"
 #include "lib/output.h"
 #include "tests/tap.h"
 
@@ -163,12 +164,108 @@ static void atomic(void)
 	is_int(system(cmd), 0, "cleanup");
 }
 
+/* json_copy: parsed JSON written again, exactly. */
+static void copy(void)
+{
+	static const char doc[] =
+		"{\"n\":1.50e2,\"big\":18446744073709551615,\"s\":"
+		"\"a\\u0000b\\n\","
+		"\"a\":[true,false,null,{}],\"o\":{\"k\":[]}}";
+	struct json_node *root, *deep;
+	const struct json_node *n;
+	char nested[200];
+	struct json j;
+	FILE *f;
+	int i;
+
+	if (json_read_parse(doc, strlen(doc), &root, NULL)) {
+		ok(0, "parse the document to copy");
+		return;
+	}
+	f = mem();
+	json_init(&j, f, false);
+	is_int(json_copy(&j, NULL, root), 0, "copy");
+	json_finish(&j);
+	fclose(f);
+	is_str(buf,
+	       "{\"n\":1.50e2,\"big\":18446744073709551615,"
+	       "\"s\":\"a\\u0000b\\n\",\"a\":[true,false,null,{}],"
+	       "\"o\":{\"k\":[]}}\n",
+	       "numbers as written, NUL kept, structure kept");
+	json_read_free(root);
+
+	/* 40 nested arrays: deeper than the writer's JSON_MAX_DEPTH. */
+	for (i = 0; i < 40; i++) {
+		nested[i] = '[';
+		nested[40 + i] = ']';
+	}
+	nested[80] = '\0';
+	if (json_read_parse(nested, 80, &deep, NULL)) {
+		ok(0, "parse the nested document");
+		return;
+	}
+	f = mem();
+	json_init(&j, f, false);
+	json_object_begin(&j, NULL);
+	is_int(json_copy(&j, "deep", deep), -E2BIG, "too deep: -E2BIG");
+	is_int(json_copy(&j, "none", NULL), 0, "NULL: null");
+	/* Inside the object (depth 1): 30 more levels fit, 31 do not. */
+	for (n = deep, i = 0; i < 9; i++)
+		n = &n->items[0];
+	is_int(json_copy(&j, "no", n), -E2BIG, "1 + 31 levels refused");
+	is_int(json_copy(&j, "yes", &n->items[0]), 0, "1 + 30 levels copied");
+	json_object_end(&j);
+	json_finish(&j);
+	fclose(f);
+	ok(!strncmp(buf,
+		    "{\"deep\":null,\"none\":null,\"no\":null,"
+		    "\"yes\":[[[",
+		    44),
+	   "null in place of what cannot be copied");
+	is_int((int)strlen(buf), 41 + 30 + 30 + 2, "30 levels written whole");
+	json_read_free(deep);
+
+	f = mem();
+	json_write_string_len(f, "x\0y\"", 4);
+	fclose(f);
+	is_str(buf, "\"x\\u0000y\\\"\"", "json_write_string_len");
+}
+
+static void escape(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain label 6.1.0", "plain label 6.1.0" },
+		{ "a\nb\tc\rd", "a\\nb\\tc\\rd" },
+		{ "back\\slash", "back\\\\slash" },
+		{ "\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m" },
+		{ "del\x7f", "del\\x7f" },
+		{ "csi\xc2\x9b"
+		  "2J",
+		  "csi\\u009b2J" },
+		{ "bad\xff\xc3", "bad\\xff\\xc3" },
+		{ "caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac" },
+		{ "", "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *e = text_escape(cases[i].in);
+
+		is_str(e, cases[i].out, "text_escape case %zu", i);
+		free(e);
+	}
+}
+
 int main(void)
 {
 	json();
 	header();
 	misc();
 	atomic();
+	copy();
+	escape();
 	free(buf);
 	return done_testing();
 }

@@ -1,0 +1,355 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='latency-summarize --result-dir: result.json and summary.txt from a run directory'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+
+command -v jq >/dev/null 2>&1 && test_set_prereq JQ
+fixtures=$TEST_DIRECTORY/fixtures/summarize
+
+# The page size is the machine's; the expected summaries say PAGESIZE.
+page_size_to_word() {
+	sed 's/(page size [0-9]* bytes)/(page size PAGESIZE bytes)/' "$1"
+}
+
+test_expect_success 'a complete run: the summary, line by line' '
+	cp -R "$fixtures/full" full &&
+	latency-summarize --result-dir=full &&
+	page_size_to_word full/summary.txt >summary &&
+	test_cmp "$fixtures/full.summary" summary &&
+	echo "6.1.0-test-2 Elapsed:00:10.000(stddev:0.200) Failures:2" >expect &&
+	sed -n 1p full/summary.txt >headline &&
+	test_cmp expect headline
+'
+
+test_expect_success 'nothing is left but the two files, and a rerun gives the same' '
+	ls full >files &&
+	ls "$fixtures/full" >expect &&
+	printf "%s\n" result.json summary.txt >>expect &&
+	sort expect >expect.sorted &&
+	test_cmp expect.sorted files &&
+	cp full/result.json first.json &&
+	latency-summarize --result-dir=full &&
+	test_cmp first.json full/result.json
+'
+
+test_expect_success JQ 'per-run figures: snapshot deltas, events in each window' '
+	jq -r ".gitk_runs[] | [.elapsed_s, .majflt, .pswpin, .pswpout,
+		.reclaim_s, .compact_s, .psi_some_s, .psi_full_s,
+		.pgscan_kswapd, .pgscan_direct, .allocstall, .start_mono_s,
+		.end_mono_s, .progress_lines] | map(tostring) | join(\" \")" \
+		full/result.json >runs &&
+	cat >expect <<-\EOF &&
+	10 1000 50 100 0.75 0.125 0.25 0.1 500 10 2 100 110 200
+	10.2 2000 null 9007199254740693 0.001 0.002 0.001 0 100 0 0 120 130.2 201
+	9.8 3000 10 0 0 0 2 1 0 0 null 140 149.8 202
+	EOF
+	test_cmp expect runs &&
+	grep -x "      \"pswpout\": 9007199254740693," full/result.json &&
+	grep -x "      \"elapsed_s\": 10.200000000," full/result.json
+'
+
+test_expect_success JQ 'the header, the statistics, pressure and runs' '
+	jq -r "[.format_version, .program, .version, .command_line, .label,
+		.run_label, .kernel, .seed, .partial, .partial_reason,
+		.elapsed_mean_s, .elapsed_stddev_s, .elapsed_cv_pct,
+		.elapsed_ci95_pct, .failures, .oom_kills, .pswpout_delta,
+		.pswpin_delta] | map(tostring) | join(\"|\")" \
+		full/result.json >top &&
+	echo "2|run-test.sh|0.9.0|./run-test.sh --label=6.1.0-test --gitk-runs=auto --pressure=4|6.1.0-test|6.1.0-test-2|6.1.0-18-amd64|137|false|null|10|0.2|2|4.968275424|2|1|12345|678" >expect &&
+	test_cmp expect top &&
+	jq -c ".pressure | del(.machine_before, .machine_after)" \
+		full/result.json >pressure &&
+	echo "{\"mode\":\"memcg\",\"why\":\"--quick keeps memcg: safe on shared machines and in CI\",\"ratio\":4,\"footprint_bytes\":314572800,\"memory_bytes\":78643200,\"calibration\":\"measured\",\"calibration_peak_rss_bytes\":314572800,\"shrink\":{\"floor_bytes\":1073741824,\"goal_bytes\":2147483648,\"offline_blocks\":3,\"offline_bytes\":402653184,\"hugetlb_pages\":10000,\"hugetlb_bytes\":20971520000,\"mem_total_before\":25769803776,\"mem_total_after\":25367150592,\"reached\":true}}" >expect &&
+	test_cmp expect pressure &&
+	jq -c "[.runs, .confinement]" full/result.json >runs &&
+	echo "[{\"asked\":\"auto\",\"done\":3,\"warmup\":1,\"stopped_by\":\"precision\",\"precision_pct\":2,\"max_runs\":20,\"time_budget_s\":600},{\"mem_limit\":\"75M\",\"swap\":\"512M\"}]" >expect &&
+	test_cmp expect runs &&
+	jq -c ".notes" full/result.json >notes &&
+	echo "[\"unconfined: no memory limit 64M (not root)\",\"swap readahead: page-cluster 3\",\"fake-gitk-3: allocstall went backwards between the snapshots\",\"trace-events.log: 1 malformed lines ignored\"]" >expect &&
+	test_cmp expect notes
+'
+
+test_expect_success JQ 'the parts are copied as they were' '
+	for r in fake-gitk-1 fake-gitk-2 fake-gitk-3 fake-music; do
+		jq -S ".latency[\"$r\"]" full/result.json >got &&
+		jq -S . "full/$r.report.json" >want &&
+		test_cmp want got || return 1
+	done &&
+	for m in vmstat kmsg trace; do
+		jq -S ".monitors.$m" full/result.json >got &&
+		jq -S . "full/$m.json" >want &&
+		test_cmp want got || return 1
+	done &&
+	jq -S .seqbench full/result.json >got &&
+	jq -S . full/seqbench.json >want &&
+	test_cmp want got &&
+	jq -S .pressure.machine_before full/result.json >got &&
+	jq -S . full/machine-before.json >want &&
+	test_cmp want got &&
+	grep -x "          \"time_s\": 9.0" full/result.json &&
+	grep -F "\"note\": \"tab\\there \\u001b[31m\"" full/result.json
+'
+
+test_expect_success 'a partial run: 1 of 3 runs, the interrupted one not counted' '
+	cp -R "$fixtures/partial" partial &&
+	latency-summarize --result-dir=partial &&
+	sed -n 1,4p partial/summary.txt >head &&
+	cat >expect <<-\EOF &&
+	6.1.0 Elapsed:11:32.258(stddev:0.000) Failures:0
+	PARTIAL: interrupted by SIGINT
+
+	runs: 1 of 3 counted fake-gitk runs (warmup 0)
+	EOF
+	test_cmp expect head &&
+	grep -x "pressure: none: no memory pressure was applied: not root: the workloads ran unconfined" partial/summary.txt &&
+	grep -x "  fake-gitk-1 elapsed_s=692.258 majflt=12 pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a progress_lines=200" partial/summary.txt &&
+	! grep fake-gitk-2 partial/summary.txt
+'
+
+test_expect_success JQ 'a partial run in result.json' '
+	jq -c "[.partial, .partial_reason, (.gitk_runs | length),
+		.gitk_runs[0].elapsed_s, .elapsed_mean_s, .elapsed_stddev_s,
+		.elapsed_cv_pct, .elapsed_ci95_pct, .runs.asked, .runs.done,
+		.runs.stopped_by, .pressure.mode, .pressure.ratio,
+		.pressure.memory_bytes, .pressure.shrink, .failures,
+		.pswpout_delta, (.latency | keys), .monitors]" \
+		partial/result.json >got &&
+	echo "[true,\"interrupted by SIGINT\",1,692.258,692.258,0,null,null,3,1,\"interrupted\",\"none\",null,null,null,0,null,[\"fake-gitk-1\"],{\"vmstat\":null,\"kmsg\":{\"format_version\":1,\"program\":\"latency-kmsg\",\"failures\":0,\"oom_kills\":0},\"trace\":null}]" >expect &&
+	test_cmp expect got
+'
+
+test_expect_success 'missing parts: nulls and notes, never a crash' '
+	mkdir bare &&
+	printf "run_label=bare\nruns_done=2\npartial=no\n" >bare/run.facts &&
+	latency-summarize --result-dir=bare &&
+	cat >expect <<-\EOF &&
+	bare partial: no fake-gitk run completed
+
+	runs: 2 of n/a counted fake-gitk runs (warmup n/a)
+	stopped by: n/a; precision target n/a, max runs n/a, time budget n/a
+	elapsed: mean n/a, stddev n/a, CoV n/a, 95% CI of the mean +/-n/a
+	  fake-gitk-1 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a progress_lines=n/a
+	  fake-gitk-2 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a progress_lines=n/a
+	pressure: mode=n/a ratio=n/a footprint_bytes=n/a memory_bytes=n/a calibration=n/a
+	pressure why: n/a
+	confinement: mem-limit=n/a swap=n/a
+	swapped: pswpout_delta=n/a pswpin_delta=n/a pages (page size PAGESIZE bytes)
+	failures: unknown (no kernel log: the headline'"'"'s Failures:0 is not a count), OOM kills unknown
+	reclaim: direct_reclaim_total_s=n/a direct_reclaim_max_s=n/a memcg_reclaim_total_s=n/a; in the counted runs: reclaim_s=n/a compact_s=n/a
+	stalls (gaps over n/a):
+	note: fake-gitk-1.json: missing
+	note: fake-gitk-2.json: missing
+	note: no snapshots (fake-gitk-N.snap-before.json, -after.json): the per-run kernel figures are null
+	note: trace-events.log: missing: reclaim_s and compact_s are null
+	note: vmstat.json: missing
+	note: kmsg.json: missing
+	note: trace.json: missing
+	EOF
+	page_size_to_word bare/summary.txt >got &&
+	test_cmp expect got
+'
+
+test_expect_success JQ 'missing parts in result.json' '
+	jq -c "[.label, .run_label, .version, .seed, .partial,
+		.partial_reason, .gitk_runs, .elapsed_mean_s, .failures,
+		.oom_kills, .pswpout_delta, .pressure, .runs, .confinement,
+		.latency, .monitors, has(\"seqbench\")]" bare/result.json >got &&
+	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null}" &&
+	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null},false]" >expect &&
+	test_cmp expect got
+'
+
+test_expect_success 'run.facts that does not say whether the run completed' '
+	mkdir unsaid &&
+	echo run_label=u >unsaid/run.facts &&
+	latency-summarize --result-dir=unsaid &&
+	sed -n 2p unsaid/summary.txt >got &&
+	echo "PARTIAL: run.facts does not say whether the run completed" >expect &&
+	test_cmp expect got &&
+	grep -x "  \"partial\": true," unsaid/result.json &&
+	grep -x "note: run.facts: no runs_done: no fake-gitk run read" unsaid/summary.txt
+'
+
+# Labels, reasons, notes and file names with control characters, C1
+# controls and bytes that are not UTF-8 (which become U+FFFD).
+fffd=$(printf "\357\277\275")
+c1=$(printf "\302\233")
+make_hostile() {
+	mkdir hostile &&
+	{
+		printf "label=ev\til\\\\\n" &&
+		printf "run_label=a\033[2Jb\302\233c\377d\n" &&
+		printf "partial=yes\n" &&
+		printf "partial_reason=killed\033]0;title\007 by\rsignal\n" &&
+		printf "runs_done=1\npressure_mode=none\n" &&
+		printf "pressure_why=not root: \302\2335m\n"
+	} >hostile/run.facts &&
+	printf "{\"iterations\":[{\"elapsed_s\":5.5}]}" >hostile/fake-gitk-1.json &&
+	printf "{\"x\":1}" >"hostile/$(printf "evil\nname\033[1m").report.json" &&
+	printf "{\"x\":\"\\\\u0000\\\\u001b\"}" >"hostile/$(printf "bad\377").report.json" &&
+	printf "note with \033[31mcolour\nand \377 a bad byte\n" >hostile/notes
+}
+
+test_expect_success 'hostile strings: an escaped summary' '
+	make_hostile &&
+	latency-summarize --result-dir=hostile &&
+	sed -n 1,2p hostile/summary.txt >got &&
+	printf "%s\n" "a\\x1b[2Jb\\u009bc${fffd}d Elapsed:00:05.500(stddev:0.000) Failures:0" \
+		"PARTIAL: killed\\x1b]0;title\\x07 by\\rsignal" >expect &&
+	test_cmp expect got &&
+	grep -x "pressure: none: no memory pressure was applied: not root: \\\\u009b5m" hostile/summary.txt &&
+	grep -x "  bad${fffd} stall_count=n/a stall_time_s=n/a p99_s=n/a max_s=n/a" hostile/summary.txt &&
+	grep -x "  evil\\\\nname\\\\x1b\[1m stall_count=n/a stall_time_s=n/a p99_s=n/a max_s=n/a" hostile/summary.txt &&
+	grep -x "note: note with \\\\x1b\[31mcolour" hostile/summary.txt &&
+	grep -x "note: and ${fffd} a bad byte" hostile/summary.txt &&
+	! LC_ALL=C grep -q "$(printf "[\001-\010\013-\037\177]")" hostile/summary.txt &&
+	test_line_count = 22 hostile/summary.txt
+'
+
+test_expect_success JQ 'hostile strings: valid JSON with the strings intact' '
+	jq -c "[.label, .run_label, .partial_reason, (.latency | keys),
+		.latency[\"bad\ufffd\"].x, .notes[0:2]]" hostile/result.json >got &&
+	printf "%s\n" "[\"ev\\til\\\\\",\"a\\u001b[2Jb${c1}c${fffd}d\",\"killed\\u001b]0;title\\u0007 by\\rsignal\",[\"bad${fffd}\",\"evil\\nname\\u001b[1m\"],\"\\u0000\\u001b\",[\"note with \\u001b[31mcolour\",\"and ${fffd} a bad byte\"]]" >expect &&
+	test_cmp expect got
+'
+
+test_expect_success 'hostile files: FIFO, symlink, directory, too deep, wrong type' '
+	mkdir traps &&
+	printf "run_label=t\nruns_done=1\npartial=no\n" >traps/run.facts &&
+	mkfifo traps/vmstat.json &&
+	ln -s /etc/passwd traps/notes &&
+	mkdir traps/trace.json &&
+	printf "[1]" >traps/kmsg.json &&
+	printf "{\"iterations\":[{\"elapsed_s\":-1,\"majflt\":1.5,\"lines\":\"7\"}]}" >traps/fake-gitk-1.json &&
+	deep=$(printf "%040d" 0 | tr 0 "[")$(printf "%040d" 0 | tr 0 "]") &&
+	printf "{\"a\":%s}" "$deep" >traps/deep.report.json &&
+	printf "{\"a\":1}\n" >traps/fake-gitk-1.snap-before.json &&
+	printf "not json" >traps/fake-gitk-1.snap-after.json &&
+	latency-summarize --result-dir=traps &&
+	sed -n "/^note: /p" traps/summary.txt >got &&
+	cat >expect <<-\EOF &&
+	note: fake-gitk-1.json: iterations[0].elapsed_s: -1, expected a number >= 0
+	note: fake-gitk-1.json: iterations[0].majflt is not a whole number
+	note: fake-gitk-1.json: iterations[0].lines is not a whole number
+	note: fake-gitk-1.snap-after.json: invalid JSON at line 1, column 1: unexpected '"'"'n'"'"', expected a value
+	note: trace-events.log: missing: reclaim_s and compact_s are null
+	note: deep.report.json: nested deeper than 29 levels
+	note: vmstat.json: not a regular file
+	note: kmsg.json: array, expected a JSON object
+	note: trace.json: Is a directory
+	note: notes: a symbolic link
+	EOF
+	test_cmp expect got
+'
+
+test_expect_success JQ 'hostile files: nulls in result.json' '
+	jq -c "[.gitk_runs[0].elapsed_s, .gitk_runs[0].majflt,
+		.gitk_runs[0].progress_lines, .latency.deep, .monitors]" \
+		traps/result.json >got &&
+	echo "[null,null,null,null,{\"vmstat\":null,\"kmsg\":null,\"trace\":null}]" >expect &&
+	test_cmp expect got
+'
+
+test_expect_success 'trace events: malformed lines counted, the rest summed' '
+	mkdir ev &&
+	printf "run_label=ev\nruns_done=1\npartial=no\n" >ev/run.facts &&
+	printf "{\"iterations\":[{\"elapsed_s\":2,\"start_mono_s\":10,\"end_mono_s\":12}]}" >ev/fake-gitk-1.json &&
+	{
+		echo "10 direct_reclaim 0.5 pid=1" &&
+		echo "12.000000000 memcg_reclaim 0.25 pid=2" &&
+		echo "11 compaction 1 pid=3" &&
+		echo "9.999999999 direct_reclaim 4 pid=1" &&
+		echo "12.000000001 direct_reclaim 8 pid=1" &&
+		echo "11 direct_reclaim 0.125 pid=1 extra" &&
+		echo "11 direct_reclaim 0.125" &&
+		echo "11 direct_reclaim -1 pid=1" &&
+		echo "11 unknown_stall 1 pid=1" &&
+		echo "11 direct_reclaim 0.125 pid=x" &&
+		printf "11 direct_reclaim %0300d pid=1\n" 1 &&
+		echo &&
+		printf "11 compaction 2 pid=4"
+	} >ev/trace-events.log &&
+	latency-summarize --result-dir=ev &&
+	grep "^  fake-gitk-1 " ev/summary.txt >got &&
+	echo "  fake-gitk-1 elapsed_s=2 majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=0.750 compact_s=3.000 psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a progress_lines=n/a" >expect &&
+	test_cmp expect got &&
+	grep -x "note: trace-events.log: 6 malformed lines ignored" ev/summary.txt &&
+	grep -x "      \"reclaim_s\": 0.750000000," ev/result.json &&
+	grep -x "      \"compact_s\": 3.000000000," ev/result.json
+'
+
+# One line on stderr, exit 1, and nothing written.
+bad_facts() { # LINE EXPECTED-MESSAGE
+	rm -rf bad && mkdir bad &&
+	printf "run_label=x\n%s\n" "$1" >bad/run.facts &&
+	test_expect_code 1 latency-summarize --result-dir=bad 2>err &&
+	echo "latency-summarize: $2" >expect &&
+	test_cmp expect err &&
+	! test -e bad/result.json &&
+	! test -e bad/summary.txt
+}
+
+test_expect_success 'bad run.facts values: a one-line error' '
+	bad_facts runs_done=abc "invalid value '"'"'abc'"'"' for runs_done in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
+	bad_facts runs_done=-1 "invalid value '"'"'-1'"'"' for runs_done in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
+	bad_facts runs_done=10001 "invalid value '"'"'10001'"'"' for runs_done in '"'"'bad/run.facts'"'"' line 2 (at most 10000 runs)" &&
+	bad_facts seed=99999999999999999999 "invalid value '"'"'99999999999999999999'"'"' for seed in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
+	bad_facts partial=maybe "invalid value '"'"'maybe'"'"' for partial in '"'"'bad/run.facts'"'"' line 2 (expected yes or no)" &&
+	bad_facts runs_asked=some "invalid value '"'"'some'"'"' for runs_asked in '"'"'bad/run.facts'"'"' line 2 (expected a whole number or auto)" &&
+	bad_facts stopped_by=boredom "invalid value '"'"'boredom'"'"' for stopped_by in '"'"'bad/run.facts'"'"' line 2 (expected runs, precision, max-runs, time-budget, interrupted or failed)" &&
+	bad_facts pressure_mode=full "invalid value '"'"'full'"'"' for pressure_mode in '"'"'bad/run.facts'"'"' line 2 (expected global, memcg or none)" &&
+	bad_facts calibration=guessed "invalid value '"'"'guessed'"'"' for calibration in '"'"'bad/run.facts'"'"' line 2 (expected measured, cached or none)" &&
+	bad_facts pressure_ratio=0 "invalid value '"'"'0'"'"' for pressure_ratio in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
+	bad_facts pressure_ratio=-4 "invalid value '"'"'-4'"'"' for pressure_ratio in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
+	bad_facts precision_pct=2% "invalid value '"'"'2%'"'"' for precision_pct in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
+	bad_facts time_budget_s=soon "invalid value '"'"'soon'"'"' for time_budget_s in '"'"'bad/run.facts'"'"' line 2 (expected seconds, e.g. 600 or 10m)" &&
+	bad_facts "$(printf "footprint_bytes=1\033[2J")" "invalid value '"'"'1\\x1b[2J'"'"' for footprint_bytes in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
+	bad_facts "no equals sign" "no '"'"'='"'"' in '"'"'no equals sign'"'"' in '"'"'bad/run.facts'"'"' line 2" &&
+	bad_facts "Bad Key=1" "invalid key '"'"'Bad Key'"'"' in '"'"'bad/run.facts'"'"' line 2"
+'
+
+test_expect_success 'run.facts missing, not a file, binary' '
+	mkdir nofacts &&
+	test_expect_code 1 latency-summarize --result-dir=nofacts 2>err &&
+	echo "latency-summarize: cannot read '"'"'nofacts/run.facts'"'"': No such file or directory" >expect &&
+	test_cmp expect err &&
+	mkfifo nofacts/run.facts &&
+	test_expect_code 1 latency-summarize --result-dir=nofacts 2>err &&
+	echo "latency-summarize: cannot read '"'"'nofacts/run.facts'"'"': not a regular file" >expect &&
+	test_cmp expect err &&
+	rm nofacts/run.facts &&
+	printf "run_label=a\0b\n" >nofacts/run.facts &&
+	test_expect_code 1 latency-summarize --result-dir=nofacts 2>err &&
+	echo "latency-summarize: cannot read '"'"'nofacts/run.facts'"'"': binary data (a NUL byte)" >expect &&
+	test_cmp expect err &&
+	! test -e nofacts/result.json
+'
+
+test_expect_success 'comments, empty values, unknown keys and repeats' '
+	mkdir keys &&
+	{
+		echo "# a comment" &&
+		echo &&
+		echo "run_label=first" &&
+		echo "run_label=second" &&
+		echo "future_key=whatever it is" &&
+		echo "partial=yes" &&
+		echo "partial=" &&
+		echo "runs_done=0"
+	} >keys/run.facts &&
+	latency-summarize --result-dir=keys &&
+	sed -n 1,2p keys/summary.txt >got &&
+	printf "%s\n" "second partial: no fake-gitk run completed" \
+		"PARTIAL: run.facts does not say whether the run completed" >expect &&
+	test_cmp expect got
+'
+
+test_expect_success '--result-dir takes no other option' '
+	test_expect_code 2 latency-summarize --result-dir=full 1 2 2>err &&
+	test_expect_code 2 latency-summarize --result-dir=full --format=json 2>err &&
+	test_expect_code 2 latency-summarize --result-dir=full -o x 2>err &&
+	test_expect_code 2 latency-summarize --result-dir= 2>err &&
+	grep -x "latency-summarize: --result-dir needs a directory" err
+'
+
+test_done

@@ -1,0 +1,295 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-lib.sh idiom: test bodies are single-quoted and evaluated later, and
+# the harness sets abs_top_srcdir and reads test_description.
+# shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
+test_description='latency-vmstat --snapshot: exact counters from fake /proc and cgroup trees, nulls, strict numbers, a real snapshot'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$abs_top_srcdir/tests/t/lib-monitors.sh"
+
+# body FILE: the snapshot's members after the header, mono_s and the cgroup,
+# the part that depends on the input only.
+body() {
+	sed -n '/^  "cgroup_version": /,$p' "$1" | sed 1d
+}
+
+# A modern kernel's /proc: per-zone allocation stalls (summed), no
+# pgscan_direct (-> null), no old-style workingset_refault (-> null), and
+# lines the snapshot does not read, malformed ones among them.
+make_proc() {
+	mkdir -p proc/pressure &&
+	printf '%s\n' 'nr_free_pages 960369' 'nr_dirty 71' 'nr_writeback 22' \
+		'workingset_refault_anon 3' 'workingset_refault_file 89161' \
+		'pswpin 17' 'pswpout 4096' 'allocstall_dma 0' \
+		'allocstall_dma32 2' 'allocstall_normal 30' \
+		'allocstall_movable 400' 'pgfault 6306847' 'pgmajfault 1297' \
+		'pgsteal_kswapd 5000' 'pgsteal_direct 600' 'pgscan_kswapd 7000' \
+		'kswapd_low_wmark_hit_quickly 8' \
+		'kswapd_high_wmark_hit_quickly 9' 'pageoutrun 10' \
+		'compact_stall 11' 'compact_fail 12' 'compact_success 13' \
+		'unread_counter -1' 'another_one 99999999999999999999999' \
+		>proc/vmstat &&
+	printf '%s\n' 'some avg10=1.50 avg60=0.00 avg300=0.00 total=123456' \
+		'full avg10=0.25 avg60=0.00 avg300=0.00 total=7890' \
+		>proc/pressure/memory &&
+	mkdir -p cg2 &&
+	printf '%s\n' 'anon 4096' 'pgfault 500' 'pgmajfault 16' \
+		'pgscan 300' 'pgsteal 250' 'workingset_refault_anon 4' \
+		>cg2/memory.stat &&
+	echo 157286400 >cg2/memory.current &&
+	echo 8192 >cg2/memory.swap.current &&
+	printf '%s\n' 'some avg10=0.00 avg60=0.00 avg300=0.00 total=555' \
+		'full avg10=0.00 avg60=0.00 avg300=0.00 total=444' \
+		>cg2/memory.pressure &&
+	mkdir -p cg1 &&
+	printf '%s\n' 'cache 0' 'pgmajfault 5' 'swap 0' 'total_pgmajfault 150' \
+		'total_swap 4096' 'total_pgpgin 1' >cg1/memory.stat &&
+	echo 104857600 >cg1/memory.usage_in_bytes &&
+	echo 104861696 >cg1/memory.memsw.usage_in_bytes &&
+	# An old kernel: one allocstall counter, one workingset_refault, no
+	# pressure stall information.
+	mkdir -p old &&
+	printf '%s\n' 'nr_free_pages 1000' 'nr_dirty 1' 'nr_writeback 2' \
+		'workingset_refault 77' 'pswpin 3' 'pswpout 4' 'pgfault 5' \
+		'pgmajfault 6' 'allocstall 5' 'pageoutrun 7' 'compact_stall 8' \
+		'compact_fail 9' 'compact_success 10' >old/vmstat
+}
+
+test_expect_success 'fake /proc and cgroup trees' '
+	make_proc
+'
+
+test_expect_success 'exact counters, the allocstall sum and nulls; a v2 cgroup' '
+	latency-vmstat --snapshot --proc proc --cgroup cg2 >snap.json 2>err &&
+	! test -s err &&
+	body snap.json >actual &&
+	cat >expect <<-\EOF &&
+	  "pswpin": 17,
+	  "pswpout": 4096,
+	  "pgmajfault": 1297,
+	  "pgfault": 6306847,
+	  "pgscan_kswapd": 7000,
+	  "pgscan_direct": null,
+	  "pgsteal_kswapd": 5000,
+	  "pgsteal_direct": 600,
+	  "allocstall": 432,
+	  "compact_stall": 11,
+	  "compact_fail": 12,
+	  "compact_success": 13,
+	  "kswapd_low_wmark_hit_quickly": 8,
+	  "kswapd_high_wmark_hit_quickly": 9,
+	  "pageoutrun": 10,
+	  "nr_free_pages": 960369,
+	  "nr_dirty": 71,
+	  "nr_writeback": 22,
+	  "workingset_refault_anon": 3,
+	  "workingset_refault_file": 89161,
+	  "workingset_refault": null,
+	  "psi_memory_some_total_us": 123456,
+	  "psi_memory_full_total_us": 7890,
+	  "cg_pgmajfault": 16,
+	  "cg_pgscan": 300,
+	  "cg_pgsteal": 250,
+	  "cg_memory_bytes": 157286400,
+	  "cg_swap_bytes": 8192,
+	  "cg_psi_memory_some_total_us": 555,
+	  "cg_psi_memory_full_total_us": 444
+	}
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'the common header, mono_s with nine decimals, the cgroup' '
+	head -n 3 snap.json >actual &&
+	printf "%s\n" "{" "  \"format_version\": 1," \
+		"  \"program\": \"latency-vmstat\"," >expect &&
+	test_cmp expect actual &&
+	grep -q "^  \"version\": \"" snap.json &&
+	grep -q "^  \"command_line\": \"latency-vmstat --snapshot --proc proc --cgroup cg2\",$" snap.json &&
+	grep -q "^  \"start_time\": \"" snap.json &&
+	grep -q "^  \"end_time\": \"" snap.json &&
+	grep -q "^  \"mono_s\": [0-9][0-9]*\.[0-9]\{9\},$" snap.json &&
+	grep -q "^  \"cgroup\": \"cg2\",$" snap.json &&
+	grep -q "^  \"cgroup_version\": 2,$" snap.json
+'
+
+test_expect_success 'a v1 cgroup: usage_in_bytes, total_swap; no pgscan, pgsteal or PSI' '
+	latency-vmstat --snapshot --proc proc --cgroup cg1 -o snap1.json &&
+	grep -q "^  \"cgroup_version\": 1,$" snap1.json &&
+	body snap1.json >all &&
+	sed -n "/\"cg_/p" all >actual &&
+	cat >expect <<-\EOF &&
+	  "cg_pgmajfault": 150,
+	  "cg_pgscan": null,
+	  "cg_pgsteal": null,
+	  "cg_memory_bytes": 104857600,
+	  "cg_swap_bytes": 4096,
+	  "cg_psi_memory_some_total_us": null,
+	  "cg_psi_memory_full_total_us": null
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'an old kernel: one allocstall, workingset_refault, no PSI' '
+	latency-vmstat --snapshot --proc old -o snap-old.json 2>err &&
+	! test -s err &&
+	body snap-old.json >actual &&
+	cat >expect <<-\EOF &&
+	  "pswpin": 3,
+	  "pswpout": 4,
+	  "pgmajfault": 6,
+	  "pgfault": 5,
+	  "pgscan_kswapd": null,
+	  "pgscan_direct": null,
+	  "pgsteal_kswapd": null,
+	  "pgsteal_direct": null,
+	  "allocstall": 5,
+	  "compact_stall": 8,
+	  "compact_fail": 9,
+	  "compact_success": 10,
+	  "kswapd_low_wmark_hit_quickly": null,
+	  "kswapd_high_wmark_hit_quickly": null,
+	  "pageoutrun": 7,
+	  "nr_free_pages": 1000,
+	  "nr_dirty": 1,
+	  "nr_writeback": 2,
+	  "workingset_refault_anon": null,
+	  "workingset_refault_file": null,
+	  "workingset_refault": 77,
+	  "psi_memory_some_total_us": null,
+	  "psi_memory_full_total_us": null
+	}
+	EOF
+	test_cmp expect actual &&
+	grep -q "^  \"cgroup\": null,$" snap-old.json &&
+	grep -q "^  \"cgroup_version\": null,$" snap-old.json
+'
+
+test_expect_success '-o is written atomically and replaces an old file' '
+	echo stale >replaced.json &&
+	latency-vmstat --snapshot --proc old -o replaced.json &&
+	body replaced.json >actual &&
+	body snap-old.json >expect &&
+	test_cmp expect actual &&
+	ls -a >files &&
+	! grep -q "^\.replaced\|replaced\.json\." files
+'
+
+# bad_value DIR FILE LINE...: a copy of the fake /proc with FILE (below
+# DIR) rewritten to LINE...
+bad_tree() {
+	rm -rf bad &&
+	cp -R proc bad &&
+	cp -R cg2 bad/cg &&
+	_f=$1 &&
+	shift &&
+	printf '%s\n' "$@" >"bad/$_f"
+}
+
+test_expect_success 'a signed, overflowing or junk counter is an error, no output' '
+	bad_tree vmstat "pswpin -5" "pswpout 1" &&
+	test_expect_code 1 latency-vmstat --snapshot --proc bad -o out.json 2>err &&
+	echo "latency-vmstat: cannot parse '\''bad/vmstat'\'': pswpin: malformed" >expect &&
+	test_cmp expect err &&
+	! test -e out.json &&
+	bad_tree vmstat "pgmajfault 18446744073709551616" &&
+	test_expect_code 1 latency-vmstat --snapshot --proc bad 2>err >out &&
+	echo "latency-vmstat: cannot parse '\''bad/vmstat'\'': pgmajfault: number out of range" >expect &&
+	test_cmp expect err &&
+	! test -s out &&
+	bad_tree vmstat "nr_dirty 12x" &&
+	test_expect_code 1 latency-vmstat --snapshot --proc bad 2>err &&
+	grep -q "^latency-vmstat: cannot parse .bad/vmstat.: nr_dirty: malformed$" err &&
+	bad_tree vmstat "allocstall_normal +3" &&
+	test_expect_code 1 latency-vmstat --snapshot --proc bad 2>err &&
+	grep -q "^latency-vmstat: cannot parse .bad/vmstat.: allocstall: malformed$" err &&
+	bad_tree vmstat "allocstall_normal 18446744073709551615" \
+		"allocstall_movable 1" &&
+	test_expect_code 1 latency-vmstat --snapshot --proc bad 2>err &&
+	grep -q ": allocstall: number out of range$" err
+'
+
+test_expect_success 'malformed PSI, memory.stat and memory.current are errors too' '
+	bad_tree pressure/memory "some avg10=0.00 avg60=0.00 avg300=0.00 total=-1" &&
+	test_expect_code 1 latency-vmstat --snapshot --proc bad 2>err &&
+	grep -q "^latency-vmstat: cannot parse .bad/pressure/memory.: pressure line: malformed$" err &&
+	bad_tree cg/memory.stat "pgmajfault 1 2" &&
+	test_expect_code 1 latency-vmstat --snapshot --proc bad --cgroup bad/cg 2>err &&
+	grep -q "^latency-vmstat: cannot parse .bad/cg/memory.stat.: pgmajfault: malformed$" err &&
+	bad_tree cg/memory.current "-4096" &&
+	test_expect_code 1 latency-vmstat --snapshot --proc bad --cgroup bad/cg 2>err &&
+	grep -q "^latency-vmstat: cannot parse .bad/cg/memory.current.: the value: malformed$" err &&
+	bad_tree cg/memory.pressure "some avg10=0.00 avg60=0.00 avg300=0.00 total=1 " &&
+	test_expect_code 1 latency-vmstat --snapshot --proc bad --cgroup bad/cg 2>err &&
+	grep -q "^latency-vmstat: cannot parse .bad/cg/memory.pressure.: pressure line: malformed$" err
+'
+
+test_expect_success 'the sampling mode refuses the same input' '
+	bad_tree vmstat "pswpin -5" &&
+	test_expect_code 1 latency-vmstat --proc bad --duration 100ms >out 2>err &&
+	grep -q "^latency-vmstat: cannot parse .bad/vmstat.: pswpin: malformed$" err
+'
+
+test_expect_success 'options that belong to sampling are usage errors' '
+	for o in --interval=1s --duration=1s --summary=x --format=json --pid=1; do
+		test_expect_code 2 latency-vmstat --snapshot --proc proc "$o" \
+			>out 2>err &&
+		grep -q "^latency-vmstat: ${o%%=*} does not apply to --snapshot$" err ||
+		return 1
+	done
+'
+
+test_expect_success 'missing sources and unwritable output' '
+	test_expect_code 3 latency-vmstat --snapshot --proc nonexistent 2>err &&
+	grep -q "^latency-vmstat: no .nonexistent/vmstat. here$" err &&
+	test_expect_code 3 latency-vmstat --snapshot --proc proc \
+		--cgroup nonexistent 2>err &&
+	grep -q "^latency-vmstat: cannot read .nonexistent/memory.stat.: No such file" err &&
+	test_expect_code 1 latency-vmstat --snapshot --proc proc \
+		-o no/such/dir/x.json 2>err &&
+	grep -q "^latency-vmstat: cannot create .no/such/dir/x.json." err &&
+	test_expect_code 1 latency-vmstat --snapshot --proc proc >/dev/full 2>err &&
+	grep -q "^latency-vmstat: cannot write .-.: No space left on device$" err
+'
+
+test -r /proc/vmstat && test_set_prereq PROC_VMSTAT
+# memcg_parent gives this test's own memory cgroup (not a v2 root, which
+# has no memory.current).
+if memcg=$(memcg_parent 2>/dev/null) &&
+	{ test -f "$memcg/memory.current" ||
+		test -f "$memcg/memory.usage_in_bytes"; }; then
+	test_set_prereq MEMCG_DIR
+fi
+
+test_expect_success PROC_VMSTAT 'a real snapshot of this machine: every key, numbers' '
+	latency-vmstat --snapshot -o real.json &&
+	grep -q "^  \"mono_s\": [0-9][0-9]*\.[0-9]\{9\},$" real.json &&
+	for k in pswpin pswpout pgmajfault pgfault pgscan_kswapd pgscan_direct \
+		pgsteal_kswapd pgsteal_direct allocstall compact_stall \
+		compact_fail compact_success kswapd_low_wmark_hit_quickly \
+		kswapd_high_wmark_hit_quickly pageoutrun nr_free_pages nr_dirty \
+		nr_writeback workingset_refault_anon workingset_refault \
+		psi_memory_some_total_us psi_memory_full_total_us; do
+		grep -q "^  \"$k\": \([0-9][0-9]*\|null\),\{0,1\}$" real.json ||
+		return 1
+	done &&
+	# Every kernel since 2.6 has these.
+	for k in pswpin pswpout pgmajfault pgfault nr_free_pages nr_dirty \
+		nr_writeback; do
+		grep -q "^  \"$k\": [0-9][0-9]*,$" real.json || return 1
+	done
+'
+
+test_expect_success PROC_VMSTAT,MEMCG_DIR 'a real snapshot with this test'"'"'s memory cgroup' '
+	latency-vmstat --snapshot --cgroup "$memcg" -o realcg.json &&
+	grep -q "^  \"cgroup_version\": [12],$" realcg.json &&
+	grep -q "^  \"cg_pgmajfault\": [0-9][0-9]*,$" realcg.json &&
+	grep -q "^  \"cg_memory_bytes\": [1-9][0-9]*,$" realcg.json &&
+	for k in cg_pgscan cg_pgsteal cg_swap_bytes cg_psi_memory_some_total_us \
+		cg_psi_memory_full_total_us; do
+		grep -q "^  \"$k\": \([0-9][0-9]*\|null\),\{0,1\}$" realcg.json ||
+		return 1
+	done
+'
+
+test_done

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for monitors/kparse: every kernel format the monitors read,
+ * what it must accept exactly and what it must refuse (signs, overflow,
+ * junk, doubled or missing separators).  Inputs are copied into buffers of
+ * their exact length, without a NUL, so that a read past the end shows up
+ * under the sanitizers.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitors/kparse.h"
+#include "tests/tap.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+/* A string literal and its length, without the NUL. */
+#define LIT(s) s, sizeof(s) - 1
+
+/* S without its NUL, in a heap block of exactly its length. */
+static char *exact(const char *s)
+{
+	size_t n = strlen(s);
+	char *p = malloc(n ? n : 1);
+
+	if (!p)
+		abort();
+	memcpy(p, s, n);
+	return p;
+}
+
+/* S with '\n' and '\t' written as escapes, for a one-line TAP description. */
+static const char *vis(const char *s)
+{
+	static char buf[4][256];
+	static int k;
+	char *b = buf[k++ % 4];
+	size_t n = 0;
+
+	for (; *s && n + 3 < sizeof(buf[0]); s++) {
+		if (*s == '\n' || *s == '\t') {
+			b[n++] = '\\';
+			b[n++] = *s == '\n' ? 'n' : 't';
+		} else {
+			b[n++] = *s;
+		}
+	}
+	b[n] = '\0';
+	return b;
+}
+
+struct num_case {
+	const char *in;
+	int ret;
+	uint64_t want;
+};
+
+static void test_u64(void)
+{
+	static const struct num_case c[] = {
+		{ "0", 0, 0 },
+		{ "42", 0, 42 },
+		{ "007", 0, 7 },
+		{ "18446744073709551615", 0, UINT64_MAX },
+		{ "18446744073709551616", -ERANGE, 0 },
+		{ "99999999999999999999999", -ERANGE, 0 },
+		{ "-5", -EINVAL, 0 },
+		{ "+5", -EINVAL, 0 },
+		{ " 5", -EINVAL, 0 },
+		{ "5 ", -EINVAL, 0 },
+		{ "5\n", -EINVAL, 0 },
+		{ "5x", -EINVAL, 0 },
+		{ "0x10", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },
+		/* junk wins over overflow: a malformed field is malformed */
+		{ "99999999999999999999999x", -EINVAL, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < N(c); i++) {
+		char *s = exact(c[i].in);
+		uint64_t v = 0xdead;
+		int r = kparse_u64(s, strlen(c[i].in), &v);
+
+		is_int(r, c[i].ret, "kparse_u64('%s') returns %d", vis(c[i].in),
+		       c[i].ret);
+		is_u64(v, c[i].ret ? 0xdead : c[i].want,
+		       "kparse_u64('%s') value", vis(c[i].in));
+		free(s);
+	}
+}
+
+static void test_i64(void)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		int64_t want;
+	} c[] = {
+		{ "0", 0, 0 },
+		{ "-12", 0, -12 },
+		{ "9223372036854775807", 0, INT64_MAX },
+		{ "9223372036854775808", -ERANGE, 0 },
+		{ "-9223372036854775808", 0, INT64_MIN },
+		{ "-9223372036854775809", -ERANGE, 0 },
+		{ "+1", -EINVAL, 0 },
+		{ "-", -EINVAL, 0 },
+		{ "--1", -EINVAL, 0 },
+		{ "1-", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < N(c); i++) {
+		char *s = exact(c[i].in);
+		int64_t v = 77;
+		int r = kparse_i64(s, strlen(c[i].in), &v);
+
+		is_int(r, c[i].ret, "kparse_i64('%s') returns %d", c[i].in,
+		       c[i].ret);
+		is_int(v, c[i].ret ? 77 : c[i].want, "kparse_i64('%s') value",
+		       c[i].in);
+		free(s);
+	}
+}
+
+static void test_fixed(void)
+{
+	static const struct {
+		const char *in;
+		unsigned scale;
+		int ret;
+		uint64_t want;
+	} c[] = {
+		{ "1.50", 2, 0, 150 },
+		{ "0.05", 2, 0, 5 },
+		{ "100.00", 2, 0, 10000 },
+		{ "3", 2, 0, 300 },
+		{ "1.5", 2, 0, 150 },
+		{ "1.505", 2, -EINVAL, 0 },
+		{ "1.", 2, -EINVAL, 0 },
+		{ ".5", 2, -EINVAL, 0 },
+		{ "-1.50", 2, -EINVAL, 0 },
+		{ "1.-5", 2, -EINVAL, 0 },
+		{ "1..5", 2, -EINVAL, 0 },
+		{ "12.000345", 9, 0, 12000345000ULL },
+		{ "12345.678901", 9, 0, 12345678901000ULL },
+		{ "0.000000001", 9, 0, 1 },
+		{ "18446744073.709551615", 9, 0, UINT64_MAX },
+		{ "18446744073.709551616", 9, -ERANGE, 0 },
+		{ "18446744074", 9, -ERANGE, 0 },
+		{ "1.0", 10, -EINVAL, 0 },
+		{ "1.234567", 6, 0, 1234567 },
+	};
+	size_t i;
+
+	for (i = 0; i < N(c); i++) {
+		char *s = exact(c[i].in);
+		uint64_t v = 0xdead;
+		int r = kparse_fixed(s, strlen(c[i].in), c[i].scale, &v);
+
+		is_int(r, c[i].ret, "kparse_fixed('%s', %u) returns %d",
+		       c[i].in, c[i].scale, c[i].ret);
+		is_u64(v, c[i].ret ? 0xdead : c[i].want,
+		       "kparse_fixed('%s', %u) value", c[i].in, c[i].scale);
+		free(s);
+	}
+}
+
+static void test_lines_and_files(void)
+{
+	const char *text = "a 1\n\nb 2";
+	char *s = exact(text);
+	const char *line;
+	size_t pos = 0, n, count = 0;
+	char got[64] = "";
+	uint64_t v = 0;
+
+	while (kparse_line(s, strlen(text), &pos, &line, &n)) {
+		strncat(got, line, n);
+		strcat(got, "|");
+		count++;
+	}
+	is_int(count, 3, "three lines, the empty one included");
+	is_str(got, "a 1||b 2|", "their text");
+	free(s);
+
+	is_int(kparse_u64_file(LIT("123\n"), &v), 0, "memory.current");
+	is_u64(v, 123, "memory.current value");
+	is_int(kparse_u64_file(LIT("123"), &v), 0, "no final newline");
+	is_int(kparse_u64_file(LIT("123\n\n"), &v), -EINVAL, "two newlines");
+	is_int(kparse_u64_file(LIT("max\n"), &v), -EINVAL, "'max'");
+	is_int(kparse_u64_file(LIT("\n"), &v), -EINVAL, "empty");
+}
+
+static void test_kv(void)
+{
+	const char *vmstat =
+		"nr_free_pages 960369\npgscan 5\n"
+		"pgscan_kswapd 12\npswpin -5\npswpout 99999999999"
+		"999999999999\nbad\ttab 1\nnovalue\ntwo  spaces 3\n"
+		"pgmajfault 7";
+	static const struct num_case c[] = {
+		{ "nr_free_pages", 0, 960369 },
+		{ "pgscan", 0, 5 },
+		{ "pgscan_kswapd", 0, 12 },
+		{ "pgmajfault", 0, 7 }, /* last line, no newline */
+		{ "pswpin", -EINVAL, 0 },
+		{ "pswpout", -ERANGE, 0 },
+		{ "novalue", -EINVAL, 0 },
+		{ "two", -EINVAL, 0 },
+		{ "pgsteal", -ENOENT, 0 },
+		{ "nr_free", -ENOENT, 0 },
+	};
+	char *s = exact(vmstat);
+	const char *key;
+	size_t i, klen;
+	uint64_t v;
+
+	for (i = 0; i < N(c); i++) {
+		v = 0xdead;
+		is_int(kparse_kv_find(s, strlen(vmstat), c[i].in, &v), c[i].ret,
+		       "kv_find '%s' returns %d", c[i].in, c[i].ret);
+		is_u64(v, c[i].ret ? 0xdead : c[i].want, "kv_find '%s' value",
+		       c[i].in);
+	}
+	free(s);
+	is_int(kparse_kv_line(LIT("allocstall_normal 3"), &key, &klen, &v), 0,
+	       "kv_line");
+	ok(klen == 17 && !memcmp(key, "allocstall_normal", 17) && v == 3,
+	   "kv_line key and value");
+	is_int(kparse_kv_line(LIT(" 3"), &key, &klen, &v), -EINVAL,
+	       "kv_line without a key");
+	is_int(kparse_kv_line(LIT("x 3 4"), &key, &klen, &v), -EINVAL,
+	       "kv_line with two values");
+}
+
+static void test_psi(void)
+{
+	static const char good[] =
+		"some avg10=1.50 avg60=0.25 avg300=0.00 total=100\n"
+		"full avg10=0.00 avg60=0.00 avg300=100.00 total=40\n";
+	static const char *const bad[] = {
+		"some avg10=1.50 avg60=0.25 avg300=0.00 total=-100\n",
+		"some avg10=1.50 avg60=0.25 avg300=0.00 total=1 x=2\n",
+		"some avg10=1.50 avg60=0.25 avg300=0.00 total=1 \n",
+		"some avg10=1.50  avg60=0.25 avg300=0.00 total=1\n",
+		"some avg60=0.25 avg10=1.50 avg300=0.00 total=1\n",
+		"some avg10=1.505 avg60=0.25 avg300=0.00 total=1\n",
+		"some avg10=1.50 avg60=0.25 avg300=0.00\n",
+		"half avg10=1.50 avg60=0.25 avg300=0.00 total=1\n",
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n"
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=2\n",
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n\n",
+	};
+	struct kparse_psi p;
+	char *s = exact(good);
+	size_t i;
+
+	is_int(kparse_psi(s, strlen(good), &p), 0, "psi: a good file");
+	ok(p.some.have && p.some.avg10 == 150 && p.some.avg60 == 25 &&
+		   p.some.avg300 == 0 && p.some.total_us == 100,
+	   "psi: some line");
+	ok(p.full.have && p.full.avg300 == 10000 && p.full.total_us == 40,
+	   "psi: full line");
+	free(s);
+	is_int(kparse_psi(LIT("some avg10=0.00 avg60=0.00 avg300=0.00 total=9"),
+			  &p),
+	       0, "psi: some only");
+	ok(p.some.have && p.some.total_us == 9 && !p.full.have,
+	   "psi: full absent");
+	for (i = 0; i < N(bad); i++) {
+		s = exact(bad[i]);
+		is_int(kparse_psi(s, strlen(bad[i]), &p), -EINVAL,
+		       "psi: refuses bad case %zu", i);
+		free(s);
+	}
+}
+
+static void test_pid(void)
+{
+	static const char stat[] = "4242 (fake) gitk) R 1 4242 4242 0 -1 "
+				   "4194560 100 0 30 2 5 6 0 0\n";
+	static const char *const bad[] = {
+		"4242 (x) R 1 4242 4242 0 -1 4194560 100 0 -30 2 5\n",
+		"4242 (x) R 1 4242 4242 0 -1 4194560 100 0 30\n",
+		"4242 (x) R 1 4242 4242 0 -1 4194560 100 0 30 2x 5\n",
+		"4242 (x) RR 1 4242 4242 0 -1 4194560 100 0 30 2 5\n",
+		"4242 x R 1 4242 4242 0 -1 4194560 100 0 30 2 5\n",
+		"4242 (x)",
+	};
+	static const char status[] = "Name:\tfake gitk\nVmSwapX:\t1 kB\n"
+				     "VmSwap:\t    1024 kB\n";
+	uint64_t maj = 0, cmaj = 0;
+	char *s = exact(stat);
+	size_t i;
+
+	is_int(kparse_pid_stat(s, strlen(stat), &maj, &cmaj), 0,
+	       "pid stat with ')' in the name");
+	ok(maj == 30 && cmaj == 2, "majflt 30, cmajflt 2");
+	free(s);
+	for (i = 0; i < N(bad); i++) {
+		s = exact(bad[i]);
+		ok(kparse_pid_stat(s, strlen(bad[i]), &maj, &cmaj) < 0,
+		   "pid stat: refuses bad case %zu", i);
+		free(s);
+	}
+	s = exact(status);
+	is_int(kparse_status_kb(s, strlen(status), "VmSwap", &maj), 0,
+	       "VmSwap");
+	is_u64(maj, 1024, "VmSwap value");
+	is_int(kparse_status_kb(s, strlen(status), "VmRSS", &maj), -ENOENT,
+	       "VmRSS absent");
+	free(s);
+	is_int(kparse_status_kb(LIT("VmSwap:\t-1 kB"), "VmSwap", &maj), -EINVAL,
+	       "negative VmSwap");
+	is_int(kparse_status_kb(LIT("VmSwap:\t1 MB"), "VmSwap", &maj), -EINVAL,
+	       "VmSwap in MB");
+	is_int(kparse_status_kb(LIT("VmSwap:1 kB"), "VmSwap", &maj), -EINVAL,
+	       "VmSwap without a blank");
+}
+
+static void test_kmsg(void)
+{
+	static const char rec[] = "6,1234,5678901,-,caller=T1;hello; world\n"
+				  " SUBSYSTEM=x\n";
+	static const char *const bad[] = {
+		"6,-1234,5678901,-;x\n", "6,1234,5678901;x\n",
+		"6,1234,5678901,;x\n",	 "6,1234,+5678901,-;x\n",
+		"6 ,1234,5678901,-;x\n", "4294967296,1,1,-;x\n",
+		"6,1234,5678901,-\n;x",	 "",
+	};
+	struct kparse_kmsg k;
+	char *s = exact(rec);
+	size_t i;
+
+	is_int(kparse_kmsg(s, strlen(rec), &k), 0, "kmsg record");
+	ok(k.pri == 6 && k.seq == 1234 && k.ts_us == 5678901,
+	   "kmsg pri, seq, time");
+	ok(k.text_len == 12 && !memcmp(k.text, "hello; world", 12),
+	   "kmsg text up to the newline");
+	free(s);
+	is_int(kparse_kmsg(LIT("14,2,3,c;"), &k), 0, "kmsg: empty text");
+	is_int(k.text_len, 0, "kmsg: empty text length");
+	for (i = 0; i < N(bad); i++) {
+		s = exact(bad[i]);
+		ok(kparse_kmsg(s, strlen(bad[i]), &k) < 0,
+		   "kmsg: refuses bad case %zu", i);
+		free(s);
+	}
+}
+
+static void test_syslog(void)
+{
+	static const char line[] = "<4>[   12.345678] page allocation failure";
+	static const char *const bad[] = {
+		"<-4>[   12.345678] x",
+		"<4>[  -12.345678] x",
+		"<4>[   12.3456789] x",
+		"<4> [   12.345678] x",
+		"<4>[   12.345678 x",
+		"4>[   12.345678] x",
+		"<4>x",
+		"<>[1.0] x",
+	};
+	struct kparse_syslog l;
+	char *s = exact(line);
+	size_t i;
+
+	is_int(kparse_syslog_line(s, strlen(line), &l), 0, "syslog line");
+	ok(l.pri == 4 && l.ts_us == 12345678, "syslog pri and time");
+	ok(l.text_len == 23 && !memcmp(l.text, "page allocation failure", 23),
+	   "syslog text");
+	free(s);
+	is_int(kparse_syslog_line(LIT("<6>[1.000000]"), &l), 0,
+	       "syslog: no text");
+	is_int(l.text_len, 0, "syslog: empty text");
+	for (i = 0; i < N(bad); i++) {
+		s = exact(bad[i]);
+		ok(kparse_syslog_line(s, strlen(bad[i]), &l) < 0,
+		   "syslog: refuses '%s'", vis(bad[i]));
+		free(s);
+	}
+}
+
+struct trace_case {
+	const char *in;
+	const char *comm;
+	int pid;
+	unsigned cpu;
+	uint64_t ts_ns;
+	const char *event;
+	const char *fields;
+};
+
+static void test_trace(void)
+{
+	static const struct trace_case good[] = {
+		{ "       fake-gitk-4242    [001] d..2.  1234.567890: "
+		  "mm_vmscan_direct_reclaim_begin: order=0 "
+		  "gfp_flags=GFP_KERNEL",
+		  "fake-gitk", 4242, 1, 1234567890000ULL,
+		  "mm_vmscan_direct_reclaim_begin",
+		  "order=0 gfp_flags=GFP_KERNEL" },
+		/* no irq-info column */
+		{ "           <...>-7       [000]     5.000001: "
+		  "mm_compaction_end: status=complete",
+		  "<...>", 7, 0, 5000001000ULL, "mm_compaction_end",
+		  "status=complete" },
+		/* a command name with " [", digits and a dash */
+		{ "a -1 [2] b-99 [003] .... 10.5: ev: x=1", "a -1 [2] b", 99, 3,
+		  10500000000ULL, "ev", "x=1" },
+		/* the record-tgid column */
+		{ "      bash-1234    (   1200) [001] d..1. 99.000000: ev: ",
+		  "bash", 1234, 1, 99000000000ULL, "ev", "" },
+		{ "x-1 [0] 1.0: ev:", "x", 1, 0, 1000000000ULL, "ev", "" },
+	};
+	static const char *const bad[] = {
+		"CPU:1 [LOST 123 EVENTS]",
+		"x-1 [0] d..1. -1.000000: ev: a=1",
+		"x-1 [-1] d..1. 1.000000: ev: a=1",
+		"x-1 [0] d..1. 1.0000000000: ev: a=1",
+		"x-1 [0] d..1. 1.000000 ev: a=1",
+		"x-1 [0] a b 1.000000: ev: a=1",
+		"x-1 [0] 1.000000: e-v: a=1",
+		"x-1 [0] 1.000000: ev:a=1",
+		"x-99999999999 [0] 1.000000: ev: a=1",
+		"-1 [0] 1.000000: ev: a=1",
+		"x-1[0] 1.000000: ev: a=1",
+		"",
+	};
+	struct kparse_trace t;
+	size_t i;
+	char *s;
+
+	for (i = 0; i < N(good); i++) {
+		const struct trace_case *c = &good[i];
+		bool same;
+
+		s = exact(c->in);
+		memset(&t, 0, sizeof(t));
+		is_int(kparse_trace_line(s, strlen(c->in), &t), 0,
+		       "trace line %zu", i);
+		same = t.comm_len == strlen(c->comm) &&
+		       !memcmp(t.comm, c->comm, t.comm_len) &&
+		       t.pid == c->pid && t.cpu == c->cpu &&
+		       t.ts_ns == c->ts_ns && t.event_len == strlen(c->event) &&
+		       !memcmp(t.event, c->event, t.event_len) &&
+		       t.fields_len == strlen(c->fields) &&
+		       !memcmp(t.fields, c->fields, t.fields_len);
+		ok(same, "trace line %zu: comm, pid, cpu, time, event, fields",
+		   i);
+		free(s);
+	}
+	for (i = 0; i < N(bad); i++) {
+		s = exact(bad[i]);
+		is_int(kparse_trace_line(s, strlen(bad[i]), &t), -EINVAL,
+		       "trace: refuses '%s'", vis(bad[i]));
+		free(s);
+	}
+}
+
+static void test_trace_field(void)
+{
+	static const char f[] = "bdi 8:0: limit=100 pause=-12 period=200 "
+				"paused=0 big=9223372036854775808 "
+				"usect_delayed=+5 x=1x";
+	static const struct {
+		const char *key;
+		int ret;
+		int64_t want;
+	} c[] = {
+		{ "limit", 0, 100 },   { "pause", 0, -12 },
+		{ "period", 0, 200 },  { "paused", 0, 0 },
+		{ "big", -ERANGE, 0 }, { "usect_delayed", -EINVAL, 0 },
+		{ "x", -EINVAL, 0 },   { "bdi", -ENOENT, 0 },
+		{ "pau", -ENOENT, 0 }, { "usec_delayed", -ENOENT, 0 },
+	};
+	char *s = exact(f);
+	size_t i;
+
+	for (i = 0; i < N(c); i++) {
+		int64_t v = 77;
+
+		is_int(kparse_trace_field(s, strlen(f), c[i].key, &v), c[i].ret,
+		       "trace field '%s' returns %d", c[i].key, c[i].ret);
+		is_int(v, c[i].ret ? 77 : c[i].want, "trace field '%s' value",
+		       c[i].key);
+	}
+	free(s);
+	is_str(kparse_strerror(-EINVAL), "malformed", "strerror EINVAL");
+	is_str(kparse_strerror(-ERANGE), "number out of range",
+	       "strerror ERANGE");
+}
+
+int main(void)
+{
+	test_u64();
+	test_i64();
+	test_fixed();
+	test_lines_and_files();
+	test_kv();
+	test_psi();
+	test_pid();
+	test_kmsg();
+	test_syslog();
+	test_trace();
+	test_trace_field();
+	return done_testing();
+}
