@@ -36,6 +36,7 @@ enum {
 	OPT_PRECISION,
 	OPT_PRESSURE_PLAN,
 	OPT_FOOTPRINT,
+	OPT_CALIBRATION,
 	OPT_RATIO,
 	OPT_RESULT_DIR,
 };
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
 	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "pressure-plan", no_argument, NULL, OPT_PRESSURE_PLAN },
 	{ "footprint", required_argument, NULL, OPT_FOOTPRINT },
+	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
 	{ "ratio", required_argument, NULL, OPT_RATIO },
 	{ "result-dir", required_argument, NULL, OPT_RESULT_DIR },
 	OPT_LONG_END
@@ -69,6 +71,7 @@ struct args {
 	double precision_pct; /* NaN: not asked */
 	bool plan;
 	const char *footprint, *ratio;
+	const char *calibration; /* fake-gitk JSON: its peak_rss_bytes */
 	const char *result_dir;
 	bool label_or_failures;
 };
@@ -228,10 +231,45 @@ static void parse_ratio(const char *arg, uint64_t *mant, unsigned *scale)
 			    arg);
 }
 
-/* footprint / ratio, rounded down to PLAN_ALIGN, exactly. */
-static uint64_t plan_memory(const struct args *a)
+/*
+ * The footprint: --footprint, or the peak_rss_bytes of the calibration run's
+ * fake-gitk JSON (a file like any other: checked, never trusted).
+ */
+static uint64_t plan_footprint(const struct args *a)
 {
-	uint64_t footprint = opt_size("--footprint", a->footprint, 1), mant;
+	struct summ_run r = { .dir = "." };
+	struct json_node *root;
+	char *dir, *slash;
+	uint64_t v;
+
+	if (a->footprint)
+		return opt_size("--footprint", a->footprint, 1);
+	dir = xstrdup(a->calibration);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		r.dir = slash == dir ? "/" : dir;
+	}
+	root = summ_load_object(&r, slash ? slash + 1 : dir, true);
+	if (!root)
+		die(EXIT_RUN_FAILED, "cannot read the calibration '%s'%s%s",
+		    a->calibration, r.own_notes.n ? ": " : "",
+		    r.own_notes.n ? r.own_notes.v[0] : "");
+	if (json_read_u64(root, "peak_rss_bytes", &v) || !v)
+		die(EXIT_RUN_FAILED,
+		    "'%s' has no peak_rss_bytes above 0 (expected fake-gitk's "
+		    "JSON result)",
+		    a->calibration);
+	json_read_free(root);
+	summ_run_release(&r);
+	free(dir);
+	return v;
+}
+
+/* footprint / ratio, rounded down to PLAN_ALIGN, exactly. */
+static uint64_t plan_memory(const struct args *a, uint64_t footprint)
+{
+	uint64_t mant;
 	unsigned scale, i;
 	unsigned __int128 v;
 
@@ -241,13 +279,14 @@ static uint64_t plan_memory(const struct args *a)
 		v *= 10;
 	v = v / mant / PLAN_ALIGN * PLAN_ALIGN;
 	if (v > UINT64_MAX)
-		usage_error("--footprint=%s at --ratio=%s is more than 2^64 "
-			    "bytes",
-			    a->footprint, a->ratio);
+		usage_error("a footprint of %llu bytes at --ratio=%s is more "
+			    "than 2^64 bytes",
+			    (unsigned long long)footprint, a->ratio);
 	if (!v)
-		usage_error("--footprint=%s at --ratio=%s leaves less than "
-			    "%d bytes",
-			    a->footprint, a->ratio, PLAN_ALIGN);
+		usage_error("a footprint of %llu bytes at --ratio=%s leaves "
+			    "less than %d bytes",
+			    (unsigned long long)footprint, a->ratio,
+			    PLAN_ALIGN);
 	return (uint64_t)v;
 }
 
@@ -266,6 +305,18 @@ static void write_file(const struct summ_run *r, const char *name,
 	if (ret)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s'", path);
 	free(path);
+}
+
+/* --precision --result-dir: the elapsed times of the runs done so far. */
+static void runs_elapsed(struct summary *s, struct summ_run *r, const char *dir)
+{
+	r->dir = dir;
+	summ_facts_read(&r->facts, dir);
+	summ_runs_read(r);
+	s->n = r->n_elapsed;
+	s->elapsed_s = r->elapsed;
+	s->mean_s = r->n_elapsed ? r->mean_s : 0;
+	s->stddev_s = r->n_elapsed ? r->stddev_s : 0;
 }
 
 static void summarize_dir(const char *dir)
@@ -308,6 +359,11 @@ static void parse_option(struct args *a, int opt)
 	case OPT_FOOTPRINT:
 		a->footprint = optarg;
 		break;
+	case OPT_CALIBRATION:
+		if (!*optarg)
+			usage_error("--calibration needs a file");
+		a->calibration = optarg;
+		break;
 	case OPT_RATIO:
 		a->ratio = optarg;
 		break;
@@ -326,19 +382,25 @@ static void check_mode(const struct args *a, int nargs)
 {
 	bool precision = !isnan(a->precision_pct);
 
-	if (a->result_dir &&
-	    (nargs || a->plan || precision || a->label_or_failures ||
-	     a->common.format || a->common.output))
+	if (a->result_dir && !precision &&
+	    (nargs || a->plan || a->label_or_failures || a->common.format ||
+	     a->common.output))
 		usage_error("--result-dir takes no other option and no "
 			    "elapsed times");
+	if (a->result_dir && precision &&
+	    (nargs || a->plan || a->label_or_failures))
+		usage_error("--result-dir with --precision takes no elapsed "
+			    "times");
 	if (a->plan &&
 	    (nargs || precision || a->label_or_failures || a->common.format))
 		usage_error("--pressure-plan takes only --footprint, --ratio "
 			    "and --output");
-	if (a->plan && (!a->footprint || !a->ratio))
-		usage_error("--pressure-plan needs --footprint and --ratio");
-	if (!a->plan && (a->footprint || a->ratio))
-		usage_error("--footprint and --ratio go with --pressure-plan");
+	if (a->plan && (!a->footprint == !a->calibration || !a->ratio))
+		usage_error("--pressure-plan needs --ratio and one of "
+			    "--footprint and --calibration");
+	if (!a->plan && (a->footprint || a->ratio || a->calibration))
+		usage_error("--footprint, --calibration and --ratio go with "
+			    "--pressure-plan");
 	if (precision && a->format == FORMAT_JSON)
 		usage_error("--precision prints text or csv, not json");
 	if (!a->result_dir && !a->plan && !nargs)
@@ -369,7 +431,8 @@ int main(int argc, char **argv)
 {
 	const char *out;
 	struct summary s = { 0 };
-	uint64_t plan_bytes = 0;
+	uint64_t plan_bytes = 0, footprint = 0;
+	struct summ_run dir_run = { 0 };
 	struct atomic_file af;
 	struct run_info ri;
 	struct args a;
@@ -378,20 +441,27 @@ int main(int argc, char **argv)
 	prog_init(argc, argv);
 	run_info_init(&ri, "latency-summarize", argc, argv);
 	first = parse_args(&a, argc, argv);
-	if (a.result_dir) {
+	if (a.result_dir && isnan(a.precision_pct)) {
 		summarize_dir(a.result_dir);
 		return EXIT_OK;
 	}
 	/* Everything is checked before the output is opened. */
-	if (a.plan)
-		plan_bytes = plan_memory(&a);
+	if (a.plan) {
+		footprint = plan_footprint(&a);
+		plan_bytes = plan_memory(&a, footprint);
+	} else if (a.result_dir)
+		runs_elapsed(&s, &dir_run, a.result_dir);
 	else
 		parse_elapsed(&s, argc - first, argv + first);
 	out = a.common.output ? a.common.output : "-";
 	r = atomic_open(&af, out);
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot open '%s'", out);
-	if (a.plan)
+	if (a.plan && a.calibration)
+		fprintf(af.f, "footprint_bytes=%llu\nmemory_bytes=%llu\n",
+			(unsigned long long)footprint,
+			(unsigned long long)plan_bytes);
+	else if (a.plan)
 		fprintf(af.f, "memory_bytes=%llu\n",
 			(unsigned long long)plan_bytes);
 	else if (!isnan(a.precision_pct))
@@ -406,6 +476,9 @@ int main(int argc, char **argv)
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
 			a.common.output ? a.common.output : "standard output");
-	free(s.elapsed_s);
+	if (a.result_dir)
+		summ_run_release(&dir_run);
+	else
+		free(s.elapsed_s);
 	return EXIT_OK;
 }

@@ -107,6 +107,31 @@ test_expect_success '--pressure-plan: footprint / ratio, down to 4096 bytes' '
 	test_cmp expect out
 '
 
+test_expect_success '--pressure-plan --calibration: the footprint from fake-gitk JSON' '
+	echo "{\"peak_rss_bytes\": 314572800, \"commits\": 3}" >cal.json &&
+	latency-summarize --pressure-plan --calibration=cal.json --ratio=3 >out &&
+	printf "footprint_bytes=314572800\nmemory_bytes=104857600\n" >expect &&
+	test_cmp expect out &&
+	echo "{\"peak_rss_bytes\": -1}" >bad.json &&
+	test_expect_code 1 latency-summarize --pressure-plan --calibration=bad.json \
+		--ratio=3 2>err &&
+	grep -x "latency-summarize: '"'"'bad.json'"'"' has no peak_rss_bytes above 0 (expected fake-gitk'"'"'s JSON result)" err &&
+	test_expect_code 2 latency-summarize --pressure-plan --calibration=cal.json \
+		--footprint=1G --ratio=3 2>err &&
+	grep -x "latency-summarize: --pressure-plan needs --ratio and one of --footprint and --calibration" err
+'
+
+test_expect_success '--precision --result-dir: the runs done so far' '
+	latency-summarize --precision=5 --format=csv \
+		--result-dir="$abs_top_srcdir/tests/t/fixtures/summarize/full" >out &&
+	printf "runs,mean_s,ci95_pct,reached\n3,10.000000000,4.968275424,yes\n" >expect &&
+	test_cmp expect out &&
+	latency-summarize --precision=2 --format=csv \
+		--result-dir="$abs_top_srcdir/tests/t/fixtures/summarize/full" >out &&
+	printf "runs,mean_s,ci95_pct,reached\n3,10.000000000,4.968275424,no\n" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success '--pressure-plan: bad ratios and footprints' '
 	for r in 0 0.0 -4 abc 4. .5 1e3 4x ""; do
 		test_expect_code 2 latency-summarize --pressure-plan \
@@ -120,16 +145,16 @@ test_expect_success '--pressure-plan: bad ratios and footprints' '
 	grep -x "latency-summarize: invalid value '"'"'99999999999999999999'"'"' for --ratio (out of range)" err &&
 	test_expect_code 2 latency-summarize --pressure-plan --footprint=15E \
 		--ratio=0.5 2>err &&
-	grep -x "latency-summarize: --footprint=15E at --ratio=0.5 is more than 2^64 bytes" err &&
+	grep -x "latency-summarize: a footprint of 17293822569102704640 bytes at --ratio=0.5 is more than 2^64 bytes" err &&
 	test_expect_code 2 latency-summarize --pressure-plan --footprint=4095 \
 		--ratio=1 2>err &&
-	grep -x "latency-summarize: --footprint=4095 at --ratio=1 leaves less than 4096 bytes" err &&
+	grep -x "latency-summarize: a footprint of 4095 bytes at --ratio=1 leaves less than 4096 bytes" err &&
 	test_expect_code 2 latency-summarize --pressure-plan --footprint=lots \
 		--ratio=1 2>err &&
 	test_expect_code 2 latency-summarize --pressure-plan --ratio=4 2>err &&
-	grep -x "latency-summarize: --pressure-plan needs --footprint and --ratio" err &&
+	grep -x "latency-summarize: --pressure-plan needs --ratio and one of --footprint and --calibration" err &&
 	test_expect_code 2 latency-summarize --footprint=1G --ratio=4 1 2>err &&
-	grep -x "latency-summarize: --footprint and --ratio go with --pressure-plan" err &&
+	grep -x "latency-summarize: --footprint, --calibration and --ratio go with --pressure-plan" err &&
 	test_expect_code 2 latency-summarize --pressure-plan --footprint=1G \
 		--ratio=4 12.5 2>err &&
 	grep -x "latency-summarize: --pressure-plan takes only --footprint, --ratio and --output" err &&
