@@ -104,12 +104,136 @@ void json_array_end(struct json *j)
 	close_level(j, ']');
 }
 
+/*
+ * The well-formed UTF-8 sequence at S: its length, with its code point in
+ * *CP, or 0 (no overlong forms, no surrogates, nothing above U+10FFFF).
+ */
+static size_t utf8_seq(const unsigned char *s, unsigned *cp)
+{
+	static const unsigned min_of[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len, i;
+	unsigned c;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	c = s[0] & (0x7fu >> len);
+	/* A NUL ends the string before a continuation byte is missed. */
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3fu);
+	}
+	if (c < min_of[len] || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* Characters a terminal acts on or that reorder what follows them. */
+static bool cp_unsafe(unsigned cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 ||
+	       cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/*
+ * The text_escape() form of the character at S into OUT (room for 16
+ * bytes, NUL-terminated); returns how many bytes of S it stands for.
+ */
+static size_t escape_at(const unsigned char *s, char *out)
+{
+	unsigned cp;
+	size_t len = utf8_seq(s, &cp);
+
+	if (!len) {
+		snprintf(out, 16, "\\x%02x", s[0]);
+		return 1;
+	}
+	if (cp == '\\')
+		strcpy(out, "\\\\");
+	else if (cp == '\n')
+		strcpy(out, "\\n");
+	else if (cp == '\r')
+		strcpy(out, "\\r");
+	else if (cp == '\t')
+		strcpy(out, "\\t");
+	else if (cp < 0x80 && cp_unsafe(cp))
+		snprintf(out, 16, "\\x%02x", cp);
+	else if (cp_unsafe(cp))
+		snprintf(out, 16, "\\u%04x", cp);
+	else
+		snprintf(out, 16, "%.*s", (int)len, (const char *)s);
+	return len;
+}
+
+char *text_escape(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	/* The longest escape, \u202e or \x1b, is 4x the bytes it spells. */
+	char *buf = xmalloc(strlen(s) * 4 + 1), *o = buf, one[16];
+
+	while (*p) {
+		size_t used = escape_at(p, one), n = strlen(one);
+
+		memcpy(o, one, n);
+		o += n;
+		p += used;
+	}
+	*o = '\0';
+	return buf;
+}
+
+void text_write(FILE *f, const char *s)
+{
+	char *e = text_escape(s);
+
+	fputs(e, f);
+	free(e);
+}
+
+void md_cell_write(FILE *f, const char *s)
+{
+	char *e = text_escape(s), *p;
+
+	for (p = e; *p; p++) {
+		if (strchr("\\`*_|<>[]~&", *p))
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	free(e);
+}
+
 void json_write_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	fputc('"', f);
 	for (; *p; p++) {
+		unsigned cp;
+		size_t len;
+
+		if (*p >= 0x80) {
+			len = utf8_seq(p, &cp);
+			if (!len)
+				fputs("\\ufffd", f);
+			else if (cp_unsafe(cp))
+				fprintf(f, "\\u%04x", cp);
+			else
+				fwrite(p, 1, len, f);
+			p += len ? len - 1 : 0;
+			continue;
+		}
 		switch (*p) {
 		case '"':
 			fputs("\\\"", f);
@@ -290,20 +414,22 @@ void json_run_header(struct json *j, const struct run_info *ri)
 
 void csv_field(FILE *f, const char *s, char sep)
 {
-	if (strpbrk(s, ",\"\n\r")) {
-		const char *p;
+	char *e = text_escape(s), *p;
+	bool formula = e[0] && strchr("=+-@", e[0]);
 
-		fputc('"', f);
-		for (p = s; *p; p++) {
+	if (formula || strpbrk(e, ",\"")) {
+		fputs(formula ? "\"'" : "\"", f);
+		for (p = e; *p; p++) {
 			if (*p == '"')
 				fputc('"', f);
 			fputc(*p, f);
 		}
 		fputc('"', f);
 	} else {
-		fputs(s, f);
+		fputs(e, f);
 	}
 	fputc(sep, f);
+	free(e);
 }
 
 int atomic_open(struct atomic_file *af, const char *path)

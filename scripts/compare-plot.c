@@ -47,7 +47,9 @@ static void write_data(FILE *f, const struct cmp_result *r, size_t n)
 		for (k = 0; k < h->n; k++)
 			total += h->count[k];
 		idx = sorted_buckets(h);
-		fprintf(f, "# %s: le_s count percent\n", r[i].label);
+		fputs("# ", f);
+		text_write(f, r[i].label);
+		fputs(": le_s count percent\n", f);
 		for (k = 0; k < h->n; k++) {
 			/* The unbounded last bucket has no place on a log
 			 * axis; its share still counts in the total. */
