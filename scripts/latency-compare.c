@@ -340,6 +340,14 @@ int main(int argc, char **argv)
 	first = parse_args(&a, argc, argv);
 	n = load_all(&r, argv, first, argc, &a.cmp);
 	nl = cmp_group(r, n, &l);
+	if (nl == 1 && n > 1) {
+		char *e = text_escape(l[0].label);
+
+		warn("all %zu results have the label %s: nothing to compare "
+		     "(LABEL=RESULT tells them apart)",
+		     n, e);
+		free(e);
+	}
 	if (!isnan(a.fail_pct) && nl < 2)
 		usage_error("--fail-if-slower needs a baseline and a result "
 			    "to judge (all results have one label)");
