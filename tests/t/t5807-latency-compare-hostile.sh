@@ -48,4 +48,71 @@ test_expect_success GNUPLOT 'gnuplot itself runs the script and runs nothing els
 	! test -e PWNED
 '
 
+# A label with a newline, a terminal colour escape, a Markdown cell end
+# and a quote; another that a spreadsheet would take for a formula.
+ev_json='evil\n\u001b[31mred|pipe\"q'
+ev_text='evil\n\x1b[31mred|pipe"q'
+ev_md='evil\\n\\x1b\[31mred\|pipe"q'
+ev_csv='"evil\n\x1b[31mred|pipe""q"'
+esc=$(printf '\033')
+
+test_expect_success 'setup: hostile labels' '
+	relabel "$ev_json" ev &&
+	relabel "=HYPERLINK(\\\"http://x\\\")" formula
+'
+
+test_expect_success 'text: the label spelled out, nothing raw' '
+	latency-compare base ev >out &&
+	printf "%s\n" "$ev_text vs 2.6.31-base: elapsed +0.0% (p 1, no significant change; could have seen >= 50.6%)" >want &&
+	head -n 1 out >got &&
+	test_cmp want got &&
+	grep -F "$ev_text        1     3   12.000" out >/dev/null &&
+	! grep -q "$esc" out &&
+	test "$(grep -c "^evil" out)" = 4
+'
+
+test_expect_success 'markdown: escaped for a page, one row per label' '
+	latency-compare --format=markdown base ev >out &&
+	printf "%s\n" "- $ev_md vs 2.6.31-base: elapsed +0.0% (p 1, no significant change; could have seen \\>= 50.6%)" >want &&
+	head -n 1 out >got &&
+	test_cmp want got &&
+	grep -F "| $ev_md | 1 | 3 | 12.000 |" out >/dev/null &&
+	! grep -q "$esc" out
+'
+
+test_expect_success 'csv: one record per label, quoted, formulas defused' '
+	latency-compare --format=csv base ev formula >out &&
+	test_line_count = 4 out &&
+	printf "%s\n" "$ev_csv,false,3,12,2" >want &&
+	sed -n 3p out | cut -d, -f1-5 >got &&
+	test_cmp want got &&
+	printf "%s\n" "\"'"'"'=HYPERLINK(\"\"http://x\"\")\",false" >want &&
+	sed -n 4p out | cut -d, -f1-2 >got &&
+	test_cmp want got &&
+	! grep -q "$esc" out
+'
+
+test_expect_success 'json: the label as a JSON string, exactly' '
+	latency-compare --format=json base ev >out &&
+	printf "      \"label\": \"%s\",\n" "$ev_json" >want &&
+	grep -F "$ev_json\"," out >got &&
+	test_cmp want got &&
+	! grep -q "$esc" out
+'
+
+test_expect_success '2009 lines and messages on stderr are escaped too' '
+	latency-compare --format=2009 ev >out &&
+	printf "%s\n" "$ev_text Elapsed:00:12.000(stddev:2.000) Failures:0" >want &&
+	test_cmp want out &&
+	latency-compare --format=2009 --fail-if-slower=1 base ev >out 2>err &&
+	printf "%s\n" "latency-compare: $ev_text is +0.00% against 2.6.31-base (p = 1): not slower" >want &&
+	test_cmp want err
+'
+
+test_expect_success 'a label given as LABEL= is escaped as well' '
+	latency-compare --format=2009 "$(printf "a\033[2Jb")=base" >out &&
+	printf "%s\n" "a\\x1b[2Jb Elapsed:00:12.000(stddev:2.000) Failures:0" >want &&
+	test_cmp want out
+'
+
 test_done
