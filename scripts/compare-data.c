@@ -110,12 +110,13 @@ static void csv_row(FILE *out, const struct cmp_label *base,
 			continue;
 		fputc(',', out);
 		if (l != base)
-			csv_num(out,
-				cmp_change(base, l, (enum fig)f, alpha).mde_pct);
+			csv_num(out, cmp_change(base, l, (enum fig)f, alpha)
+					     .mde_pct);
 	}
 	if (l != base)
 		e = cmp_change(base, l, FIG_ELAPSED, alpha);
-	fprintf(out, ",%s,", cmp_test_name(e.test) ? cmp_test_name(e.test) : "");
+	fprintf(out, ",%s,",
+		cmp_test_name(e.test) ? cmp_test_name(e.test) : "");
 	if (l != base && base->has_run && l->has_run) {
 		char *v = cmp_verdict(base, l, alpha);
 
@@ -153,7 +154,7 @@ static void sb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
 }
 
 void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
-		       double alpha)
+		    double alpha)
 {
 	size_t i;
 
@@ -310,7 +311,7 @@ static void sb_json_row(void *ctx, const struct cmp_label *l, size_t i,
 }
 
 void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
-			const struct cmp_options *o, const struct run_info *ri)
+		     const struct cmp_options *o, const struct run_info *ri)
 {
 	struct json j;
 	size_t i;

@@ -97,8 +97,7 @@ const char *const sb_phase_name[SB_PHASES] = {
 /* The figures derived from the elapsed samples, not tested themselves. */
 static bool derived(int f)
 {
-	return f == FIG_STDDEV || f == FIG_CV || f == FIG_CI95 ||
-	       f == FIG_CI99;
+	return f == FIG_STDDEV || f == FIG_CV || f == FIG_CI95 || f == FIG_CI99;
 }
 
 static void copy_samples(struct figure *to, const struct figure *from)
@@ -179,12 +178,13 @@ static void label_spread(struct cmp_label *l)
 	if (df > 0)
 		l->fig[FIG_STDDEV].value = sqrt(ss / df);
 	if (e->value > 0 && !isnan(l->fig[FIG_STDDEV].value))
-		l->fig[FIG_CV].value = l->fig[FIG_STDDEV].value / e->value * 100;
+		l->fig[FIG_CV].value =
+			l->fig[FIG_STDDEV].value / e->value * 100;
 	l->fig[FIG_CI95].value = stats_ci_of(e->samples, e->n, 0.95).half;
 	l->fig[FIG_CI99].value = stats_ci_of(e->samples, e->n, 0.99).half;
 	if (e->value > 0)
-		l->between_cv = stats_stddev_of(e->samples, e->n) / e->value *
-				100;
+		l->between_cv =
+			stats_stddev_of(e->samples, e->n) / e->value * 100;
 }
 
 static void label_fill(struct cmp_label *l)
@@ -259,8 +259,8 @@ static void welch(struct change *c, const struct figure *b,
 	double mb = stats_mean_of(b->samples, b->n);
 	double vb = variance_of(b), vv = variance_of(v);
 
-	c->p = stats_welch_summary(mb, vb, b->n, stats_mean_of(v->samples, v->n),
-				   vv, v->n)
+	c->p = stats_welch_summary(mb, vb, b->n,
+				   stats_mean_of(v->samples, v->n), vv, v->n)
 		       .p;
 	c->mde_pct = stats_mde_pct(mb, vb, b->n, vv, v->n, alpha, CMP_POWER);
 }
@@ -295,7 +295,8 @@ struct change cmp_change(const struct cmp_label *base,
 		if (fig_desc[f].change == CHANGE_DIFF)
 			c.delta = v->value - b->value;
 		else if (b->value != 0)
-			c.delta = (v->value - b->value) / fabs(b->value) * 100.0;
+			c.delta =
+				(v->value - b->value) / fabs(b->value) * 100.0;
 		else if (v->value == 0)
 			c.delta = 0;
 	}

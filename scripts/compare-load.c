@@ -129,7 +129,8 @@ static struct json_node *load_json(const char *file, int *version)
 		    a_type(v->type));
 	if (v->num != floor(v->num) || v->num < MIN_VERSION ||
 	    v->num > MAX_VERSION)
-		bad(file, "unsupported format_version %.6g (this %s reads %d to %d)",
+		bad(file,
+		    "unsupported format_version %.6g (this %s reads %d to %d)",
 		    v->num, progname(), MIN_VERSION, MAX_VERSION);
 	*version = (int)v->num;
 	return root;
@@ -222,8 +223,7 @@ static bool hist_add_bucket(struct cmp_hist *h, double le, double count)
 		if (h->n >= MAX_HIST_BUCKETS)
 			return false;
 		h->le_s = xreallocarray(h->le_s, h->n + 1, sizeof(*h->le_s));
-		h->count = xreallocarray(h->count, h->n + 1,
-					 sizeof(*h->count));
+		h->count = xreallocarray(h->count, h->n + 1, sizeof(*h->count));
 		h->le_s[h->n] = le;
 		h->count[h->n++] = 0;
 	}
@@ -420,8 +420,7 @@ static void load_pressure(struct cmp_pressure *p, const char *file,
 		bad(file, "\"pressure\" is %s, expected an object",
 		    a_type(o->type));
 	mode = need_type(file, root, "pressure.mode", JSON_STRING);
-	for (i = 0; i < sizeof(pressure_modes) / sizeof(pressure_modes[0]);
-	     i++)
+	for (i = 0; i < sizeof(pressure_modes) / sizeof(pressure_modes[0]); i++)
 		if (!strcmp(mode->str, pressure_modes[i]))
 			break;
 	if (i == sizeof(pressure_modes) / sizeof(pressure_modes[0]) ||
@@ -430,7 +429,8 @@ static void load_pressure(struct cmp_pressure *p, const char *file,
 	snprintf(p->mode, sizeof(p->mode), "%s", pressure_modes[i]);
 	get_num(file, o, "ratio", "pressure.ratio", &p->ratio);
 	if (p->ratio == 0)
-		bad(file, "\"pressure.ratio\" is 0, expected a positive number");
+		bad(file,
+		    "\"pressure.ratio\" is 0, expected a positive number");
 	get_num(file, o, "footprint_bytes", "pressure.footprint_bytes",
 		&p->footprint);
 	get_num(file, o, "memory_bytes", "pressure.memory_bytes", &p->memory);

@@ -108,8 +108,7 @@ static void write_script(FILE *f, const char *prefix, const char *dat,
 }
 
 static int write_file(const char *path, const char *prefix, const char *dat,
-		      const struct cmp_label *l, size_t n,
-		      const char *workload)
+		      const struct cmp_label *l, size_t n, const char *workload)
 {
 	struct atomic_file af;
 	int ret = atomic_open(&af, path);

@@ -125,7 +125,8 @@ static void table_print_md(FILE *f, const struct table *t)
 		if (i + 1 != t->cols)
 			continue;
 		for (c = 0; c < t->cols; c++)
-			fputs(c < t->left ? (c ? " | ---" : "| ---") : " | ---:",
+			fputs(c < t->left ? (c ? " | ---" : "| ---")
+					  : " | ---:",
 			      f);
 		fputs(" |\n", f);
 	}
@@ -337,21 +338,22 @@ static void table_changes(FILE *out, const struct cmp_label *l, size_t n,
 
 /* "runs 3+4", "results 3+3", "spread 3+1": the samples on each side. */
 static void add_samples(struct table *t, const struct change *c,
-			const struct cmp_label *base,
-			const struct cmp_label *l, int f)
+			const struct cmp_label *base, const struct cmp_label *l,
+			int f)
 {
 	size_t nb = base->fig[f].n, nl = l->fig[f].n;
 
 	if (c->test == TEST_SPREAD)
-		table_add(t, "spread %zu+%zu", base->kind[f] == SAMPLES_RESULTS ? nb : 1,
+		table_add(t, "spread %zu+%zu",
+			  base->kind[f] == SAMPLES_RESULTS ? nb : 1,
 			  l->kind[f] == SAMPLES_RESULTS ? nl : 1);
 	else
 		table_add(t, "%s %zu+%zu", test_names[c->test], nb, nl);
 }
 
 /* Every figure that could be tested: change, p and what it could see. */
-static void table_tests(FILE *out, const struct cmp_label *l, size_t n,
-			bool md, double alpha)
+static void table_tests(FILE *out, const struct cmp_label *l, size_t n, bool md,
+			double alpha)
 {
 	struct table t = { 6, 2, 0, NULL };
 	size_t i;
@@ -447,7 +449,7 @@ static double sb_cpu(const struct sb_group *g)
 }
 
 struct cmp_sb_row cmp_sb_row_of(const struct cmp_label *base,
-			       const struct sb_group *g, double alpha)
+				const struct sb_group *g, double alpha)
 {
 	struct cmp_sb_row row;
 
@@ -470,7 +472,7 @@ bool cmp_has_seqbench(const struct cmp_label *l, size_t n)
 }
 
 size_t cmp_sb_each(const struct cmp_label *l, size_t n, double alpha,
-		      cmp_sb_row_fn *fn, void *ctx)
+		   cmp_sb_row_fn *fn, void *ctx)
 {
 	struct sb_group *keys = NULL;
 	size_t nk = 0, k, i, j;
@@ -604,7 +606,8 @@ static void report_2009(FILE *out, const struct cmp_label *l, size_t n,
 		if (!l[i].has_run)
 			continue;
 		text_write(out, l[i].label);
-		fprintf(out, " Elapsed:%s", fmt_mmss(mmss, f[FIG_ELAPSED].value));
+		fprintf(out, " Elapsed:%s",
+			fmt_mmss(mmss, f[FIG_ELAPSED].value));
 		if (isnan(f[FIG_STDDEV].value))
 			fputs("(stddev:-)", out);
 		else

@@ -103,8 +103,8 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		if (!c.significant)
 			continue;
 		if (!changed++)
-			add(&v, e.significant ? "; also changed: "
-					      : "; changed: ");
+			add(&v,
+			    e.significant ? "; also changed: " : "; changed: ");
 		else
 			add(&v, ", ");
 		add(&v, "%s ", fig_desc[f].name);
@@ -129,8 +129,7 @@ static const char *results(size_t n)
 	return n == 1 ? "result" : "results";
 }
 
-char *cmp_verdict_notes(const struct cmp_label *base,
-			const struct cmp_label *l)
+char *cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l)
 {
 	struct change e = cmp_change(base, l, FIG_ELAPSED, 0.05);
 	const struct cmp_label *many = base->n > 1 ? base : l;
@@ -147,9 +146,8 @@ char *cmp_verdict_notes(const struct cmp_label *base,
 		add(&v,
 		    "  judged on result means (%zu %s of %s, %zu of %s): "
 		    "cv between results %s and %s, ",
-		    base->fig[FIG_ELAPSED].n,
-		    results(base->fig[FIG_ELAPSED].n), base->label,
-		    l->fig[FIG_ELAPSED].n, l->label,
+		    base->fig[FIG_ELAPSED].n, results(base->fig[FIG_ELAPSED].n),
+		    base->label, l->fig[FIG_ELAPSED].n, l->label,
 		    pct(a, sizeof(a), base->between_cv),
 		    pct(b, sizeof(b), l->between_cv));
 		add(&v, "within %s and %s\n",

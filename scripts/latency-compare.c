@@ -313,7 +313,8 @@ static size_t load_all(struct cmp_result **out, char **argv, int first,
 		found |= r[i].has_workload;
 		free(in[i].path);
 		/* A label is shared by the paths after its '='. */
-		if (in[i].label && (i + 1 == n || in[i + 1].label != in[i].label))
+		if (in[i].label &&
+		    (i + 1 == n || in[i + 1].label != in[i].label))
 			free((char *)in[i].label);
 	}
 	free(in);
