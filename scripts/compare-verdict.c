@@ -13,86 +13,79 @@
 #include <config.h>
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/err.h"
-#include "lib/xalloc.h"
 #include "scripts/compare.h"
 
-/* A growing string. */
-struct line {
-	char *s;
-	size_t len;
-};
-
-static void add(struct line *l, const char *fmt, ...) PRINTF_LIKE(2, 3);
-
-static void add(struct line *l, const char *fmt, ...)
+/* A string written with stdio; memstream_close() hands it over. */
+static FILE *memstream_open(char **buf, size_t *len)
 {
-	va_list ap;
-	char *more;
+	FILE *f = open_memstream(buf, len);
 
-	va_start(ap, fmt);
-	if (vasprintf(&more, fmt, ap) < 0)
-		more = NULL;
-	va_end(ap);
-	if (!more)
+	if (!f)
 		die(EXIT_RUN_FAILED, "out of memory");
-	l->s = xrealloc(l->s, l->len + strlen(more) + 1);
-	strcpy(l->s + l->len, more);
-	l->len += strlen(more);
-	free(more);
+	return f;
+}
+
+static char *memstream_close(FILE *f, char **buf)
+{
+	/* fclose() sets *BUF: read it only after. */
+	if (fclose(f))
+		die(EXIT_RUN_FAILED, "out of memory");
+	return *buf;
 }
 
 /* A change as the headline says it: "+38.2%", "+430%", "+2". */
-static void add_delta(struct line *l, double d, enum change_kind kind)
+static void add_delta(FILE *l, double d, enum change_kind kind)
 {
 	if (isnan(d))
-		add(l, "-");
+		fprintf(l, "-");
 	else if (kind == CHANGE_DIFF)
-		add(l, d == floor(d) ? "%+.0f" : "%+.1f", d);
+		fprintf(l, d == floor(d) ? "%+.0f" : "%+.1f", d);
 	else
-		add(l, fabs(d) < 100 ? "%+.1f%%" : "%+.0f%%", d);
+		fprintf(l, fabs(d) < 100 ? "%+.1f%%" : "%+.0f%%", d);
 }
 
-static void add_p(struct line *l, double p)
+static void add_p(FILE *l, double p)
 {
 	if (p < 0.0001)
-		add(l, "p < 0.0001");
+		fprintf(l, "p < 0.0001");
 	else
-		add(l, "p %.2g", p);
+		fprintf(l, "p %.2g", p);
 }
 
 char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		  double alpha)
 {
 	struct change e = cmp_change(base, l, FIG_ELAPSED, alpha);
-	struct line v = { NULL, 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *v = memstream_open(&buf, &len);
 	size_t changed = 0;
 	int f;
 
-	add(&v, "%s%s vs %s%s: elapsed ", l->label,
-	    l->partial ? " [partial]" : "", base->label,
-	    base->partial ? " [partial]" : "");
-	add_delta(&v, e.delta, CHANGE_PCT);
+	fprintf(v, "%s%s vs %s%s: elapsed ", l->label,
+		l->partial ? " [partial]" : "", base->label,
+		base->partial ? " [partial]" : "");
+	add_delta(v, e.delta, CHANGE_PCT);
 	if (e.test == TEST_NONE) {
-		add(&v, isnan(e.delta) ? " (no elapsed time on one side)"
-				       : " (not tested: too few runs)");
+		fprintf(v, isnan(e.delta) ? " (no elapsed time on one side)"
+					  : " (not tested: too few runs)");
 	} else {
-		add(&v, " (");
-		add_p(&v, e.p);
+		fprintf(v, " (");
+		add_p(v, e.p);
 		if (e.significant)
-			add(&v, ", significant)");
+			fprintf(v, ", significant)");
 		else if (isnan(e.mde_pct))
-			add(&v, ", no significant change)");
+			fprintf(v, ", no significant change)");
 		else
-			add(&v,
-			    ", no significant change; could have seen >= "
-			    "%.1f%%)",
-			    e.mde_pct);
+			fprintf(v,
+				", no significant change; could have seen >= "
+				"%.1f%%)",
+				e.mde_pct);
 	}
 	for (f = 0; f < FIG_COUNT; f++) {
 		struct change c;
@@ -103,14 +96,14 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		if (!c.significant)
 			continue;
 		if (!changed++)
-			add(&v,
-			    e.significant ? "; also changed: " : "; changed: ");
+			fprintf(v, e.significant ? "; also changed: "
+						 : "; changed: ");
 		else
-			add(&v, ", ");
-		add(&v, "%s ", fig_desc[f].name);
-		add_delta(&v, c.delta, fig_desc[f].change);
+			fprintf(v, ", ");
+		fprintf(v, "%s ", fig_desc[f].name);
+		add_delta(v, c.delta, fig_desc[f].change);
 	}
-	return v.s;
+	return memstream_close(v, &buf);
 }
 
 /* A spread in percent into BUF, "-" when unknown. */
@@ -133,7 +126,9 @@ char *cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l)
 {
 	struct change e = cmp_change(base, l, FIG_ELAPSED, 0.05);
 	const struct cmp_label *many = base->n > 1 ? base : l;
-	struct line v = { xstrdup(""), 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *v = memstream_open(&buf, &len);
 	char a[64], b[64], c[32], d[32];
 	size_t i, j;
 
@@ -143,23 +138,24 @@ char *cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l)
 		/* Said once for all: cmp_spread_note(). */
 		break;
 	case TEST_RESULTS:
-		add(&v,
-		    "  judged on result means (%zu %s of %s, %zu of %s): "
-		    "cv between results %s and %s, ",
-		    base->fig[FIG_ELAPSED].n, results(base->fig[FIG_ELAPSED].n),
-		    base->label, l->fig[FIG_ELAPSED].n, l->label,
-		    pct(a, sizeof(a), base->between_cv),
-		    pct(b, sizeof(b), l->between_cv));
-		add(&v, "within %s and %s\n",
-		    pct(c, sizeof(c), base->fig[FIG_CV].value),
-		    pct(d, sizeof(d), l->fig[FIG_CV].value));
+		fprintf(v,
+			"  judged on result means (%zu %s of %s, %zu of %s): "
+			"cv between results %s and %s, ",
+			base->fig[FIG_ELAPSED].n,
+			results(base->fig[FIG_ELAPSED].n), base->label,
+			l->fig[FIG_ELAPSED].n, l->label,
+			pct(a, sizeof(a), base->between_cv),
+			pct(b, sizeof(b), l->between_cv));
+		fprintf(v, "within %s and %s\n",
+			pct(c, sizeof(c), base->fig[FIG_CV].value),
+			pct(d, sizeof(d), l->fig[FIG_CV].value));
 		break;
 	case TEST_SPREAD:
-		add(&v,
-		    "  judged against the spread between the %zu results "
-		    "of %s (%s has one: give it >= 2 to test both)\n",
-		    many->fig[FIG_ELAPSED].n, many->label,
-		    many == base ? l->label : base->label);
+		fprintf(v,
+			"  judged against the spread between the %zu results "
+			"of %s (%s has one: give it >= 2 to test both)\n",
+			many->fig[FIG_ELAPSED].n, many->label,
+			many == base ? l->label : base->label);
 		break;
 	}
 	for (i = 0; i < base->n; i++) {
@@ -169,15 +165,15 @@ char *cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l)
 
 			if (!cmp_pressure_differs(pb, pl))
 				continue;
-			add(&v,
-			    "  pressure differs: %s ran with %s, %s with "
-			    "%s\n",
-			    base->label, cmp_pressure_str(a, sizeof(a), pb),
-			    l->label, cmp_pressure_str(b, sizeof(b), pl));
-			return v.s;
+			fprintf(v,
+				"  pressure differs: %s ran with %s, %s with "
+				"%s\n",
+				base->label, cmp_pressure_str(a, sizeof(a), pb),
+				l->label, cmp_pressure_str(b, sizeof(b), pl));
+			return memstream_close(v, &buf);
 		}
 	}
-	return v.s;
+	return memstream_close(v, &buf);
 }
 
 const char *cmp_spread_note(const struct cmp_label *l, size_t n)

@@ -4,20 +4,9 @@
 # shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
 test_description='latency-compare: several results per label (boots), LABEL=RESULT,..., pressure'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$TEST_DIRECTORY/lib-compare.sh"
 
 F=$TEST_DIRECTORY/fixtures/compare
-
-# The JSON member KEY of the change object in FILE (one compared label).
-json_get() {
-	sed -n "s/^        \"$1\": \(.*\)\$/\1/p" "$2" | sed "s/,\$//"
-}
-
-near() {
-	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
-		d = a - b; if (d < 0) d = -d
-		if (a == "" || d > t) { print "got " a ", want " b; exit 1 }
-	}'
-}
 
 test_expect_success 'setup' '
 	cp -R "$F"/. . && chmod -R u+w . &&
