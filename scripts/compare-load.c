@@ -37,8 +37,10 @@
  */
 #define MAX_FIGURE 1e15
 #define MAX_LABEL_BYTES 200
-#define MAX_HIST_BUCKETS 4096
-#define MAX_SB_GROUPS 4096
+#define MAX_HIST_BUCKETS 1024  /* latency-output writes about 30 */
+#define MAX_HIST_ENTRIES 65536 /* over all summaries of a result */
+#define MAX_SB_GROUPS 1024
+#define MAX_SB_ENTRIES 65536
 
 /* The format versions of result.json this program reads. */
 #define MIN_VERSION 1
@@ -243,13 +245,16 @@ void cmp_hist_add(struct cmp_hist *to, const struct cmp_hist *from)
 
 /* Add the counts of histogram H (a latency-output "histogram" list). */
 static void add_hist(struct cmp_hist *h, const char *file,
-		     const struct json_node *list)
+		     const struct json_node *list, size_t *entries)
 {
 	size_t i;
 
 	if (list->type != JSON_ARRAY)
 		bad(file, "\"histogram\" is %s, expected an array",
 		    a_type(list->type));
+	*entries += list->count;
+	if (*entries > MAX_HIST_ENTRIES)
+		bad(file, "more than %d histogram entries", MAX_HIST_ENTRIES);
 	for (i = 0; i < list->count; i++) {
 		const struct json_node *b = &list->items[i], *bound;
 		double le, count;
@@ -289,7 +294,7 @@ static void load_latency_one(struct cmp_result *r, const char *file,
 	}
 	h = json_read_member(lat, "histogram");
 	if (h)
-		add_hist(&r->hist, file, h);
+		add_hist(&r->hist, file, h, &r->hist_entries);
 	r->has_workload = true;
 }
 
@@ -594,6 +599,8 @@ static void load_seqbench(struct cmp_result *r, const char *file,
 	size_t i;
 
 	list = need_type(file, root, "results", JSON_ARRAY);
+	if (list->count > MAX_SB_ENTRIES)
+		bad(file, "more than %d seqbench results", MAX_SB_ENTRIES);
 	for (i = 0; i < list->count; i++)
 		load_sb_entry(r, file, &list->items[i]);
 	if (r->n_sb > 1)

@@ -124,6 +124,7 @@ struct cmp_result {
 	struct figure fig[FIG_COUNT];
 	struct cmp_pressure pressure;
 	struct cmp_hist hist; /* of the compared workload */
+	size_t hist_entries;  /* read into it, for the bound */
 	size_t n_sb;
 	struct sb_group *sb;
 };

@@ -131,14 +131,21 @@ test_expect_success 'format_version: a string is refused without being echoed' '
 	check_error "'\''fv2.json'\'': unsupported format_version 1.5 (this latency-compare reads 1 to 2)" fv2.json
 '
 
-test_expect_success 'a histogram too long to merge is refused' '
+test_expect_success 'histograms too long to merge are refused' '
 	awk "BEGIN {
 		printf \"{\\\"format_version\\\": 2, \\\"label\\\": \\\"x\\\", \\\"partial\\\": false, \\\"gitk_runs\\\": [], \\\"latency\\\": {\\\"fake-gitk\\\": {\\\"histogram\\\": [\"
-		for (i = 0; i < 4097; i++)
+		for (i = 0; i < 1025; i++)
 			printf \"%s{\\\"le_s\\\": %d, \\\"count\\\": 1}\", i ? \",\" : \"\", i + 1
 		print \"]}}}\"
 	}" >h.json &&
-	check_error "'\''h.json'\'': more than 4096 histogram buckets" h.json
+	check_error "'\''h.json'\'': more than 1024 histogram buckets" h.json &&
+	awk "BEGIN {
+		printf \"{\\\"format_version\\\": 2, \\\"label\\\": \\\"x\\\", \\\"partial\\\": false, \\\"gitk_runs\\\": [], \\\"latency\\\": {\\\"fake-gitk\\\": {\\\"histogram\\\": [\"
+		for (i = 0; i < 65537; i++)
+			printf \"%s{\\\"le_s\\\": 1, \\\"count\\\": 1}\", i ? \",\" : \"\"
+		print \"]}}}\"
+	}" >h2.json &&
+	check_error "'\''h2.json'\'': more than 65536 histogram entries" h2.json
 '
 
 test_expect_success 'usage errors exit 2 with a Try line' '
