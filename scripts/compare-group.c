@@ -189,7 +189,7 @@ static void label_spread(struct cmp_label *l)
 
 static void label_fill(struct cmp_label *l)
 {
-	size_t i, j;
+	size_t i, j, full = 0;
 	int f;
 
 	for (f = 0; f < FIG_COUNT; f++)
@@ -201,7 +201,14 @@ static void label_fill(struct cmp_label *l)
 		l->partial |= r->partial;
 		l->has_run |= r->has_run;
 		l->runs += r->fig[FIG_ELAPSED].n;
-		cmp_hist_add(&l->hist, &r->hist);
+		if (!cmp_hist_add(&l->hist, &r->hist) && !full++) {
+			char *e = text_escape(l->label);
+
+			warn("the results of %s have too many different "
+			     "histogram buckets: --plot leaves some out",
+			     e);
+			free(e);
+		}
 		for (j = 0; j < r->n_sb; j++)
 			cmp_sb_add(&l->sb, &l->n_sb, &r->sb[j]);
 	}

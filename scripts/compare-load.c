@@ -233,14 +233,14 @@ static bool hist_add_bucket(struct cmp_hist *h, double le, double count)
 	return true;
 }
 
-void cmp_hist_add(struct cmp_hist *to, const struct cmp_hist *from)
+bool cmp_hist_add(struct cmp_hist *to, const struct cmp_hist *from)
 {
 	size_t i;
 
-	/* Both come from loaded results, so both fit the bound. */
 	for (i = 0; i < from->n; i++)
 		if (!hist_add_bucket(to, from->le_s[i], from->count[i]))
-			break;
+			return false;
+	return true;
 }
 
 /* Add the counts of histogram H (a latency-output "histogram" list). */

@@ -204,8 +204,11 @@ const struct sb_group *cmp_sb_find(const struct sb_group *sb, size_t n,
 /* Add the runs of seqbench group G to the list *SB of *N groups. */
 void cmp_sb_add(struct sb_group **sb, size_t *n, const struct sb_group *g);
 void cmp_sb_release(struct sb_group *sb, size_t n);
-/* Add the buckets of histogram FROM to TO. */
-void cmp_hist_add(struct cmp_hist *to, const struct cmp_hist *from);
+/*
+ * Add the buckets of histogram FROM to TO; false when TO would have more
+ * buckets than a result may have (the rest is left out).
+ */
+bool cmp_hist_add(struct cmp_hist *to, const struct cmp_hist *from);
 
 /* compare-group.c */
 /*
