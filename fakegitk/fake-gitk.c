@@ -165,7 +165,8 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 			c->by_commits = true;
 			break;
 		case OPT_INTERVAL:
-			c->walk.interval_ns = opt_duration("--interval", optarg);
+			c->walk.interval_ns =
+				opt_duration("--interval", optarg);
 			c->walk.every = 0;
 			c->by_commits = false;
 			break;
@@ -207,8 +208,9 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 			usage_error("--create-repo takes no repository or "
 				    "revision");
 		if (c->list_refs)
-			usage_error("--create-repo and --list-refs exclude each "
-				    "other");
+			usage_error(
+				"--create-repo and --list-refs exclude each "
+				"other");
 		return;
 	}
 	if (optind >= argc)

@@ -549,6 +549,12 @@ static int index_progress(const git_indexer_progress *stats, void *payload)
 	return sig_stop ? -1 : 0;
 }
 
+/* A pack that failed, said unless a stop signal made it fail. */
+static int pack_fail(const struct gen *g, const char *what)
+{
+	return sig_stop ? -1 : git_fail("%s '%s'", what, g->dir);
+}
+
 /* Write the objects made since the last pack as one pack, and drop them. */
 static int write_pack(struct gen *g)
 {
@@ -563,14 +569,12 @@ static int write_pack(struct gen *g)
 	git_packbuilder_set_callbacks(pb, pack_progress, NULL);
 	for (i = 0; i < g->nobjs; i++)
 		if (git_packbuilder_insert(pb, &g->objs[i], NULL)) {
-			git_fail("cannot add to the pack of '%s'", g->dir);
+			pack_fail(g, "cannot add to the pack of");
 			goto out;
 		}
 	path = xasprintf("%s/objects/pack", git_repository_path(g->repo));
-	if (git_packbuilder_write(pb, path, 0, index_progress, NULL)) {
-		if (!sig_stop)
-			git_fail("cannot write the pack of '%s'", g->dir);
-	}
+	if (git_packbuilder_write(pb, path, 0, index_progress, NULL))
+		pack_fail(g, "cannot write the pack of");
 	else if (git_mempack_reset(g->mempack))
 		git_fail("cannot reset the object store of '%s'", g->dir);
 	else

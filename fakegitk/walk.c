@@ -52,10 +52,10 @@ struct walker {
 	size_t nshallow;
 	struct walk_result *res;
 	unsigned iter;
-	uint64_t hidden;	/* excluded commits walked */
-	uint64_t reread;	/* bytes read again so far */
-	uint64_t interval_ns;	/* time between progress lines, 0 none */
-	uint64_t last_line_ns;	/* when the previous line was written */
+	uint64_t hidden;       /* excluded commits walked */
+	uint64_t reread;       /* bytes read again so far */
+	uint64_t interval_ns;  /* time between progress lines, 0 none */
+	uint64_t last_line_ns; /* when the previous line was written */
 };
 
 /* One error line naming the repository, the object and the cause. */

@@ -10,7 +10,7 @@ test_have_prereq GIT || test_skip_all 'git is not installed'
 
 # expect_error TEXT...: err is one fake-gitk line holding every TEXT.
 expect_error() {
-	test_line_count = 1 err &&
+	test_line_count '=' 1 err &&
 	grep -q "^fake-gitk: " err || return 1
 	for t in "$@"; do
 		grep -q -e "$t" err || test_fail "no '$t' in: $(cat err)" ||
