@@ -195,7 +195,8 @@ int refs_collect(git_repository *repo, const char *repo_path,
 		refs_free(l.tip, l.n);
 		return r;
 	}
-	qsort(l.tip, l.n, sizeof(*l.tip), by_name);
+	if (l.n) /* qsort wants an array, even of nothing */
+		qsort(l.tip, l.n, sizeof(*l.tip), by_name);
 	*out = l.tip;
 	*n = l.n;
 	return 0;
