@@ -58,6 +58,12 @@ static int check_loose_ref(const struct ref_list *l, const char *name)
 	return 0;
 }
 
+static int link_to_dir(const struct ref_list *l, const char *name)
+{
+	git_error_set_str(GIT_ERROR_REFERENCE, "a link to a directory");
+	return git_fail("repository '%s': bad ref '%s'", l->repo_path, name);
+}
+
 /* Check the loose refs in directory PATH, whose ref prefix is NAME. */
 static int check_loose_dir(const struct ref_list *l, const char *path,
 			   const char *name)
@@ -79,13 +85,18 @@ static int check_loose_dir(const struct ref_list *l, const char *path,
 			continue;
 		sub = xasprintf("%s/%s", path, de->d_name);
 		subname = xasprintf("%s/%s", name, de->d_name);
-		if (stat(sub, &st))
+		/* A symbolic link is a ref (old git wrote symrefs so). */
+		if (lstat(sub, &st))
 			r = errno == ENOENT ? 0
 					    : error_errno("repository '%s': "
 							  "cannot read '%s'",
 							  l->repo_path, sub);
 		else if (S_ISDIR(st.st_mode))
 			r = check_loose_dir(l, sub, subname);
+		else if (S_ISLNK(st.st_mode) && !stat(sub, &st) &&
+			 S_ISDIR(st.st_mode))
+			/* libgit2 follows it, loops and loses refs. */
+			r = link_to_dir(l, subname);
 		else
 			r = check_loose_ref(l, subname);
 		free(sub);

@@ -116,6 +116,13 @@ test_expect_success 'a ref naming a missing object: exit 1' '
 	test_line_count = 0 out
 '
 
+test_expect_success 'a link to a directory among the refs is an error, not lost refs' '
+	git clone -q --no-local repo linked &&
+	ln -s .. linked/.git/refs/heads/loop &&
+	test_expect_code 1 fake-gitk -q -n 1 linked >out 2>err &&
+	expect_error "bad ref .refs/heads/loop.: a link to a directory"
+'
+
 test_expect_success 'a ref being updated (.lock) is ignored, as git ignores it' '
 	git clone -q --no-local repo locked &&
 	echo junk >locked/.git/refs/heads/main.lock &&
