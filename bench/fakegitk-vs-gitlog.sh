@@ -120,9 +120,9 @@ synthetic=$FAKEGITK_BENCH_DIR/synthetic-$FAKEGITK_BENCH_COMMITS-seed$FAKEGITK_BE
 if [ ! -d "$synthetic" ]; then
 	mkdir -p "$FAKEGITK_BENCH_DIR"
 	echo "creating $synthetic (once; it is kept)" >&2
-	"$FAKEGITK" --create-repo "$synthetic.tmp" \
+	# Renamed into place only when complete (fake-gitk does that itself).
+	"$FAKEGITK" --create-repo "$synthetic" \
 		--commits "$FAKEGITK_BENCH_COMMITS" --seed "$FAKEGITK_BENCH_SEED" >/dev/null
-	mv "$synthetic.tmp" "$synthetic"
 fi
 
 echo "fake-gitk: $("$FAKEGITK" --version); $(git --version); kernel $(uname -r)"

@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -26,7 +27,13 @@
 
 #define DEFAULT_ITERATIONS 3
 #define MAX_ITERATIONS 100000
-#define DEFAULT_EVERY 10000
+/*
+ * A line every 2 ms: a load of 1 to 4 s prints 500 to 2000 lines, so p99,
+ * max and stalls are resolved to well under 1% of a run (DESIGN.md asks
+ * for at least 200).  Each costs a clock read per commit (about 20 ns of
+ * about 8 us) and a write() per 2 ms.
+ */
+#define DEFAULT_INTERVAL_NS (2 * NSEC_PER_MSEC)
 #define DEFAULT_COMMITS 180000
 
 enum {
@@ -36,6 +43,8 @@ enum {
 	OPT_DUMP_MAP,
 	OPT_CREATE,
 	OPT_COMMITS,
+	OPT_INTERVAL,
+	OPT_LIST_REFS,
 };
 
 /* clang-format off */
@@ -44,12 +53,14 @@ static const struct option long_opts[] = {
 	OPT_LONG_SEED, OPT_LONG_OUTPUT, OPT_LONG_FORMAT,
 	{ "iterations",    required_argument, NULL, 'n' },
 	{ "every",         required_argument, NULL, 'e' },
+	{ "interval",      required_argument, NULL, OPT_INTERVAL },
 	{ "hold",          required_argument, NULL, OPT_HOLD },
 	{ "reread",        no_argument,       NULL, OPT_REREAD },
 	{ "verify-hashes", no_argument,       NULL, OPT_VERIFY },
 	{ "dump-map",      required_argument, NULL, OPT_DUMP_MAP },
 	{ "create-repo",   required_argument, NULL, OPT_CREATE },
 	{ "commits",       required_argument, NULL, OPT_COMMITS },
+	{ "list-refs",     no_argument,       NULL, OPT_LIST_REFS },
 	OPT_LONG_END,
 };
 /* clang-format on */
@@ -61,8 +72,9 @@ static void usage(int status)
 	if (status)
 		usage_error(NULL);
 	printf("Usage: %s [OPTION]... REPO [REVISION]...\n"
+	       "  or:  %s --list-refs REPO\n"
 	       "  or:  %s --create-repo=DIR [--commits=N] [--seed=N]\n",
-	       progname(), progname());
+	       progname(), progname(), progname());
 	fputs("Load every commit of a git history into memory as gitk does "
 	      "(all refs and HEAD,\n"
 	      "or the REVISIONs given: HEAD, A..B, ^A B, A...B), build the "
@@ -71,8 +83,11 @@ static void usage(int status)
 	      "a summary.\n"
 	      "\n"
 	      "  -n, --iterations=N     load the history N times (default 3)\n"
+	      "      --interval=TIME    a progress line whenever TIME has "
+	      "passed since the\n"
+	      "                         previous one (default 2ms, 0: none)\n"
 	      "  -e, --every=N          a progress line every N commits "
-	      "(default 10000, 0: none)\n"
+	      "instead (0: none)\n"
 	      "      --hold=WHAT        keep all of each raw commit, its "
 	      "headers, or none\n"
 	      "                         (all|headers|none, default all)\n"
@@ -82,8 +97,11 @@ static void usage(int status)
 	      "(slower)\n"
 	      "      --dump-map=FILE    write the parent -> children map of "
 	      "the first load\n"
+	      "      --list-refs        print '<id> <ref>' for HEAD and every "
+	      "ref, sorted, and exit\n"
 	      "      --create-repo=DIR  create a synthetic kernel-shaped "
 	      "repository instead\n"
+	      "                         (DIR must be absent or empty)\n"
 	      "      --commits=N        its number of commits (default "
 	      "180000)\n"
 	      "      --seed=N           its seed (default 137)\n"
@@ -94,12 +112,14 @@ static void usage(int status)
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
-	      "Progress lines (stdout): '<monotonic s> fake-gitk commits=N "
-	      "bytes=N iter=N',\n"
-	      "and at the end of each load 'iter=N commits=N edges=N bytes=N "
-	      "elapsed=S'.\n"
-	      "Sizes are binary (64k = 65536 bytes).  Exit status: 0 "
-	      "success, 1 failure,\n"
+	      "Progress lines (stdout): '<monotonic s> fake-gitk iter=N "
+	      "phase=PHASE commits=N\n"
+	      "bytes=N' (PHASE walk, exclude or reread), and at the end of "
+	      "each load\n"
+	      "'iter=N commits=N edges=N bytes=N elapsed=S'.\n"
+	      "Sizes are binary (64k = 65536 bytes); durations take ns, us, "
+	      "ms, s, m.\n"
+	      "Exit status: 0 success, 1 failure, "
 	      "2 usage error, 128+N stopped by signal N.\n",
 	      stdout);
 	exit(EXIT_OK);
@@ -125,7 +145,7 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 
 	opt_common_init(&c->common);
 	c->iterations = DEFAULT_ITERATIONS;
-	c->walk.every = DEFAULT_EVERY;
+	c->walk.interval_ns = DEFAULT_INTERVAL_NS;
 	c->walk.hold = HOLD_ALL;
 	c->gen.commits = DEFAULT_COMMITS;
 	while ((opt = getopt_long(argc, argv, short_opts, long_opts, NULL)) !=
@@ -137,9 +157,21 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 			c->iterations = (unsigned)opt_u64(
 				"--iterations", optarg, 1, MAX_ITERATIONS);
 			break;
+		/* The later of --every and --interval decides. */
 		case 'e':
 			c->walk.every =
 				opt_u64("--every", optarg, 0, UINT32_MAX);
+			c->walk.interval_ns = 0;
+			c->by_commits = true;
+			break;
+		case OPT_INTERVAL:
+			c->walk.interval_ns =
+				opt_duration("--interval", optarg);
+			c->walk.every = 0;
+			c->by_commits = false;
+			break;
+		case OPT_LIST_REFS:
+			c->list_refs = true;
 			break;
 		case OPT_HOLD:
 			c->walk.hold = parse_hold(optarg);
@@ -175,10 +207,16 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 		if (optind < argc)
 			usage_error("--create-repo takes no repository or "
 				    "revision");
+		if (c->list_refs)
+			usage_error(
+				"--create-repo and --list-refs exclude each "
+				"other");
 		return;
 	}
 	if (optind >= argc)
 		usage_error("missing repository");
+	if (c->list_refs && optind + 1 < argc)
+		usage_error("--list-refs takes a repository, no revision");
 	c->walk.repo_path = argv[optind];
 	c->walk.revs = argv + optind + 1;
 	c->walk.nrevs = argc - optind - 1;
@@ -204,8 +242,11 @@ static int create_repo(struct fg_config *c)
 	char hex[GIT_OID_HEXSZ + 1], dur[32];
 	git_oid head;
 
+	/* A stop removes the half-made repository before exiting. */
+	if (sig_stop_install())
+		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
 	if (genrepo_create(&c->gen, &head))
-		return EXIT_RUN_FAILED;
+		return sig_stop ? EXIT_SIGNAL(sig_stop) : EXIT_RUN_FAILED;
 	git_oid_tostr(hex, sizeof(hex), &head);
 	printf("%s\n", hex);
 	if (!c->common.quiet)
@@ -226,7 +267,8 @@ static void end_line(struct fg_config *c, unsigned iter,
 	int e;
 
 	el[fmt_ns_fixed(el, r->elapsed_ns, 9)] = '\0';
-	e = progress_emit(&c->progress, mono_ns(),
+	/* Stamped when the timed load ended, not after the release. */
+	e = progress_emit(&c->progress, r->end_ns,
 			  "iter=%u commits=%llu edges=%llu bytes=%llu "
 			  "elapsed=%s%s",
 			  iter, (unsigned long long)r->commits,
@@ -236,6 +278,44 @@ static void end_line(struct fg_config *c, unsigned iter,
 	(void)e; /* stdout trouble shows up in close_stdout() */
 }
 
+/*
+ * The files the run will write, created before any work so that a missing
+ * directory is reported at once, not after minutes of loading.
+ */
+static void open_outputs(struct fg_config *c)
+{
+	int r;
+
+	if (c->common.output) {
+		r = atomic_open(&c->out, c->common.output);
+		if (r)
+			die_err(EXIT_RUN_FAILED, -r, "cannot create '%s'",
+				c->common.output);
+	}
+	if (c->dump_map) {
+		r = atomic_open(&c->map_out, c->dump_map);
+		if (r) {
+			atomic_abort(&c->out);
+			die_err(EXIT_RUN_FAILED, -r, "cannot create '%s'",
+				c->dump_map);
+		}
+	}
+}
+
+/* One load, its end line, and the lines it printed; 0 or -1. */
+static int one_load(struct fg_config *c, unsigned i, struct children_map *map)
+{
+	struct walk_result *r = &c->res[i];
+	uint64_t lines0 = c->progress.lines;
+
+	if (walk_history(&c->walk, i + 1, r, map))
+		return -1;
+	c->done = i + 1;
+	end_line(c, i + 1, r);
+	r->lines = c->progress.lines - lines0;
+	return 0;
+}
+
 /* The load, repeated; returns the exit status. */
 static int run_load(struct fg_config *c, int argc, char **argv)
 {
@@ -243,6 +323,7 @@ static int run_load(struct fg_config *c, int argc, char **argv)
 	unsigned i;
 	int status = EXIT_OK;
 
+	open_outputs(c);
 	if (sig_stop_install())
 		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION,
@@ -262,19 +343,16 @@ static int run_load(struct fg_config *c, int argc, char **argv)
 	for (i = 0; i < c->iterations; i++) {
 		bool dump = i == 0 && c->dump_map;
 
-		if (walk_history(&c->walk, i + 1, &c->res[i],
-				 dump ? &map : NULL)) {
+		if (one_load(c, i, dump ? &map : NULL)) {
 			status = EXIT_RUN_FAILED;
 			break;
 		}
-		c->done = i + 1;
-		end_line(c, i + 1, &c->res[i]);
 		if (c->res[i].interrupted) {
 			status = EXIT_SIGNAL(sig_stop);
 			break;
 		}
 		if (dump) {
-			if (dump_map(c->dump_map, &map))
+			if (dump_map(&c->map_out, c->dump_map, &map))
 				status = EXIT_RUN_FAILED;
 			children_map_release(&map);
 			if (status)
@@ -285,6 +363,9 @@ static int run_load(struct fg_config *c, int argc, char **argv)
 	if (status == EXIT_OK || status > EXIT_SIGNAL(0))
 		if (report(c, status != EXIT_OK))
 			status = EXIT_RUN_FAILED;
+	/* What was not committed (a failed or stopped run) goes away. */
+	atomic_abort(&c->out);
+	atomic_abort(&c->map_out);
 	free(c->res);
 	return status;
 }
@@ -300,6 +381,8 @@ int main(int argc, char **argv)
 	git_libgit2_init();
 	if (c.gen.dir)
 		status = create_repo(&c);
+	else if (c.list_refs)
+		status = list_refs(c.walk.repo_path);
 	else
 		status = run_load(&c, argc, argv);
 	git_libgit2_shutdown();

@@ -28,10 +28,12 @@ struct heldbuf {
 /* Append LEN bytes of DATA, growing the mapping.  Returns 0 or -ENOMEM. */
 int heldbuf_append(struct heldbuf *b, const void *data, size_t len);
 /*
- * Read every page of the held data back (forces swap-in) and return a
- * checksum of it, so the compiler cannot drop the reads.
+ * Read LEN bytes of the held data from OFF back (forces swap-in) and return
+ * SUM carried on over them, a checksum so the compiler cannot drop the
+ * reads: chunks read in order give the checksum of the whole.
  */
-uint64_t heldbuf_reread(const struct heldbuf *b);
+uint64_t heldbuf_reread(const struct heldbuf *b, size_t off, size_t len,
+			uint64_t sum);
 /* Unmap everything: the memory goes back to the kernel at once. */
 void heldbuf_release(struct heldbuf *b);
 
@@ -89,7 +91,13 @@ struct walk_opts {
 	enum hold_mode hold;
 	bool reread;
 	bool verify_hashes;
-	uint64_t every; /* progress line every N commits, 0 never */
+	/*
+	 * Progress lines: every N commits of the walk when EVERY is set,
+	 * else whenever INTERVAL_NS has passed since the previous line (in
+	 * every phase); both 0, none.
+	 */
+	uint64_t every;
+	uint64_t interval_ns;
 	struct progress *progress;
 };
 
@@ -98,7 +106,12 @@ struct walk_result {
 	uint64_t edges;
 	uint64_t bytes_held;
 	uint64_t bytes_read; /* raw commit bytes read, held or not */
-	uint64_t elapsed_ns;
+	uint64_t start_ns;   /* CLOCK_MONOTONIC when the load began */
+	uint64_t end_ns;     /* ... and when it ended (memory released) */
+	uint64_t elapsed_ns; /* end_ns - start_ns */
+	uint64_t majflt;     /* page faults of this load (getrusage) */
+	uint64_t minflt;
+	uint64_t lines; /* progress lines written in it (set by the caller) */
 	uint64_t reread_sum;
 	bool shallow;
 	bool interrupted;
@@ -115,6 +128,32 @@ int walk_history(const struct walk_opts *o, unsigned iter,
 /* Whether REPO has a commit-graph file git would use (libgit2 does not). */
 bool repo_has_commit_graph(const char *repo_path);
 
+/* ---- refs.c: the refs a load starts from ---- */
+
+struct ref_tip {
+	char *name;  /* "HEAD" or "refs/..." */
+	git_oid oid; /* what it resolves to (a tag object is not peeled) */
+};
+
+/*
+ * Every ref of REPO (opened from REPO_PATH, named in messages) and HEAD
+ * when it resolves, sorted by name (strcmp), as git show-ref --head lists
+ * them: a symbolic ref gives its target's id, a dangling symbolic ref is
+ * skipped with a warning (git skips it too), an unborn HEAD is skipped.  A
+ * broken ref (a loose ref file that does not parse) is an error, and so,
+ * with CHECK_OBJECTS, is a ref naming an object the repository lacks.
+ * Stores a malloc'd array in *OUT and its length in *N; returns 0, or -1
+ * after one error line.
+ */
+int refs_collect(git_repository *repo, const char *repo_path,
+		 bool check_objects, struct ref_tip **out, size_t *n);
+void refs_free(struct ref_tip *tips, size_t n);
+/*
+ * --list-refs: print "<oid> <name>" for refs_collect()'s list on stdout.
+ * Returns the exit status.
+ */
+int list_refs(const char *repo_path);
+
 /* ---- genrepo.c: the synthetic kernel-shaped repository ---- */
 
 struct genrepo_opts {
@@ -126,8 +165,11 @@ struct genrepo_opts {
 
 /*
  * Create a bare repository at O->dir with O->commits commits, written as
- * packs (one per 32768 commits).  Same seed, same object ids.  Stores the id of HEAD in *HEAD.
- * On error prints one line and returns -1.
+ * packs (one per 32768 commits).  Same seed, same object ids.  Stores the
+ * id of HEAD in *HEAD.  O->dir must be absent or an empty directory: the
+ * repository is built in a temporary sibling and renamed into place when
+ * complete, and the temporary is removed on any error or when sig_stop is
+ * set (then nothing is printed).  On error prints one line and returns -1.
  */
 int genrepo_create(const struct genrepo_opts *o, git_oid *head);
 
@@ -137,7 +179,11 @@ struct fg_config {
 	struct opt_common common;
 	enum out_format format;
 	unsigned iterations;
+	bool by_commits; /* progress by commit count (--every), not time */
+	bool list_refs;
 	const char *dump_map;
+	/* -o and --dump-map temporaries, opened before the load. */
+	struct atomic_file out, map_out;
 	struct walk_opts walk;
 	struct genrepo_opts gen;
 	struct progress progress;
@@ -149,12 +195,17 @@ struct fg_config {
 
 /*
  * The summary of the iterations run: text on stderr (unless quiet) or JSON
- * on stdout, or either into --output.  INTERRUPTED marks it partial.
- * Returns 0 or -1 after a message.
+ * on stdout, or either into c->out (opened by the caller when --output is
+ * given; committed here).  INTERRUPTED marks it partial.  Returns 0 or -1
+ * after a message.
  */
 int report(struct fg_config *c, bool interrupted);
-/* Write MAP as "parent child..." lines, sorted.  0 or -1 after a message. */
-int dump_map(const char *path, const struct children_map *map);
+/*
+ * Write MAP as "parent child..." lines, sorted, into AF (opened by the
+ * caller for PATH) and commit it.  0 or -1 after a message.
+ */
+int dump_map(struct atomic_file *af, const char *path,
+	     const struct children_map *map);
 
 /* Print "<prog>: <what>: <libgit2's last error>" and return -1. */
 int git_fail(const char *fmt, ...) PRINTF_LIKE(1, 2);

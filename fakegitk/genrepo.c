@@ -14,13 +14,20 @@
  * Speed comes from building every object in memory (raw tree and commit
  * data, written through a mempack odb backend with no loose-object store
  * behind it) and writing a pack and its index every GEN_PACK_EVERY commits.
+ *
+ * The repository is built in a temporary sibling of its directory and
+ * renamed into place only when complete: a full disk or a Ctrl-C never
+ * leaves half a repository that a later load would take for a whole one.
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -30,6 +37,7 @@
 
 #include "lib/err.h"
 #include "lib/rand.h"
+#include "lib/sig.h"
 #include "lib/xalloc.h"
 
 #include "fakegitk/fake-gitk.h"
@@ -135,7 +143,7 @@ struct branch {
 
 struct gen {
 	struct rand r;
-	const char *dir;
+	const char *dir; /* as the user named it, for messages */
 	git_repository *repo;
 	git_odb *odb;
 	git_odb_backend *mempack;
@@ -527,6 +535,26 @@ static int commit_root(struct gen *g)
 	return 0;
 }
 
+/* Non-zero stops libgit2's pack building and indexing: a stop signal. */
+static int pack_progress(int stage, uint32_t current, uint32_t total,
+			 void *payload)
+{
+	(void)stage, (void)current, (void)total, (void)payload;
+	return sig_stop ? -1 : 0;
+}
+
+static int index_progress(const git_indexer_progress *stats, void *payload)
+{
+	(void)stats, (void)payload;
+	return sig_stop ? -1 : 0;
+}
+
+/* A pack that failed, said unless a stop signal made it fail. */
+static int pack_fail(const struct gen *g, const char *what)
+{
+	return sig_stop ? -1 : git_fail("%s '%s'", what, g->dir);
+}
+
 /* Write the objects made since the last pack as one pack, and drop them. */
 static int write_pack(struct gen *g)
 {
@@ -538,14 +566,15 @@ static int write_pack(struct gen *g)
 	if (git_packbuilder_new(&pb, g->repo))
 		return git_fail("cannot start a pack for '%s'", g->dir);
 	git_packbuilder_set_threads(pb, 0);
+	git_packbuilder_set_callbacks(pb, pack_progress, NULL);
 	for (i = 0; i < g->nobjs; i++)
 		if (git_packbuilder_insert(pb, &g->objs[i], NULL)) {
-			git_fail("cannot add to the pack of '%s'", g->dir);
+			pack_fail(g, "cannot add to the pack of");
 			goto out;
 		}
 	path = xasprintf("%s/objects/pack", git_repository_path(g->repo));
-	if (git_packbuilder_write(pb, path, 0, NULL, NULL))
-		git_fail("cannot write the pack of '%s'", g->dir);
+	if (git_packbuilder_write(pb, path, 0, index_progress, NULL))
+		pack_fail(g, "cannot write the pack of");
 	else if (git_mempack_reset(g->mempack))
 		git_fail("cannot reset the object store of '%s'", g->dir);
 	else
@@ -566,6 +595,8 @@ static int make_history(struct gen *g, uint64_t ncommits)
 	while (c < ncommits) {
 		int r = 1;
 
+		if (sig_stop)
+			return -1;
 		if (rand_below(&g->r, 1000) < 75)
 			r = try_merge(g);
 		if (r > 0) {
@@ -617,38 +648,130 @@ static int write_refs(struct gen *g, git_repository *repo, const char *dir)
 	return 0;
 }
 
+/* Set libgit2's message to WHY and fail for DIR. */
+static int refuse(const char *dir, const char *why)
+{
+	git_error_set_str(GIT_ERROR_INVALID, why);
+	return git_fail("cannot create repository '%s'", dir);
+}
+
+/*
+ * DIR must be absent or an empty directory: a repository is never mixed
+ * into other files, nor built over another repository.
+ */
 static int dir_is_usable(const char *dir)
 {
+	git_repository *repo;
+	struct dirent *de;
 	struct stat st;
+	bool empty = true;
+	DIR *d;
 
-	if (stat(dir, &st) == 0) {
-		git_repository *repo;
-
-		if (!S_ISDIR(st.st_mode)) {
-			git_error_set_str(GIT_ERROR_INVALID, "not a directory");
-			return git_fail("cannot create repository '%s'", dir);
-		}
-		if (git_repository_open_ext(&repo, dir,
-					    GIT_REPOSITORY_OPEN_NO_SEARCH,
-					    NULL) == 0) {
-			git_repository_free(repo);
-			git_error_set_str(GIT_ERROR_INVALID,
-					  "a repository exists there");
-			return git_fail("cannot create repository '%s'", dir);
-		}
-	} else if (errno != ENOENT) {
-		return error_errno("cannot create repository '%s'", dir);
+	if (stat(dir, &st))
+		return errno == ENOENT ? 0
+				       : error_errno("cannot create repository "
+						     "'%s'",
+						     dir);
+	if (!S_ISDIR(st.st_mode))
+		return refuse(dir, "not a directory");
+	if (git_repository_open_ext(&repo, dir, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				    NULL) == 0) {
+		git_repository_free(repo);
+		return refuse(dir, "a repository exists there");
 	}
+	d = opendir(dir);
+	if (!d)
+		return error_errno("cannot create repository '%s'", dir);
+	while (empty && (de = readdir(d)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	closedir(d);
+	return empty ? 0 : refuse(dir, "the directory is not empty");
+}
+
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	if ((type == FTW_DP ? rmdir(path) : unlink(path)) && errno != ENOENT)
+		warn_errno("cannot remove '%s'", path);
 	return 0;
+}
+
+/* Remove the temporary tree at PATH, all of it, as well as it can. */
+static void remove_tree(const char *path)
+{
+	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+		warn_errno("cannot remove '%s'", path);
+}
+
+/*
+ * A fresh temporary directory beside DIR, "DIR.tmp.XXXXXX" (mkdtemp), with
+ * the mode a new directory would get.  Returns it (malloc'd) or NULL after
+ * a message.
+ */
+static char *make_temp_sibling(const char *dir)
+{
+	size_t len = strlen(dir);
+	mode_t mask;
+	char *tmp;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	tmp = xasprintf("%.*s.tmp.XXXXXX", (int)len, dir);
+	if (!mkdtemp(tmp)) {
+		error_errno("cannot create repository '%s': cannot make '%s'",
+			    dir, tmp);
+		free(tmp);
+		return NULL;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (chmod(tmp, 0777 & ~mask))
+		warn_errno("cannot set the mode of '%s'", tmp);
+	return tmp;
+}
+
+/* Build the whole repository in PATH; 0, or -1 after a message. */
+static int build(struct gen *g, const char *path, uint64_t commits)
+{
+	git_repository *repo = NULL;
+	int r = -1;
+
+	if (git_repository_init(&g->repo, path, 1)) {
+		git_fail("cannot create repository '%s'", g->dir);
+		return -1;
+	}
+	/* Objects live only in memory until their pack is written. */
+	if (git_odb_new(&g->odb) || git_mempack_new(&g->mempack) ||
+	    git_odb_add_backend(g->odb, g->mempack, 1) ||
+	    git_repository_set_odb(g->repo, g->odb)) {
+		git_fail("cannot set up an object store for '%s'", g->dir);
+		return -1;
+	}
+	if (make_history(g, commits ? commits : 1))
+		return -1;
+	g->ntags = g->release;
+	/* Refs are checked against the packs: open the result afresh. */
+	if (git_repository_open(&repo, path)) {
+		git_fail("cannot open repository '%s'", g->dir);
+		return -1;
+	}
+	if (!sig_stop && !write_refs(g, repo, g->dir))
+		r = 0;
+	git_repository_free(repo);
+	return r;
 }
 
 int genrepo_create(const struct genrepo_opts *o, git_oid *head)
 {
-	git_repository *repo = NULL;
 	struct gen *g;
-	int r = -1;
+	char *tmp;
+	int r;
 
 	if (dir_is_usable(o->dir))
+		return -1;
+	tmp = make_temp_sibling(o->dir);
+	if (!tmp)
 		return -1;
 	g = xcalloc(1, sizeof(*g));
 	rand_seed(&g->r, o->seed);
@@ -656,31 +779,8 @@ int genrepo_create(const struct genrepo_opts *o, git_oid *head)
 	g->msg = xmalloc(GEN_MSG_MAX);
 	g->obj = xmalloc(GEN_MSG_MAX + 4096);
 	make_people(g);
-	if (git_repository_init(&g->repo, o->dir, 1)) {
-		git_fail("cannot create repository '%s'", o->dir);
-		goto out;
-	}
-	/* Objects live only in memory until their pack is written. */
-	if (git_odb_new(&g->odb) || git_mempack_new(&g->mempack) ||
-	    git_odb_add_backend(g->odb, g->mempack, 1) ||
-	    git_repository_set_odb(g->repo, g->odb)) {
-		git_fail("cannot set up an object store for '%s'", o->dir);
-		goto out;
-	}
-	if (make_history(g, o->commits ? o->commits : 1))
-		goto out;
-	g->ntags = g->release;
-	/* Refs are checked against the packs: open the result afresh. */
-	if (git_repository_open(&repo, o->dir)) {
-		git_fail("cannot open repository '%s'", o->dir);
-		goto out;
-	}
-	if (write_refs(g, repo, o->dir))
-		goto out;
+	r = build(g, tmp, o->commits);
 	git_oid_cpy(head, &g->br[0].tip);
-	r = 0;
-out:
-	git_repository_free(repo);
 	git_odb_free(g->odb);
 	git_repository_free(g->repo);
 	free(g->objs);
@@ -688,5 +788,15 @@ out:
 	free(g->msg);
 	free(g->obj);
 	free(g);
+	if (sig_stop)
+		r = -1;
+	/* Replaces DIR only if it is (still) an empty directory. */
+	if (!r && rename(tmp, o->dir))
+		r = error_errno("cannot create repository '%s': cannot rename "
+				"'%s' to it",
+				o->dir, tmp);
+	if (r)
+		remove_tree(tmp);
+	free(tmp);
 	return r;
 }

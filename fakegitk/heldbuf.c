@@ -42,14 +42,14 @@ int heldbuf_append(struct heldbuf *b, const void *data, size_t len)
 	return 0;
 }
 
-uint64_t heldbuf_reread(const struct heldbuf *b)
+uint64_t heldbuf_reread(const struct heldbuf *b, size_t off, size_t len,
+			uint64_t sum)
 {
-	const unsigned char *p = (const unsigned char *)b->base;
-	uint64_t sum = 0;
+	const unsigned char *p = (const unsigned char *)b->base + off;
 	size_t i;
 
 	/* Every byte, as gitk's display code would walk its strings. */
-	for (i = 0; i < b->len; i++)
+	for (i = 0; i < len; i++)
 		sum = sum * 31 + p[i];
 	return sum;
 }

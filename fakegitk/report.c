@@ -72,6 +72,16 @@ static void write_json(const struct fg_config *c, const struct totals *t,
 	json_str(&j, "hold", hold_name[c->walk.hold]);
 	json_bool(&j, "reread", c->walk.reread);
 	json_u64(&j, "every", c->walk.every);
+	json_object_begin(&j, "progress");
+	json_str(&j, "by", c->by_commits ? "commits" : "time");
+	if (c->by_commits) {
+		json_null(&j, "interval_s");
+		json_u64(&j, "every", c->walk.every);
+	} else {
+		json_ns_as_s(&j, "interval_s", c->walk.interval_ns);
+		json_null(&j, "every");
+	}
+	json_object_end(&j);
 	json_u64(&j, "commits", t->last->commits);
 	json_u64(&j, "edges", t->last->edges);
 	json_u64(&j, "bytes_held", t->last->bytes_held);
@@ -83,6 +93,11 @@ static void write_json(const struct fg_config *c, const struct totals *t,
 		json_ns_as_s(&j, "elapsed_s", c->res[i].elapsed_ns);
 		json_u64(&j, "commits", c->res[i].commits);
 		json_bool(&j, "interrupted", c->res[i].interrupted);
+		json_ns_as_s(&j, "start_mono_s", c->res[i].start_ns);
+		json_ns_as_s(&j, "end_mono_s", c->res[i].end_ns);
+		json_u64(&j, "majflt", c->res[i].majflt);
+		json_u64(&j, "minflt", c->res[i].minflt);
+		json_u64(&j, "lines", c->res[i].lines);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
@@ -113,11 +128,13 @@ static void write_text(const struct fg_config *c, const struct totals *t,
 		el[fmt_ns_fixed(el, r->elapsed_ns, 3)] = '\0';
 		fprintf(f,
 			"%s: iteration %u: %llu commits in %s s (%.0f "
-			"commits/s)%s\n",
+			"commits/s), %llu major faults, %llu lines%s\n",
 			p, i + 1, (unsigned long long)r->commits, el,
 			r->elapsed_ns ? (double)r->commits * 1e9 /
 						(double)r->elapsed_ns
 				      : 0.0,
+			(unsigned long long)r->majflt,
+			(unsigned long long)r->lines,
 			r->interrupted ? " interrupted" : "");
 	}
 	fprintf(f,
@@ -133,7 +150,6 @@ static void write_text(const struct fg_config *c, const struct totals *t,
 
 int report(struct fg_config *c, bool interrupted)
 {
-	struct atomic_file af;
 	struct totals t;
 	FILE *f;
 	int r;
@@ -143,13 +159,7 @@ int report(struct fg_config *c, bool interrupted)
 	sum_up(c, &t);
 	c->run.end_real_ns = real_ns();
 	if (c->common.output) {
-		r = atomic_open(&af, c->common.output);
-		if (r) {
-			warn("cannot create '%s': %s", c->common.output,
-			     strerror(-r));
-			return -1;
-		}
-		f = af.f;
+		f = c->out.f;
 	} else if (c->format == FORMAT_JSON) {
 		f = stdout;
 	} else if (c->common.quiet) {
@@ -162,11 +172,11 @@ int report(struct fg_config *c, bool interrupted)
 	else
 		write_text(c, &t, f, interrupted);
 	if (c->common.output) {
-		r = atomic_commit(&af);
+		r = atomic_commit(&c->out);
 		if (r) {
 			warn("cannot write '%s': %s", c->common.output,
 			     strerror(-r));
-			atomic_abort(&af);
+			atomic_abort(&c->out);
 			return -1;
 		}
 	}
@@ -199,11 +209,11 @@ static void dump_node(FILE *f, const struct children_map *m, uint32_t i,
 	fputc('\n', f);
 }
 
-int dump_map(const char *path, const struct children_map *m)
+int dump_map(struct atomic_file *af, const char *path,
+	     const struct children_map *m)
 {
 	uint32_t *order = xcalloc(m->nnodes + 1, sizeof(*order));
 	uint32_t *kids = xcalloc(m->nnodes + 1, sizeof(*kids));
-	struct atomic_file af;
 	uint32_t n = 0, i;
 	int r;
 
@@ -213,14 +223,11 @@ int dump_map(const char *path, const struct children_map *m)
 			order[n++] = i;
 	sort_map = m;
 	qsort(order, n, sizeof(*order), by_id);
-	r = atomic_open(&af, path);
-	if (!r) {
-		for (i = 0; i < n; i++)
-			dump_node(af.f, m, order[i], kids);
-		r = atomic_commit(&af);
-		if (r)
-			atomic_abort(&af);
-	}
+	for (i = 0; i < n; i++)
+		dump_node(af->f, m, order[i], kids);
+	r = atomic_commit(af);
+	if (r)
+		atomic_abort(af);
 	free(order);
 	free(kids);
 	if (r) {

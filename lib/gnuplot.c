@@ -4,21 +4,42 @@
 
 #include <errno.h>
 #include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "lib/gnuplot.h"
+#include "lib/output.h"
 
 extern char **environ;
 
+/*
+ * A single-quoted gnuplot string knows one escape, the doubled quote, and
+ * ends its command at a newline: a newline in a title made the rest of it
+ * gnuplot commands, `system` included.  So the string is first spelled out
+ * by text_escape(), which leaves no control character at all.
+ */
 void gnuplot_quote(FILE *f, const char *s)
 {
+	char *e = text_escape(s), *p;
+
 	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
+	for (p = e; *p; p++) {
+		if (*p == '\'')
 			fputc('\'', f);
-		fputc(*s, f);
+		fputc(*p, f);
 	}
 	fputc('\'', f);
+	free(e);
+}
+
+bool gnuplot_name_ok(const char *s)
+{
+	char *e = text_escape(s);
+	bool same = !strcmp(e, s);
+
+	free(e);
+	return same;
 }
 
 int gnuplot_run(const char *dir, const char *script)

@@ -7,10 +7,20 @@
 #ifndef LATENCY_GNUPLOT_H
 #define LATENCY_GNUPLOT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
-/* Write S to F as a single-quoted gnuplot string (a quote is doubled). */
+/*
+ * Write S to F as a single-quoted gnuplot string, inert whatever S holds:
+ * escaped by text_escape() (lib/output.h: no newline or other control
+ * character survives), then each quote doubled.  For titles and labels;
+ * a file name that needs escaping no longer names the same file, so
+ * callers refuse such names first (gnuplot_name_ok()).
+ */
 void gnuplot_quote(FILE *f, const char *s);
+
+/* Whether gnuplot_quote() writes S unchanged (no character escaped). */
+bool gnuplot_name_ok(const char *s);
 
 /*
  * Run "gnuplot SCRIPT" in directory DIR (NULL for the current one) with

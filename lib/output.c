@@ -105,6 +105,101 @@ void json_array_end(struct json *j)
 	close_level(j, ']');
 }
 
+/*
+ * The well-formed UTF-8 sequence at S, of which AVAIL bytes may be read: its
+ * length (json_read_utf8_len()), with its code point in *CP, or 0.
+ */
+static size_t utf8_seq(const unsigned char *s, size_t avail, unsigned *cp)
+{
+	size_t len = json_read_utf8_len(s, avail), i;
+	unsigned c;
+
+	if (len <= 1) {
+		*cp = avail ? s[0] : 0;
+		return len;
+	}
+	c = s[0] & (0x7fu >> len);
+	for (i = 1; i < len; i++)
+		c = c << 6 | (s[i] & 0x3fu);
+	*cp = c;
+	return len;
+}
+
+/* Characters a terminal acts on or that reorder what follows them. */
+static bool cp_unsafe(unsigned cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 ||
+	       cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/*
+ * The text_escape() form of the character at S into OUT (room for 16
+ * bytes, NUL-terminated); returns how many bytes of S it stands for.
+ */
+static size_t escape_at(const unsigned char *s, char *out)
+{
+	unsigned cp;
+	size_t len = utf8_seq(s, strnlen((const char *)s, 4), &cp);
+
+	if (!len) {
+		snprintf(out, 16, "\\x%02x", s[0]);
+		return 1;
+	}
+	if (cp == '\\')
+		strcpy(out, "\\\\");
+	else if (cp == '\n')
+		strcpy(out, "\\n");
+	else if (cp == '\r')
+		strcpy(out, "\\r");
+	else if (cp == '\t')
+		strcpy(out, "\\t");
+	else if (cp < 0x80 && cp_unsafe(cp))
+		snprintf(out, 16, "\\x%02x", cp);
+	else if (cp_unsafe(cp))
+		snprintf(out, 16, "\\u%04x", cp);
+	else
+		snprintf(out, 16, "%.*s", (int)len, (const char *)s);
+	return len;
+}
+
+char *text_escape(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	/* The longest escape, \u202e or \x1b, is 4x the bytes it spells. */
+	char *buf = xmalloc(strlen(s) * 4 + 1), *o = buf, one[16];
+
+	while (*p) {
+		size_t used = escape_at(p, one), n = strlen(one);
+
+		memcpy(o, one, n);
+		o += n;
+		p += used;
+	}
+	*o = '\0';
+	return buf;
+}
+
+void text_write(FILE *f, const char *s)
+{
+	char *e = text_escape(s);
+
+	fputs(e, f);
+	free(e);
+}
+
+void md_cell_write(FILE *f, const char *s)
+{
+	char *e = text_escape(s), *p;
+
+	for (p = e; *p; p++) {
+		if (strchr("\\`*_|<>[]~&", *p))
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	free(e);
+}
+
 void json_write_string(FILE *f, const char *s)
 {
 	json_write_string_len(f, s, strlen(s));
@@ -117,6 +212,20 @@ void json_write_string_len(FILE *f, const char *s, size_t len)
 
 	fputc('"', f);
 	for (; p < end; p++) {
+		unsigned cp;
+		size_t n;
+
+		if (*p >= 0x80) {
+			n = utf8_seq(p, (size_t)(end - p), &cp);
+			if (!n)
+				fputs("\\ufffd", f);
+			else if (cp_unsafe(cp))
+				fprintf(f, "\\u%04x", cp);
+			else
+				fwrite(p, 1, n, f);
+			p += n ? n - 1 : 0;
+			continue;
+		}
 		switch (*p) {
 		case '"':
 			fputs("\\\"", f);
@@ -297,20 +406,22 @@ void json_run_header(struct json *j, const struct run_info *ri)
 
 void csv_field(FILE *f, const char *s, char sep)
 {
-	if (strpbrk(s, ",\"\n\r")) {
-		const char *p;
+	char *e = text_escape(s), *p;
+	bool formula = e[0] && strchr("=+-@", e[0]);
 
-		fputc('"', f);
-		for (p = s; *p; p++) {
+	if (formula || strpbrk(e, ",\"")) {
+		fputs(formula ? "\"'" : "\"", f);
+		for (p = e; *p; p++) {
 			if (*p == '"')
 				fputc('"', f);
 			fputc(*p, f);
 		}
 		fputc('"', f);
 	} else {
-		fputs(s, f);
+		fputs(e, f);
 	}
 	fputc(sep, f);
+	free(e);
 }
 
 int atomic_open(struct atomic_file *af, const char *path)
@@ -448,38 +559,4 @@ int json_copy(struct json *j, const char *key, const struct json_node *v)
 	}
 	copy_value(j, key, v);
 	return 0;
-}
-
-char *text_escape(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t avail = strlen(s), n = 0, len;
-	/* At worst one byte becomes four characters ("\xNN"). */
-	char *buf = xmalloc(avail * 4 + 1);
-
-	while (avail) {
-		len = json_read_utf8_len(p, avail);
-		if (len == 1 &&
-		    (*p == '\\' || *p == '\n' || *p == '\r' || *p == '\t')) {
-			buf[n++] = '\\';
-			buf[n++] = *p == '\n'	? 'n'
-				   : *p == '\r' ? 'r'
-				   : *p == '\t' ? 't'
-						: '\\';
-		} else if (!len || (len == 1 && (*p < 0x20 || *p == 0x7f))) {
-			/* A control byte, or a byte that starts no character. */
-			n += (size_t)sprintf(buf + n, "\\x%02x", *p);
-			len = 1;
-		} else if (len == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
-			/* U+0080..U+009F, the C1 controls (CSI among them). */
-			n += (size_t)sprintf(buf + n, "\\u%04x", p[1]);
-		} else {
-			memcpy(buf + n, p, len);
-			n += len;
-		}
-		p += len;
-		avail -= len;
-	}
-	buf[n] = '\0';
-	return buf;
 }

@@ -55,7 +55,12 @@ void json_ns_as_s(struct json *j, const char *key, uint64_t ns);
 /* End the document with a newline. */
 void json_finish(struct json *j);
 
-/* Write S to F as a JSON string literal, escaped. */
+/*
+ * Write S to F as a JSON string literal: quote, backslash and control
+ * characters escaped, and so are the characters text_escape() spells out
+ * (as \uNNNN), so a document printed on a terminal stays inert; a byte
+ * that is not well-formed UTF-8 becomes \ufffd, so the document is valid.
+ */
 void json_write_string(FILE *f, const char *s);
 
 /*
@@ -88,7 +93,33 @@ void format_command_line(char *buf, size_t len, int argc, char **argv);
 /* ISO 8601 UTC with milliseconds, e.g. 2026-12-02T12:20:24.123Z. */
 void format_iso8601(char *buf, size_t len, uint64_t real_ns);
 
-/* Write S as one CSV field (quoted when needed), followed by SEP. */
+/*
+ * Strings from input files reach terminals, Markdown, CSV and gnuplot
+ * inert.  text_escape() returns a new string (never NULL) where everything
+ * a terminal could act on is spelled out C-style: a backslash is doubled;
+ * \n, \r and \t stand for themselves; other control bytes (C0, DEL) and
+ * bytes that are not well-formed UTF-8 become \xNN; C1 controls, the line
+ * and paragraph separators and the bidirectional embedding, override and
+ * isolate controls (which reorder what follows them) become \uNNNN.
+ * Well-formed printable UTF-8 passes unchanged, so the result is valid
+ * UTF-8 and maps back to S one to one.
+ */
+char *text_escape(const char *s);
+/* Write S to F escaped as by text_escape(). */
+void text_write(FILE *f, const char *s);
+/*
+ * Write S as the content of a Markdown table cell: escaped as by
+ * text_escape() (so no newline can end the row), then with a backslash
+ * before each character Markdown or its inline HTML gives a meaning:
+ * \ ` * _ | < > [ ] ~ &.
+ */
+void md_cell_write(FILE *f, const char *s);
+/*
+ * Write S as one CSV field followed by SEP: escaped as by text_escape()
+ * (one record stays one line), a leading = + - or @ (a formula to a
+ * spreadsheet) prefixed with ', and double-quoted when it then holds a
+ * comma or a quote or was prefixed.
+ */
 void csv_field(FILE *f, const char *s, char sep);
 
 /* A file written under a temporary name and renamed into place on commit. */
@@ -124,14 +155,5 @@ void json_write_string_len(FILE *f, const char *s, size_t len);
  * (JSON_MAX_DEPTH): then null is written in its place.
  */
 int json_copy(struct json *j, const char *key, const struct json_node *v);
-
-/*
- * S made inert for a terminal or a text file, in a new string (to free):
- * a backslash becomes \\, newline, carriage return and tab become \n,
- * \r and \t, other control bytes (C0 and DEL) and bytes that start no
- * well-formed UTF-8 character become \xNN, and the C1 controls
- * U+0080..U+009F become \u00NN.  Other characters pass unchanged.
- */
-char *text_escape(const char *s);
 
 #endif

@@ -239,30 +239,89 @@ struct stats_ci stats_ci_of(const double *v, size_t n, double confidence)
 	return ci;
 }
 
+struct stats_welch stats_t_test(double diff, double se, double df)
+{
+	struct stats_welch w = { NAN, NAN, NAN };
+
+	if (!(se >= 0) || !(df > 0) || isnan(diff) || isinf(se))
+		return w;
+	w.df = df;
+	if (se == 0.0) {
+		w.t = diff == 0 ? 0.0 : (diff > 0 ? INFINITY : -INFINITY);
+		w.p = diff == 0 ? 1.0 : 0.0;
+		return w;
+	}
+	w.t = diff / se;
+	w.p = 2.0 * stats_t_cdf(-fabs(w.t), df);
+	return w;
+}
+
+/* Welch-Satterthwaite degrees of freedom of SA = VA/NA and SB = VB/NB. */
+static double welch_df(double sa, size_t na, double sb, size_t nb)
+{
+	double se2 = sa + sb;
+
+	return se2 * se2 /
+	       (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+}
+
+struct stats_welch stats_welch_summary(double ma, double va, size_t na,
+				       double mb, double vb, size_t nb)
+{
+	struct stats_welch w = { NAN, NAN, NAN };
+	double sa, sb;
+
+	if (na < 2 || nb < 2 || !(va >= 0) || !(vb >= 0))
+		return w;
+	sa = va / (double)na;
+	sb = vb / (double)nb;
+	if (sa + sb == 0.0) {
+		/* No spread: the classic df, and a certain answer. */
+		w = stats_t_test(mb - ma, 0.0, (double)(na + nb - 2));
+		return w;
+	}
+	return stats_t_test(mb - ma, sqrt(sa + sb), welch_df(sa, na, sb, nb));
+}
+
 struct stats_welch stats_welch_test(const double *a, size_t na, const double *b,
 				    size_t nb)
 {
 	struct stats_welch w = { NAN, NAN, NAN };
-	double ma, mb, va, vb, sa, sb, se2;
+	double sda, sdb;
 
 	if (na < 2 || nb < 2)
 		return w;
-	ma = stats_mean_of(a, na);
-	mb = stats_mean_of(b, nb);
-	va = stats_stddev_of(a, na);
-	vb = stats_stddev_of(b, nb);
-	sa = va * va / (double)na;
-	sb = vb * vb / (double)nb;
-	se2 = sa + sb;
-	if (se2 == 0.0) {
-		w.t = ma == mb ? 0.0 : (mb > ma ? INFINITY : -INFINITY);
-		w.df = (double)(na + nb - 2);
-		w.p = ma == mb ? 1.0 : 0.0;
-		return w;
-	}
-	w.t = (mb - ma) / sqrt(se2);
-	w.df = se2 * se2 /
-	       (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
-	w.p = 2.0 * stats_t_cdf(-fabs(w.t), w.df);
-	return w;
+	sda = stats_stddev_of(a, na);
+	sdb = stats_stddev_of(b, nb);
+	return stats_welch_summary(stats_mean_of(a, na), sda * sda, na,
+				   stats_mean_of(b, nb), sdb * sdb, nb);
+}
+
+double stats_mde(double se, double df, double alpha, double power)
+{
+	if (!(se >= 0) || isinf(se) || !(df > 0) || !(alpha > 0 && alpha < 1) ||
+	    !(power > 0 && power < 1))
+		return NAN;
+	if (se == 0.0)
+		return 0.0;
+	return (stats_t_quantile(1.0 - alpha / 2.0, df) +
+		stats_t_quantile(power, df)) *
+	       se;
+}
+
+double stats_mde_pct(double ma, double va, size_t na, double vb, size_t nb,
+		     double alpha, double power)
+{
+	double sa, sb;
+
+	if (na < 2 || nb < 2 || !(va >= 0) || !(vb >= 0) || ma == 0 ||
+	    !isfinite(ma))
+		return NAN;
+	sa = va / (double)na;
+	sb = vb / (double)nb;
+	if (sa + sb == 0.0)
+		return 0.0;
+	return stats_mde(sqrt(sa + sb), welch_df(sa, na, sb, nb), alpha,
+			 power) /
+	       fabs(ma) * 100.0;
 }

@@ -2,7 +2,8 @@
 /*
  * Statistics for comparing runs and kernels: running mean and standard
  * deviation (Welford), exact nearest-rank percentiles of integer samples,
- * Student-t confidence intervals and Welch's unequal-variance t-test.
+ * Student-t confidence intervals, Welch's unequal-variance t-test and the
+ * smallest effect such a test can see (minimal detectable effect).
  */
 #ifndef LATENCY_STATS_H
 #define LATENCY_STATS_H
@@ -64,5 +65,43 @@ struct stats_welch {
  */
 struct stats_welch stats_welch_test(const double *a, size_t na, const double *b,
 				    size_t nb);
+
+/*
+ * Welch's test from summary statistics: means MA, MB, sample variances
+ * (n - 1 in the denominator) VA, VB and sizes NA, NB >= 2, as above.
+ */
+struct stats_welch stats_welch_summary(double ma, double va, size_t na,
+				       double mb, double vb, size_t nb);
+
+/*
+ * The two-sided t-test of a difference DIFF whose standard error is SE,
+ * on DF degrees of freedom.  SE 0: p is 0 if DIFF is not 0, else 1; NaN
+ * when SE or DF is invalid.
+ */
+struct stats_welch stats_t_test(double diff, double se, double df);
+
+/*
+ * The minimal detectable effect of a two-sided t-test at level ALPHA with
+ * POWER (0.8 in latency-compare): the true difference the test calls
+ * significant with probability POWER, for a test statistic with standard
+ * error SE on DF degrees of freedom,
+ *
+ *	mde = (t(1 - ALPHA/2, DF) + t(POWER, DF)) * SE
+ *
+ * (the usual normal-approximation formula with t quantiles in place of
+ * z; it ignores the far tail, a few percent of the time it could err the
+ * other way).  0 when SE is 0; NaN when SE, DF, ALPHA or POWER is invalid.
+ */
+double stats_mde(double se, double df, double alpha, double power);
+
+/*
+ * stats_mde() of Welch's test between a sample A (mean MA, variance VA,
+ * size NA) and a sample B (VB, NB), as a percentage of |MA|: with
+ * se = sqrt(VA/NA + VB/NB) and the Welch-Satterthwaite
+ * df = se^4 / ((VA/NA)^2/(NA-1) + (VB/NB)^2/(NB-1)).  NaN when NA or NB is
+ * below 2 or MA is 0; 0 when both variances are 0.
+ */
+double stats_mde_pct(double ma, double va, size_t na, double vb, size_t nb,
+		     double alpha, double power);
 
 #endif

@@ -33,12 +33,12 @@ static size_t *sorted_buckets(const struct cmp_hist *h)
 	return idx;
 }
 
-static void write_data(FILE *f, const struct cmp_result *r, size_t n)
+static void write_data(FILE *f, const struct cmp_label *l, size_t n)
 {
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
-		const struct cmp_hist *h = &r[i].hist;
+		const struct cmp_hist *h = &l[i].hist;
 		double total = 0;
 		size_t *idx;
 
@@ -47,7 +47,9 @@ static void write_data(FILE *f, const struct cmp_result *r, size_t n)
 		for (k = 0; k < h->n; k++)
 			total += h->count[k];
 		idx = sorted_buckets(h);
-		fprintf(f, "# %s: le_s count percent\n", r[i].label);
+		fputs("# ", f);
+		text_write(f, l[i].label);
+		fputs(": le_s count percent\n", f);
 		for (k = 0; k < h->n; k++) {
 			/* The unbounded last bucket has no place on a log
 			 * axis; its share still counts in the total. */
@@ -63,7 +65,7 @@ static void write_data(FILE *f, const struct cmp_result *r, size_t n)
 }
 
 static void write_script(FILE *f, const char *prefix, const char *dat,
-			 const struct cmp_result *r, size_t n,
+			 const struct cmp_label *l, size_t n,
 			 const char *workload)
 {
 	static const char *const terms[][2] = {
@@ -90,14 +92,14 @@ static void write_script(FILE *f, const char *prefix, const char *dat,
 		gnuplot_quote(f, out);
 		fputs("\nplot", f);
 		for (i = 0, block = 0; i < n; i++) {
-			if (!r[i].hist.n)
+			if (!l[i].hist.n)
 				continue;
 			fputs(block ? ", \\\n     " : " ", f);
 			gnuplot_quote(f, dat);
 			fprintf(f,
 				" index %zu using 1:3 with linespoints title ",
 				block++);
-			gnuplot_quote(f, r[i].label);
+			gnuplot_quote(f, l[i].label);
 			fputs(" noenhanced", f);
 		}
 		fputs("\nset output\n", f);
@@ -106,8 +108,7 @@ static void write_script(FILE *f, const char *prefix, const char *dat,
 }
 
 static int write_file(const char *path, const char *prefix, const char *dat,
-		      const struct cmp_result *r, size_t n,
-		      const char *workload)
+		      const struct cmp_label *l, size_t n, const char *workload)
 {
 	struct atomic_file af;
 	int ret = atomic_open(&af, path);
@@ -117,9 +118,9 @@ static int write_file(const char *path, const char *prefix, const char *dat,
 		return error_errno("cannot create '%s'", path);
 	}
 	if (dat)
-		write_script(af.f, prefix, dat, r, n, workload);
+		write_script(af.f, prefix, dat, l, n, workload);
 	else
-		write_data(af.f, r, n);
+		write_data(af.f, l, n);
 	ret = atomic_commit(&af);
 	if (ret) {
 		errno = -ret;
@@ -146,7 +147,7 @@ static int run_gnuplot(const char *script)
 	return 0;
 }
 
-int cmp_plot(const char *prefix, const struct cmp_result *r, size_t n,
+int cmp_plot(const char *prefix, const struct cmp_label *l, size_t n,
 	     const struct cmp_options *o)
 {
 	char *dat = xasprintf("%s.dat", prefix);
@@ -155,12 +156,12 @@ int cmp_plot(const char *prefix, const struct cmp_result *r, size_t n,
 	int ret = 0;
 
 	for (i = 0; i < n; i++)
-		have += r[i].hist.n > 0;
+		have += l[i].hist.n > 0;
 	if (!have)
 		warn("no result has a latency histogram of %s: nothing to plot",
 		     o->workload);
-	else if (write_file(dat, prefix, NULL, r, n, o->workload) ||
-		 write_file(gp, prefix, dat, r, n, o->workload))
+	else if (write_file(dat, prefix, NULL, l, n, o->workload) ||
+		 write_file(gp, prefix, dat, l, n, o->workload))
 		ret = -1;
 	else
 		ret = run_gnuplot(gp);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * latency-compare's report writers: the 2009 one-line form, an aligned
- * text table for mail, Markdown (the same tables), CSV and JSON (contract 4
- * header plus one row per label).  The text and Markdown tables are built
- * as a grid of cells first, so column widths fit the longest cell.
+ * latency-compare's report writers for people: the 2009 one-line form, an
+ * aligned text table for mail and Markdown (the same tables); CSV and JSON
+ * are in compare-data.c.  The text and Markdown tables are built
+ * as a grid of raw cells first and escaped for their format when printed,
+ * so column widths fit the longest cell and no string from a result file
+ * reaches a terminal or a Markdown page as anything but text.
  */
 #include <config.h>
 
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/err.h"
 #include "lib/output.h"
 #include "lib/stats.h"
 #include "lib/timing.h"
@@ -23,6 +26,18 @@ static const char *const format_names[] = {
 	[CMP_2009] = "2009", [CMP_TEXT] = "text",	  [CMP_CSV] = "csv",
 	[CMP_JSON] = "json", [CMP_MARKDOWN] = "markdown",
 };
+
+static const char *const test_names[] = {
+	[TEST_NONE] = NULL,
+	[TEST_RUNS] = "runs",
+	[TEST_RESULTS] = "results",
+	[TEST_SPREAD] = "spread",
+};
+
+const char *cmp_test_name(enum cmp_test t)
+{
+	return test_names[t];
+}
 
 int cmp_format_parse(const char *s, enum cmp_format *f)
 {
@@ -37,7 +52,7 @@ int cmp_format_parse(const char *s, enum cmp_format *f)
 	return -EINVAL;
 }
 
-/* A grid of cells, filled row by row. */
+/* A grid of cells, filled row by row, holding raw strings. */
 struct table {
 	size_t cols;
 	size_t left; /* leading columns that are left-aligned */
@@ -73,53 +88,85 @@ static void table_release(struct table *t)
 	t->n = 0;
 }
 
-/* Markdown cells: a '|' would end the cell and a '*' start emphasis. */
-static void md_cell(FILE *f, const char *s)
+/* Columns a UTF-8 string takes: its characters (no continuation bytes). */
+static size_t width_of(const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '|' || *s == '*' || *s == '\\' || *s == '_')
-			fputc('\\', f);
-		fputc(*s, f);
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void print_padded(FILE *f, const char *s, size_t w, bool left)
+{
+	size_t pad = w - width_of(s);
+
+	if (left)
+		fputs(s, f);
+	while (pad--)
+		fputc(' ', f);
+	if (!left)
+		fputs(s, f);
+}
+
+/* A pipe table whose numeric columns are right-aligned. */
+static void table_print_md(FILE *f, const struct table *t)
+{
+	size_t i, c;
+
+	for (i = 0; i < t->n; i++) {
+		c = i % t->cols;
+		fputs(c ? " | " : "| ", f);
+		md_cell_write(f, t->cell[i]);
+		if (c + 1 < t->cols)
+			continue;
+		fputs(" |\n", f);
+		if (i + 1 != t->cols)
+			continue;
+		for (c = 0; c < t->cols; c++)
+			fputs(c < t->left ? (c ? " | ---" : "| ---")
+					  : " | ---:",
+			      f);
+		fputs(" |\n", f);
 	}
 }
 
 /*
- * Text: the leading LEFT columns left-aligned (names), the others
- * right-aligned (numbers), two spaces apart, no trailing blanks.  Markdown: a pipe table whose numeric
- * columns are right-aligned.
+ * Text: cells escaped for a terminal, the leading LEFT columns
+ * left-aligned (names), the others right-aligned (numbers), two spaces
+ * apart, no trailing blanks.  Markdown: see table_print_md().  Empties T.
  */
 static void table_print(FILE *f, struct table *t, bool markdown)
 {
-	size_t *w = xcalloc(t->cols, sizeof(*w));
-	size_t i, c;
+	size_t *w, i, c;
 
+	if (markdown) {
+		table_print_md(f, t);
+		table_release(t);
+		return;
+	}
+	w = xcalloc(t->cols, sizeof(*w));
 	for (i = 0; i < t->n; i++) {
-		size_t len = strlen(t->cell[i]);
+		char *e = text_escape(t->cell[i]);
 
-		if (len > w[i % t->cols])
-			w[i % t->cols] = len;
+		free(t->cell[i]);
+		t->cell[i] = e;
+		if (width_of(e) > w[i % t->cols])
+			w[i % t->cols] = width_of(e);
 	}
 	for (i = 0; i < t->n; i++) {
+		bool last = (i + 1) % t->cols == 0;
+
 		c = i % t->cols;
-		if (markdown) {
-			fputs(c ? " | " : "| ", f);
-			md_cell(f, t->cell[i]);
-		} else {
-			fputs(c ? "  " : "", f);
-			fprintf(f, c < t->left ? "%-*s" : "%*s",
-				c + 1 < t->cols || c >= t->left ? (int)w[c] : 0,
-				t->cell[i]);
-		}
-		if (c + 1 < t->cols)
-			continue;
-		fputs(markdown ? " |\n" : "\n", f);
-		if (markdown && i + 1 == t->cols) {
-			for (c = 0; c < t->cols; c++)
-				fputs(c < t->left ? (c ? " | ---" : "| ---")
-						  : " | ---:",
-				      f);
-			fputs(" |\n", f);
-		}
+		if (c)
+			fputs("  ", f);
+		/* A left-aligned last column gets no trailing blanks. */
+		print_padded(f, t->cell[i],
+			     last && c < t->left ? width_of(t->cell[i]) : w[c],
+			     c < t->left);
+		if (last)
+			fputc('\n', f);
 	}
 	free(w);
 	table_release(t);
@@ -163,57 +210,110 @@ static void add_p(struct table *t, double p)
 		table_add(t, "%.4f", p);
 }
 
+static void add_pct(struct table *t, double v)
+{
+	if (isnan(v))
+		table_add(t, "-");
+	else
+		table_add(t, "%.1f", v);
+}
+
+/* Columns of the main tables: the headed figures that are not kernel's. */
 static size_t count_heads(bool change)
 {
 	size_t n = 0;
 	int f;
 
-	for (f = 0; f < FIG_COUNT; f++)
+	for (f = 0; f < FIG_KERNEL_FIRST; f++)
 		n += (change ? fig_desc[f].change_head : fig_desc[f].head) != 0;
 	return n;
 }
 
-static void table_values(FILE *out, const struct cmp_result *r, size_t n,
+static void table_values(FILE *out, const struct cmp_label *l, size_t n,
 			 bool md)
 {
-	struct table t = { 2 + count_heads(false), 1, 0, NULL };
+	struct table t = { 4 + count_heads(false), 1, 0, NULL };
 	size_t i;
 	int f;
 
 	table_add(&t, "label");
+	table_add(&t, "results");
 	table_add(&t, "runs");
-	for (f = 0; f < FIG_COUNT; f++)
+	for (f = 0; f < FIG_KERNEL_FIRST; f++) {
 		if (fig_desc[f].head)
 			table_add(&t, "%s", fig_desc[f].head);
+		if (f == FIG_CV)
+			table_add(&t, "between%%");
+	}
 	for (i = 0; i < n; i++) {
-		table_add(&t, "%s%s", r[i].label,
-			  r[i].partial ? " [partial]" : "");
-		if (r[i].has_run)
-			table_add(&t, "%zu", r[i].fig[FIG_ELAPSED].n);
+		table_add(&t, "%s%s", l[i].label,
+			  l[i].partial ? " [partial]" : "");
+		table_add(&t, "%zu", l[i].n);
+		if (l[i].has_run)
+			table_add(&t, "%zu", l[i].runs);
 		else
 			table_add(&t, "-");
-		for (f = 0; f < FIG_COUNT; f++)
+		for (f = 0; f < FIG_KERNEL_FIRST; f++) {
 			if (fig_desc[f].head)
-				add_value(&t, r[i].fig[f].value, (enum fig)f);
+				add_value(&t, l[i].fig[f].value, (enum fig)f);
+			if (f == FIG_CV)
+				add_pct(&t, l[i].between_cv);
+		}
 	}
 	table_print(out, &t, md);
 }
 
-static void table_changes(FILE *out, const struct cmp_result *r, size_t n,
+static bool has_kernel(const struct cmp_label *l, size_t n)
+{
+	size_t i;
+	int f;
+
+	for (i = 0; i < n; i++)
+		for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++)
+			if (!isnan(l[i].fig[f].value))
+				return true;
+	return false;
+}
+
+static void table_kernel(FILE *out, const struct cmp_label *l, size_t n,
+			 bool md)
+{
+	struct table t = { 1 + FIG_COUNT - FIG_KERNEL_FIRST, 1, 0, NULL };
+	size_t i;
+	int f;
+
+	if (!has_kernel(l, n))
+		return;
+	fputs("\nThe kernel's figures per fake-gitk run, means (pages, "
+	      "counts; times in seconds):\n",
+	      out);
+	if (md)
+		fputc('\n', out);
+	table_add(&t, "label");
+	for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++)
+		table_add(&t, "%s", fig_desc[f].head);
+	for (i = 0; i < n; i++) {
+		table_add(&t, "%s", l[i].label);
+		for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++)
+			add_value(&t, l[i].fig[f].value, (enum fig)f);
+	}
+	table_print(out, &t, md);
+}
+
+static void table_changes(FILE *out, const struct cmp_label *l, size_t n,
 			  bool md, double alpha)
 {
 	struct table t = { 2 + count_heads(true), 1, 0, NULL };
 	size_t i;
 	int f;
 
-	fprintf(out,
-		"\nChange against %s (* significant, Welch's t-test, p < "
-		"%g):\n",
-		r[0].label, alpha);
+	fputs("\nChange against ", out);
+	(md ? md_cell_write : text_write)(out, l[0].label);
+	fprintf(out, " (* significant, p < %g):\n", alpha);
 	if (md)
 		fputc('\n', out);
 	table_add(&t, "label");
-	for (f = 0; f < FIG_COUNT; f++) {
+	for (f = 0; f < FIG_KERNEL_FIRST; f++) {
 		if (!fig_desc[f].change_head)
 			continue;
 		table_add(&t, "%s", fig_desc[f].change_head);
@@ -221,19 +321,118 @@ static void table_changes(FILE *out, const struct cmp_result *r, size_t n,
 			table_add(&t, "p");
 	}
 	for (i = 1; i < n; i++) {
-		table_add(&t, "%s", r[i].label);
-		for (f = 0; f < FIG_COUNT; f++) {
+		table_add(&t, "%s", l[i].label);
+		for (f = 0; f < FIG_KERNEL_FIRST; f++) {
 			struct change c;
 
 			if (!fig_desc[f].change_head)
 				continue;
-			c = cmp_change(&r[0], &r[i], (enum fig)f, alpha);
+			c = cmp_change(&l[0], &l[i], (enum fig)f, alpha);
 			add_change(&t, &c, fig_desc[f].change);
 			if (f == FIG_ELAPSED)
 				add_p(&t, c.p);
 		}
 	}
 	table_print(out, &t, md);
+}
+
+/* "runs 3+4", "results 3+3", "spread 3+1": the samples on each side. */
+static void add_samples(struct table *t, const struct change *c,
+			const struct cmp_label *base, const struct cmp_label *l,
+			int f)
+{
+	size_t nb = base->fig[f].n, nl = l->fig[f].n;
+
+	if (c->test == TEST_SPREAD)
+		table_add(t, "spread %zu+%zu",
+			  base->kind[f] == SAMPLES_RESULTS ? nb : 1,
+			  l->kind[f] == SAMPLES_RESULTS ? nl : 1);
+	else
+		table_add(t, "%s %zu+%zu", test_names[c->test], nb, nl);
+}
+
+/* Every figure that could be tested: change, p and what it could see. */
+static void table_tests(FILE *out, const struct cmp_label *l, size_t n, bool md,
+			double alpha)
+{
+	struct table t = { 6, 2, 0, NULL };
+	size_t i;
+	int f;
+
+	table_add(&t, "label");
+	table_add(&t, "figure");
+	table_add(&t, "change");
+	table_add(&t, "p");
+	table_add(&t, "mde");
+	table_add(&t, "samples");
+	for (i = 1; i < n; i++) {
+		for (f = 0; f < FIG_COUNT; f++) {
+			struct change c;
+
+			if (fig_desc[f].change == CHANGE_NONE)
+				continue;
+			c = cmp_change(&l[0], &l[i], (enum fig)f, alpha);
+			if (c.test == TEST_NONE)
+				continue;
+			table_add(&t, "%s", l[i].label);
+			table_add(&t, "%s", fig_desc[f].name);
+			add_change(&t, &c, fig_desc[f].change);
+			add_p(&t, c.p);
+			if (isnan(c.mde_pct))
+				table_add(&t, "-");
+			else
+				table_add(&t, "%.2f%%", c.mde_pct);
+			add_samples(&t, &c, &l[0], &l[i], f);
+		}
+	}
+	if (t.n == t.cols) {
+		table_release(&t);
+		return;
+	}
+	fprintf(out,
+		"\nTests (Welch's t-test, * p < %g; mde: the smallest change "
+		"it sees with %.0f%% power):\n",
+		alpha, CMP_POWER * 100);
+	if (md)
+		fputc('\n', out);
+	table_print(out, &t, md);
+}
+
+/* The verdicts: a line each (a Markdown list item), notes under it. */
+static void report_verdicts(FILE *out, const struct cmp_label *l, size_t n,
+			    bool md, double alpha)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		char *v, *notes, *p, *nl;
+
+		if (!l[0].has_run || !l[i].has_run)
+			continue;
+		v = cmp_verdict(&l[0], &l[i], alpha);
+		notes = cmp_verdict_notes(&l[0], &l[i]);
+
+		fputs(md ? "- " : "", out);
+		(md ? md_cell_write : text_write)(out, v);
+		fputc('\n', out);
+		for (p = notes; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			*nl = '\0';
+			fputs(md ? "  - " : "  ", out);
+			/* The notes come indented by two blanks. */
+			(md ? md_cell_write : text_write)(out, p + 2);
+			fputc('\n', out);
+		}
+		free(v);
+		free(notes);
+	}
+	if (cmp_spread_note(l, n)) {
+		fputs(md ? "\n" : "", out);
+		(md ? md_cell_write : text_write)(out, cmp_spread_note(l, n));
+		fputc('\n', out);
+	}
+	if (n > 1)
+		fputc('\n', out);
 }
 
 /* Mean of the cpu_pct of G's runs that have one; NaN if none do. */
@@ -249,15 +448,10 @@ static double sb_cpu(const struct sb_group *g)
 	return s.n ? s.mean : NAN;
 }
 
-struct sb_row {
-	double mean, sd, ci99, cpu;
-	struct change change;
-};
-
-static struct sb_row sb_row_of(const struct cmp_result *base,
-			       const struct sb_group *g, double alpha)
+struct cmp_sb_row cmp_sb_row_of(const struct cmp_label *base,
+				const struct sb_group *g, double alpha)
 {
-	struct sb_row row;
+	struct cmp_sb_row row;
 
 	row.mean = stats_mean_of(g->rate, g->n);
 	row.sd = g->n >= 2 ? stats_stddev_of(g->rate, g->n) : NAN;
@@ -267,35 +461,26 @@ static struct sb_row sb_row_of(const struct cmp_result *base,
 	return row;
 }
 
-static bool has_seqbench(const struct cmp_result *r, size_t n)
+bool cmp_has_seqbench(const struct cmp_label *l, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (r[i].n_sb)
+		if (l[i].n_sb)
 			return true;
 	return false;
 }
 
-/* What a seqbench row writer gets: the result, its index, the row. */
-typedef void sb_row_fn(void *ctx, const struct cmp_result *r, size_t i,
-		       const struct sb_group *g, const struct sb_row *row);
-
-/*
- * Call FN for every seqbench configuration found in any result, in the
- * order of cmp_sb_order(), and within one for each result that has it.
- * Returns the number of configurations.
- */
-static size_t sb_each(const struct cmp_result *r, size_t n, double alpha,
-		      sb_row_fn *fn, void *ctx)
+size_t cmp_sb_each(const struct cmp_label *l, size_t n, double alpha,
+		   cmp_sb_row_fn *fn, void *ctx)
 {
 	struct sb_group *keys = NULL;
 	size_t nk = 0, k, i, j;
 
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < r[i].n_sb; j++) {
+		for (j = 0; j < l[i].n_sb; j++) {
 			keys = xreallocarray(keys, nk + 1, sizeof(*keys));
-			keys[nk++] = r[i].sb[j];
+			keys[nk++] = l[i].sb[j];
 		}
 	}
 	if (nk > 1)
@@ -305,13 +490,14 @@ static size_t sb_each(const struct cmp_result *r, size_t n, double alpha,
 			continue;
 		j++;
 		for (i = 0; i < n; i++) {
-			const struct sb_group *g = cmp_sb_find(&r[i], &keys[k]);
-			struct sb_row row;
+			const struct sb_group *g =
+				cmp_sb_find(l[i].sb, l[i].n_sb, &keys[k]);
+			struct cmp_sb_row row;
 
 			if (!g)
 				continue;
-			row = sb_row_of(&r[0], g, alpha);
-			fn(ctx, &r[i], i, g, &row);
+			row = cmp_sb_row_of(&l[0], g, alpha);
+			fn(ctx, &l[i], i, g, &row);
 		}
 	}
 	free(keys);
@@ -326,12 +512,12 @@ static void add_num(struct table *t, double v, int decimals)
 		table_add(t, "%.*f", decimals, v);
 }
 
-static void sb_table_row(void *ctx, const struct cmp_result *r, size_t i,
-			 const struct sb_group *g, const struct sb_row *row)
+static void sb_table_row(void *ctx, const struct cmp_label *l, size_t i,
+			 const struct sb_group *g, const struct cmp_sb_row *row)
 {
 	struct table *t = ctx;
 
-	table_add(t, "%s", r->label);
+	table_add(t, "%s", l->label);
 	table_add(t, "%s", sb_phase_name[g->phase]);
 	table_add(t, "%g", g->size_mib);
 	table_add(t, "%g", g->block_bytes);
@@ -347,7 +533,7 @@ static void sb_table_row(void *ctx, const struct cmp_result *r, size_t i,
 		table_add(t, "-");
 }
 
-static void table_seqbench(FILE *out, const struct cmp_result *r, size_t n,
+static void table_seqbench(FILE *out, const struct cmp_label *l, size_t n,
 			   bool md, double alpha)
 {
 	static const char *const heads[] = {
@@ -357,283 +543,112 @@ static void table_seqbench(FILE *out, const struct cmp_result *r, size_t n,
 	struct table t = { sizeof(heads) / sizeof(heads[0]), 2, 0, NULL };
 	size_t i;
 
-	if (!has_seqbench(r, n))
+	if (!cmp_has_seqbench(l, n))
 		return;
 	for (i = 0; i < t.cols; i++)
 		table_add(&t, "%s", heads[i]);
-	sb_each(r, n, alpha, sb_table_row, &t);
-	fprintf(out,
-		"\nseqbench (rate over runs, 99%% confidence interval, "
-		"change against %s):\n",
-		r[0].label);
+	cmp_sb_each(l, n, alpha, sb_table_row, &t);
+	fputs("\nseqbench (rate over runs, 99% confidence interval, "
+	      "change against ",
+	      out);
+	(md ? md_cell_write : text_write)(out, l[0].label);
+	fputs("):\n", out);
 	if (md)
 		fputc('\n', out);
 	table_print(out, &t, md);
 }
 
-static void report_table(FILE *out, const struct cmp_result *r, size_t n,
+static void report_table(FILE *out, const struct cmp_label *l, size_t n,
 			 const struct cmp_options *o, bool md)
 {
 	size_t i;
 	bool runs = false;
 
 	for (i = 0; i < n; i++)
-		runs |= r[i].has_run;
+		runs |= l[i].has_run;
 	if (runs) {
-		table_values(out, r, n, md);
-		if (n > 1)
-			table_changes(out, r, n, md, o->alpha);
-		fprintf(out,
-			"\nTimes in seconds. ci95, ci99: half width of the "
-			"confidence interval of the mean\nelapsed time. p99, "
-			"max, stalls: gaps of %s.\n",
-			o->workload);
+		report_verdicts(out, l, n, md, o->alpha);
+		table_values(out, l, n, md);
+		table_kernel(out, l, n, md);
+		if (n > 1) {
+			table_changes(out, l, n, md, o->alpha);
+			table_tests(out, l, n, md, o->alpha);
+		}
+		fputs("\nTimes in seconds. cv%: spread of the runs within a "
+		      "result; between%: of the\nresult means of a label. "
+		      "ci95, ci99: half width of the confidence interval\n"
+		      "of the mean elapsed time. p99, max, stalls: gaps of ",
+		      out);
+		(md ? md_cell_write : text_write)(out, o->workload);
+		fputs(".\n", out);
 	}
-	table_seqbench(out, r, n, md, o->alpha);
+	table_seqbench(out, l, n, md, o->alpha);
 }
 
-static void report_2009(FILE *out, const struct cmp_result *r, size_t n,
+/* A count as the 2009 lines print it: whole, or one decimal for a mean. */
+static void put_count(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs("-", out);
+	else
+		fprintf(out, v == floor(v) ? "%.0f" : "%.1f", v);
+}
+
+static void report_2009(FILE *out, const struct cmp_label *l, size_t n,
 			double alpha)
 {
 	char mmss[32];
 	size_t i, j;
 
 	for (i = 0; i < n; i++) {
-		const struct figure *f = r[i].fig;
+		const struct figure *f = l[i].fig;
 
-		if (!r[i].has_run)
+		if (!l[i].has_run)
 			continue;
-		fprintf(out, "%s Elapsed:%s", r[i].label,
+		text_write(out, l[i].label);
+		fprintf(out, " Elapsed:%s",
 			fmt_mmss(mmss, f[FIG_ELAPSED].value));
 		if (isnan(f[FIG_STDDEV].value))
 			fputs("(stddev:-)", out);
 		else
 			fprintf(out, "(stddev:%.3f)", f[FIG_STDDEV].value);
-		if (isnan(f[FIG_FAILURES].value))
-			fputs(" Failures:-\n", out);
-		else
-			fprintf(out, " Failures:%.0f\n", f[FIG_FAILURES].value);
-	}
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < r[i].n_sb; j++) {
-			const struct sb_group *g = &r[i].sb[j];
-			struct sb_row row = sb_row_of(&r[0], g, alpha);
-
-			fprintf(out,
-				"%s %s Size:%gMiB Block:%g Threads:%g "
-				"Rate:%.2f(stddev:%.2f) MiB/s\n",
-				r[i].label, sb_phase_name[g->phase],
-				g->size_mib, g->block_bytes, g->threads,
-				row.mean, isnan(row.sd) ? 0.0 : row.sd);
-		}
-	}
-}
-
-/* A number, or nothing when absent; the caller writes the separators. */
-static void csv_num(FILE *out, double v)
-{
-	if (!isnan(v))
-		fprintf(out, "%.10g", v);
-}
-
-static void csv_bool(FILE *out, bool defined, bool v)
-{
-	if (defined)
-		fputs(v ? "true" : "false", out);
-}
-
-static void csv_change_heads(FILE *out)
-{
-	int f;
-
-	for (f = 0; f < FIG_COUNT; f++) {
-		if (fig_desc[f].change == CHANGE_NONE)
-			continue;
-		fprintf(out, ",%s,%s_p,%s_significant", fig_desc[f].change_key,
-			fig_desc[f].key, fig_desc[f].key);
-	}
-	fputc('\n', out);
-}
-
-static void sb_csv_row(void *ctx, const struct cmp_result *r, size_t i,
-		       const struct sb_group *g, const struct sb_row *row)
-{
-	FILE *out = ctx;
-
-	csv_field(out, r->label, ',');
-	fprintf(out, "%s,%g,%g,%g,%zu,", sb_phase_name[g->phase], g->size_mib,
-		g->block_bytes, g->threads, g->n);
-	csv_num(out, row->mean);
-	fputc(',', out);
-	csv_num(out, row->sd);
-	fputc(',', out);
-	csv_num(out, row->ci99);
-	fputc(',', out);
-	csv_num(out, row->cpu);
-	fputc(',', out);
-	csv_num(out, i ? row->change.delta : NAN);
-	fputc(',', out);
-	csv_num(out, i ? row->change.p : NAN);
-	fputc(',', out);
-	csv_bool(out, i && !isnan(row->change.p), row->change.significant);
-	fputc('\n', out);
-}
-
-static void report_csv(FILE *out, const struct cmp_result *r, size_t n,
-		       double alpha)
-{
-	size_t i;
-	int f;
-
-	fputs("label,partial,runs", out);
-	for (f = 0; f < FIG_COUNT; f++)
-		fprintf(out, ",%s", fig_desc[f].key);
-	csv_change_heads(out);
-	for (i = 0; i < n; i++) {
-		csv_field(out, r[i].label, ',');
-		fprintf(out, "%s,%zu", r[i].partial ? "true" : "false",
-			r[i].fig[FIG_ELAPSED].n);
-		for (f = 0; f < FIG_COUNT; f++) {
-			fputc(',', out);
-			csv_num(out, r[i].fig[f].value);
-		}
-		for (f = 0; f < FIG_COUNT; f++) {
-			struct change c;
-
-			if (fig_desc[f].change == CHANGE_NONE)
-				continue;
-			if (!i) {
-				fputs(",,,", out);
-				continue;
-			}
-			c = cmp_change(&r[0], &r[i], (enum fig)f, alpha);
-			fputc(',', out);
-			csv_num(out, c.delta);
-			fputc(',', out);
-			csv_num(out, c.p);
-			fputc(',', out);
-			csv_bool(out, !isnan(c.p), c.significant);
-		}
+		fputs(" Failures:", out);
+		put_count(out, f[FIG_FAILURES].value);
 		fputc('\n', out);
 	}
-	if (!has_seqbench(r, n))
-		return;
-	fputs("\nlabel,phase,size_mib,block_bytes,threads,runs,"
-	      "rate_mib_s_mean,rate_mib_s_stddev,rate_mib_s_ci99_half,"
-	      "cpu_pct_mean,rate_change_pct,rate_p,rate_significant\n",
-	      out);
-	sb_each(r, n, alpha, sb_csv_row, out);
-}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < l[i].n_sb; j++) {
+			const struct sb_group *g = &l[i].sb[j];
+			struct cmp_sb_row row = cmp_sb_row_of(&l[0], g, alpha);
 
-static void json_result(struct json *j, const struct cmp_result *base,
-			const struct cmp_result *r, double alpha)
-{
-	char key[96];
-	size_t k;
-	int f;
-
-	json_object_begin(j, NULL);
-	json_str(j, "label", r->label);
-	json_str(j, "path", r->path);
-	json_bool(j, "partial", r->partial);
-	json_u64(j, "runs", r->fig[FIG_ELAPSED].n);
-	json_array_begin(j, "elapsed_s");
-	for (k = 0; k < r->fig[FIG_ELAPSED].n; k++)
-		json_double(j, NULL, r->fig[FIG_ELAPSED].samples[k]);
-	json_array_end(j);
-	for (f = 0; f < FIG_COUNT; f++)
-		json_double(j, fig_desc[f].key, r->fig[f].value);
-	if (r != base) {
-		json_object_begin(j, "change");
-		for (f = 0; f < FIG_COUNT; f++) {
-			struct change c;
-
-			if (fig_desc[f].change == CHANGE_NONE)
-				continue;
-			c = cmp_change(base, r, (enum fig)f, alpha);
-			json_double(j, fig_desc[f].change_key, c.delta);
-			snprintf(key, sizeof(key), "%s_p", fig_desc[f].key);
-			json_double(j, key, c.p);
-			snprintf(key, sizeof(key), "%s_significant",
-				 fig_desc[f].key);
-			if (isnan(c.p))
-				json_null(j, key);
-			else
-				json_bool(j, key, c.significant);
+			text_write(out, l[i].label);
+			fprintf(out,
+				" %s Size:%gMiB Block:%g Threads:%g "
+				"Rate:%.2f(stddev:%.2f) MiB/s\n",
+				sb_phase_name[g->phase], g->size_mib,
+				g->block_bytes, g->threads, row.mean,
+				isnan(row.sd) ? 0.0 : row.sd);
 		}
-		json_object_end(j);
 	}
-	json_object_end(j);
 }
 
-static void sb_json_row(void *ctx, const struct cmp_result *r, size_t i,
-			const struct sb_group *g, const struct sb_row *row)
-{
-	struct json *j = ctx;
-
-	json_object_begin(j, NULL);
-	json_str(j, "label", r->label);
-	json_str(j, "phase", sb_phase_name[g->phase]);
-	json_double(j, "size_mib", g->size_mib);
-	json_double(j, "block_bytes", g->block_bytes);
-	json_double(j, "threads", g->threads);
-	json_u64(j, "runs", g->n);
-	json_double(j, "rate_mib_s_mean", row->mean);
-	json_double(j, "rate_mib_s_stddev", row->sd);
-	json_double(j, "rate_mib_s_ci99_half", row->ci99);
-	json_double(j, "cpu_pct_mean", row->cpu);
-	if (i) {
-		json_double(j, "rate_change_pct", row->change.delta);
-		json_double(j, "rate_p", row->change.p);
-		if (isnan(row->change.p))
-			json_null(j, "rate_significant");
-		else
-			json_bool(j, "rate_significant",
-				  row->change.significant);
-	}
-	json_object_end(j);
-}
-
-static void report_json(FILE *out, const struct cmp_result *r, size_t n,
-			const struct cmp_options *o, const struct run_info *ri)
-{
-	struct json j;
-	size_t i;
-
-	json_init(&j, out, true);
-	json_object_begin(&j, NULL);
-	json_run_header(&j, ri);
-	json_str(&j, "baseline", r[0].label);
-	json_str(&j, "workload", o->workload);
-	json_double(&j, "alpha", o->alpha);
-	json_array_begin(&j, "results");
-	for (i = 0; i < n; i++)
-		json_result(&j, &r[0], &r[i], o->alpha);
-	json_array_end(&j);
-	json_array_begin(&j, "seqbench");
-	sb_each(r, n, o->alpha, sb_json_row, &j);
-	json_array_end(&j);
-	json_object_end(&j);
-	json_finish(&j);
-}
-
-void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_result *r,
+void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_label *l,
 		size_t n, const struct cmp_options *o,
 		const struct run_info *ri)
 {
 	switch (fmt) {
 	case CMP_2009:
-		report_2009(f, r, n, o->alpha);
+		report_2009(f, l, n, o->alpha);
 		break;
 	case CMP_TEXT:
 	case CMP_MARKDOWN:
-		report_table(f, r, n, o, fmt == CMP_MARKDOWN);
+		report_table(f, l, n, o, fmt == CMP_MARKDOWN);
 		break;
 	case CMP_CSV:
-		report_csv(f, r, n, o->alpha);
+		cmp_report_csv(f, l, n, o->alpha);
 		break;
 	case CMP_JSON:
-		report_json(f, r, n, o, ri);
+		cmp_report_json(f, l, n, o, ri);
 		break;
 	}
 }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * latency-compare: several run-test.sh result directories (or seqbench
- * results) side by side, the first being the baseline: mean elapsed time
- * over the fake-gitk runs with its deviation and confidence intervals, page
- * allocation failures, stalls and reclaim time, each with its change
- * against the baseline and whether Welch's t-test finds it significant.
- * With --fail-if-slower it is a `git bisect run` judge.
+ * results) side by side, gathered by label (several results of one label
+ * are several boots of one kernel), the first label being the baseline:
+ * mean elapsed time over the fake-gitk runs with its deviation and
+ * confidence intervals, page allocation failures, stalls, reclaim time and
+ * the kernel's figures of each run, each with its change against the
+ * baseline, whether Welch's t-test finds it significant and the smallest
+ * change it could have found.  With --fail-if-slower it is a `git bisect
+ * run` judge.
  */
 #include <config.h>
 
@@ -15,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/err.h"
+#include "lib/gnuplot.h"
 #include "lib/opt.h"
 #include "lib/output.h"
 #include "lib/xalloc.h"
@@ -55,17 +60,30 @@ struct args {
 	const char *plot;
 };
 
+/* One result to load, with the label given on the command line, if any. */
+struct input {
+	const char *label;
+	char *path;
+};
+
+/* Labels given on the command line are bounded as those in files are. */
+#define MAX_ARG_LABEL 200
+
 static void usage(int status)
 {
 	if (status)
 		usage_error(NULL);
-	printf("Usage: %s [OPTION]... RESULT...\n", progname());
+	printf("Usage: %s [OPTION]... RESULT|LABEL=RESULT[,RESULT]...\n",
+	       progname());
 	fputs("Compare run-test.sh results (and seqbench results) of several "
 	      "kernels.\n"
 	      "Each RESULT is a result directory (result.json, and "
 	      "seqbench.json if\n"
-	      "present), a result.json or a seqbench JSON file; the first is "
-	      "the baseline.\n"
+	      "present), a result.json or a seqbench JSON file.  Results are "
+	      "gathered by\n"
+	      "their label (or the LABEL given): several results of a label "
+	      "are several\n"
+	      "boots of one kernel.  The first label is the baseline.\n"
 	      "\n"
 	      "  --format=FORMAT       text (default: an aligned table), "
 	      "2009 (one line\n"
@@ -77,7 +95,8 @@ static void usage(int status)
 	      "  --alpha=P             significance level of Welch's t-test "
 	      "(default 0.05)\n"
 	      "  --workload=NAME       whose stalls to compare (default "
-	      "fake-gitk)\n"
+	      "fake-gitk); a name\n"
+	      "                        no result has is an error\n"
 	      "  --plot=PREFIX         overlay the labels' latency histograms:"
 	      " PREFIX.dat,\n"
 	      "                        PREFIX.gp, and PREFIX.png and "
@@ -122,6 +141,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 
 	opt_common_init(&a->common);
 	a->cmp.workload = "fake-gitk";
+	a->cmp.workload_given = false;
 	a->cmp.alpha = 0.05;
 	a->format = CMP_TEXT;
 	a->fail_pct = NAN;
@@ -142,12 +162,18 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_PLOT:
 			if (!*optarg)
 				usage_error("--plot needs a file name prefix");
+			/* The script names its files in gnuplot strings. */
+			if (!gnuplot_name_ok(optarg))
+				usage_error("--plot prefix has a control "
+					    "character, a backslash or "
+					    "invalid UTF-8");
 			a->plot = optarg;
 			break;
 		case OPT_WORKLOAD:
 			if (!*optarg)
 				usage_error("--workload needs a name");
 			a->cmp.workload = optarg;
+			a->cmp.workload_given = true;
 			break;
 		default:
 			usage(EXIT_USAGE);
@@ -165,7 +191,51 @@ static int parse_args(struct args *a, int argc, char **argv)
 	return optind;
 }
 
-static void write_report(const struct args *a, const struct cmp_result *r,
+/*
+ * Is ARG "LABEL=RESULT[,RESULT]..."?  Not when it names an existing file
+ * or directory, nor when a '/' comes before the first '=' (a path with an
+ * '=' in a directory name).
+ */
+static bool is_labelled(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct stat st;
+
+	return eq && !memchr(arg, '/', (size_t)(eq - arg)) && stat(arg, &st);
+}
+
+/* Add the results ARG names to *IN (of *N). */
+static void add_inputs(struct input **in, size_t *n, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *p, *comma;
+	char *label;
+
+	if (!is_labelled(arg)) {
+		*in = xreallocarray(*in, *n + 1, sizeof(**in));
+		(*in)[*n].label = NULL;
+		(*in)[(*n)++].path = xstrdup(arg);
+		return;
+	}
+	if (eq == arg)
+		usage_error("no label before '=' in '%s'", arg);
+	if ((size_t)(eq - arg) > MAX_ARG_LABEL)
+		usage_error("a label is longer than %d bytes", MAX_ARG_LABEL);
+	label = xasprintf("%.*s", (int)(eq - arg), arg);
+	for (p = eq + 1;; p = comma + 1) {
+		comma = strchr(p, ',');
+		if (comma == p || !*p)
+			usage_error("an empty result in '%s'", arg);
+		*in = xreallocarray(*in, *n + 1, sizeof(**in));
+		(*in)[*n].label = label;
+		(*in)[(*n)++].path =
+			comma ? xasprintf("%.*s", (int)(comma - p), p)
+			      : xstrdup(p);
+		if (!comma)
+			break;
+	}
+}
+
+static void write_report(const struct args *a, const struct cmp_label *l,
 			 size_t n, const struct run_info *ri)
 {
 	const char *path = a->common.output ? a->common.output : "-";
@@ -174,67 +244,123 @@ static void write_report(const struct args *a, const struct cmp_result *r,
 
 	if (ret)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot create '%s'", path);
-	cmp_report(af.f, a->format, r, n, &a->cmp, ri);
+	cmp_report(af.f, a->format, l, n, &a->cmp, ri);
 	ret = atomic_commit(&af);
 	if (ret)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s'", path);
 }
 
 /*
- * The bisect verdict on the last result against the first: 125 when any
+ * The bisect verdict on the last label against the first: 125 when any
  * result is partial or the runs are too few to test, 1 when significantly
  * slower by more than PCT percent, else 0.  Said on stderr.
  */
-static int verdict(const struct cmp_result *r, size_t n, double pct,
+static int verdict(const struct cmp_label *l, size_t n, double pct,
 		   double alpha)
 {
-	const struct cmp_result *last = &r[n - 1];
+	const struct cmp_label *last = &l[n - 1];
+	char *lb = text_escape(l[0].label), *ll = text_escape(last->label);
 	struct change c;
-	size_t i;
+	size_t i, j;
+	int status;
 
 	for (i = 0; i < n; i++) {
-		if (r[i].partial) {
+		for (j = 0; j < l[i].n; j++) {
+			if (!l[i].r[j]->partial)
+				continue;
 			fprintf(stderr,
 				"%s: '%s' is a partial result: "
 				"cannot judge\n",
-				progname(), r[i].path);
-			return EXIT_BISECT_SKIP;
+				progname(), l[i].r[j]->path);
+			status = EXIT_BISECT_SKIP;
+			goto out;
 		}
 	}
-	c = cmp_change(&r[0], last, FIG_ELAPSED, alpha);
+	c = cmp_change(&l[0], last, FIG_ELAPSED, alpha);
 	if (isnan(c.p) || isnan(c.delta)) {
 		fprintf(stderr,
-			"%s: cannot judge: '%s' and '%s' need at "
-			"least 2 runs each\n",
-			progname(), r[0].path, last->path);
-		return EXIT_BISECT_SKIP;
+			"%s: cannot judge: %s and %s need at least 2 runs "
+			"each (or 2 results of one of them)\n",
+			progname(), lb, ll);
+		status = EXIT_BISECT_SKIP;
+		goto out;
 	}
 	fprintf(stderr, "%s: %s is %+.2f%% against %s (p = %.4g): %s\n",
-		progname(), last->label, c.delta, r[0].label, c.p,
+		progname(), ll, c.delta, lb, c.p,
 		c.delta > pct && c.significant ? "slower" : "not slower");
-	return c.delta > pct && c.significant ? EXIT_RUN_FAILED : EXIT_OK;
+	status = c.delta > pct && c.significant ? EXIT_RUN_FAILED : EXIT_OK;
+out:
+	free(lb);
+	free(ll);
+	return status;
+}
+
+/* Every result named on the command line, loaded; returns how many. */
+static size_t load_all(struct cmp_result **out, char **argv, int first,
+		       int argc, const struct cmp_options *o)
+{
+	struct input *in = NULL;
+	struct cmp_result *r;
+	size_t n = 0, i;
+	bool found = false;
+	int k;
+
+	for (k = first; k < argc; k++)
+		add_inputs(&in, &n, argv[k]);
+	r = xcalloc(n, sizeof(*r));
+	for (i = 0; i < n; i++) {
+		cmp_load(&r[i], in[i].path, in[i].label, o);
+		found |= r[i].has_workload;
+		free(in[i].path);
+		/* A label is shared by the paths after its '='. */
+		if (in[i].label &&
+		    (i + 1 == n || in[i + 1].label != in[i].label))
+			free((char *)in[i].label);
+	}
+	free(in);
+	if (o->workload_given && !found) {
+		char *w = text_escape(o->workload);
+
+		die(EXIT_USAGE, "no result has a latency summary of '%s'", w);
+	}
+	*out = r;
+	return n;
 }
 
 int main(int argc, char **argv)
 {
 	struct cmp_result *r;
+	struct cmp_label *l;
 	struct run_info ri;
 	struct args a;
 	int first, status = EXIT_OK;
-	size_t n, i;
+	size_t n, nl, i;
 
 	prog_init(argc, argv);
 	run_info_init(&ri, "latency-compare", argc, argv);
 	first = parse_args(&a, argc, argv);
-	n = (size_t)(argc - first);
-	r = xcalloc(n, sizeof(*r));
-	for (i = 0; i < n; i++)
-		cmp_load(&r[i], argv[first + i], &a.cmp);
-	write_report(&a, r, n, &ri);
-	if (a.plot && cmp_plot(a.plot, r, n, &a.cmp))
+	n = load_all(&r, argv, first, argc, &a.cmp);
+	nl = cmp_group(r, n, &l);
+	if (nl == 1 && n > 1) {
+		char *e = text_escape(l[0].label);
+
+		warn("all %zu results have the label %s: nothing to compare "
+		     "(LABEL=RESULT tells them apart)",
+		     n, e);
+		free(e);
+	}
+	if (!isnan(a.fail_pct) && nl < 2)
+		usage_error("--fail-if-slower needs a baseline and a result "
+			    "to judge (all results have one label)");
+	cmp_pressure_warn(l, nl);
+	write_report(&a, l, nl, &ri);
+	if (a.plot && cmp_plot(a.plot, l, nl, &a.cmp))
 		status = EXIT_RUN_FAILED;
 	if (!status && !isnan(a.fail_pct))
-		status = verdict(r, n, a.fail_pct, a.cmp.alpha);
+		status = verdict(l, nl, a.fail_pct, a.cmp.alpha);
+	for (i = 0; i < nl; i++)
+		cmp_label_release(&l[i]);
+	free(l);
 	for (i = 0; i < n; i++)
 		cmp_result_release(&r[i]);
 	free(r);

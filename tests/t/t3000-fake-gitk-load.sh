@@ -29,7 +29,7 @@ test_expect_success 'the JSON result carries the contract 4 fields' '
 		commits_per_s commit_graph; do
 		grep -q "\"$f\":" out.json || test_fail "no $f"
 	done &&
-	grep -q "\"iterations\":\\[{\"elapsed_s\":[0-9.]*,\"commits\":18,\"interrupted\":false},{" out.json &&
+	grep -q "\"iterations\":\\[{\"elapsed_s\":[0-9.]*,\"commits\":18,\"interrupted\":false,\"start_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"end_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"majflt\":[0-9]*,\"minflt\":[0-9]*,\"lines\":0},{" out.json &&
 	grep -q "\"commit_graph\":false" out.json &&
 	grep -q "\"interrupted\":false}$" out.json
 '
@@ -73,7 +73,7 @@ test_expect_success 'the children of the octopus merge'"'"'s parents' '
 
 test_expect_success 'a progress line every N commits, one end line per load' '
 	fake-gitk -n 3 -e 4 repo >out 2>err &&
-	grep -c " fake-gitk commits=[0-9]* bytes=[0-9]* iter=[123]$" out >n &&
+	grep -c " fake-gitk iter=[123] phase=walk commits=[0-9]* bytes=[0-9]*$" out >n &&
 	echo 12 >expect && test_cmp expect n &&
 	grep -c " fake-gitk iter=[123] commits=18 edges=21 bytes=$(cat bytes) elapsed=[0-9]*\\.[0-9]\\{9\\}$" out >n &&
 	echo 3 >expect && test_cmp expect n &&
@@ -83,7 +83,7 @@ test_expect_success 'a progress line every N commits, one end line per load' '
 
 test_expect_success 'progress lines start with a monotonic timestamp' '
 	head -n 1 out >first &&
-	grep -q "^[0-9][0-9]*\\.[0-9]\\{9\\} fake-gitk commits=4 bytes=[0-9]* iter=1$" first &&
+	grep -q "^[0-9][0-9]*\\.[0-9]\\{9\\} fake-gitk iter=1 phase=walk commits=4 bytes=[0-9]*$" first &&
 	fake-gitk -n 1 -e 0 repo >out 2>err &&
 	test_line_count '=' 1 out
 '

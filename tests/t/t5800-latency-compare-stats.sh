@@ -4,23 +4,9 @@
 # shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
 test_description='latency-compare: exact means, deviations, intervals, significance'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$TEST_DIRECTORY/lib-compare.sh"
 
 F=$TEST_DIRECTORY/fixtures/compare
-
-# Field NAME of the CSV row of LABEL in FILE.
-csv_get() {
-	awk -F, -v name="$1" -v label="$2" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == label { print $col[name] }' "$3"
-}
-
-# Succeed when A and B differ by at most TOL.
-near() {
-	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
-		d = a - b; if (d < 0) d = -d
-		if (a == "" || d > t) { print "got " a ", want " b; exit 1 }
-	}'
-}
 
 test_expect_success 'setup: the figures by hand' '
 	cp -R "$F"/. . && chmod -R u+w . &&

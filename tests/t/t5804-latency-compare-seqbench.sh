@@ -57,9 +57,27 @@ test_expect_success GNUPLOT '--plot makes PNG and SVG with gnuplot' '
 '
 
 test_expect_success '--plot without histograms warns and writes nothing' '
-	latency-compare --plot=none --workload=no-such onerun >out 2>err &&
-	grep -q "no result has a latency histogram of no-such" err &&
+	latency-compare --plot=none onerun >out 2>err &&
+	grep -q "no result has a latency histogram of fake-gitk" err &&
 	! test -e none.gp
+'
+
+# Issue 11: an unknown name printed dashes and said nothing.
+test_expect_success '--workload that no result has: one line, exit 2' '
+	test_expect_code 2 latency-compare --workload=no-such base slow \
+		>out 2>err &&
+	echo "latency-compare: no result has a latency summary of '\''no-such'\''" >want &&
+	test_cmp want err &&
+	! test -s out &&
+	test_expect_code 2 latency-compare --workload=fake-gitk sb-base.json \
+		>out 2>err
+'
+
+test_expect_success '--plot refuses a prefix a gnuplot string cannot hold' '
+	test_expect_code 2 latency-compare --plot="$(printf "a\\nb")" base \
+		>out 2>err &&
+	grep -q "^latency-compare: --plot prefix has a control character" err &&
+	test_expect_code 2 latency-compare "--plot=a\\b" base >out 2>err
 '
 
 test_done

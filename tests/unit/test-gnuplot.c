@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for lib/gnuplot: quoting, and running a stand-in "gnuplot"
+ * Unit tests for lib/gnuplot: quoting (inert whatever the string holds),
+ * file names that quote unchanged, and running a stand-in "gnuplot"
  * (a shell script put first in PATH) that succeeds, fails, is killed, is
  * missing, and runs in the directory asked for.
  */
@@ -20,9 +21,18 @@ static void quoting(void)
 	static const struct {
 		const char *in, *want;
 	} cases[] = {
-		{ "plain", "'plain'" },	    { "", "''" },
-		{ "it's", "'it''s'" },	    { "''", "''''''" },
-		{ "a\"b\\c", "'a\"b\\c'" },
+		{ "plain", "'plain'" },
+		{ "", "''" },
+		{ "it's", "'it''s'" },
+		{ "''", "''''''" },
+		{ "a\"b\\c", "'a\"b\\\\c'" },
+		/* Issue 11: a newline ended the string's command, and the
+		 * next line was gnuplot's to run, `system` included. */
+		{ "x\nsystem \"touch PWNED\"\n#",
+		  "'x\\nsystem \"touch PWNED\"\\n#'" },
+		{ "a\rb\x1b[31m\x01\x7f", "'a\\rb\\x1b[31m\\x01\\x7f'" },
+		{ "it's\n'", "'it''s\\n'''" },
+		{ "caf\xc3\xa9\xff", "'caf\xc3\xa9\\xff'" },
 	};
 	size_t i;
 
@@ -35,9 +45,18 @@ static void quoting(void)
 			skip_all("open_memstream() failed");
 		gnuplot_quote(f, cases[i].in);
 		fclose(f);
-		is_str(buf, cases[i].want, "quote(%s)", cases[i].in);
+		is_str(buf, cases[i].want, "quote, case %zu", i);
 		free(buf);
 	}
+}
+
+static void names(void)
+{
+	ok(gnuplot_name_ok("out/gitk-hist"), "a plain file name is fine");
+	ok(gnuplot_name_ok("caf\xc3\xa9 'q'"), "UTF-8, blanks, quotes too");
+	ok(!gnuplot_name_ok("a\nb"), "a newline is not");
+	ok(!gnuplot_name_ok("a\\b"), "nor a backslash (it would be doubled)");
+	ok(!gnuplot_name_ok("a\xff"), "nor a byte that is not UTF-8");
 }
 
 /* Put a fake gnuplot running BODY into DIR. */
@@ -107,6 +126,7 @@ static void running(void)
 int main(void)
 {
 	quoting();
+	names();
 	running();
 	return done_testing();
 }

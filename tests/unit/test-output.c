@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests for lib/output: JSON, CSV, command lines, atomic files. */
+/*
+ * Unit tests for lib/output: JSON, CSV, command lines, atomic files, and
+ * the escaping that keeps strings from input files inert on a terminal, in
+ * Markdown, CSV and JSON.
+ */
 #include <config.h>
 
 #include <errno.h>
@@ -11,6 +15,7 @@
 
 #include "lib/json-read.h"
 #include "lib/output.h"
+#include "lib/xalloc.h"
 #include "tests/tap.h"
 
 static char *buf;
@@ -123,6 +128,77 @@ static void misc(void)
 	csv_field(f, "say \"hi\"", '\n');
 	fclose(f);
 	is_str(buf, "plain,\"a,b\",\"say \"\"hi\"\"\"\n", "CSV quoting");
+}
+
+/* One hostile string through every writer, exactly. */
+static void escaping(void)
+{
+	static const struct {
+		const char *in, *text, *md, *csv, *json;
+	} cases[] = {
+		{ "plain 6.1-rc2", "plain 6.1-rc2", "plain 6.1-rc2",
+		  "plain 6.1-rc2", "\"plain 6.1-rc2\"" },
+		{ "a\nb\x1b[31mc|d\"e", "a\\nb\\x1b[31mc|d\"e",
+		  "a\\\\nb\\\\x1b\\[31mc\\|d\"e", "\"a\\nb\\x1b[31mc|d\"\"e\"",
+		  "\"a\\nb\\u001b[31mc|d\\\"e\"" },
+		{ "back\\slash\ttab\r", "back\\\\slash\\ttab\\r",
+		  "back\\\\\\\\slash\\\\ttab\\\\r", "back\\\\slash\\ttab\\r",
+		  "\"back\\\\slash\\ttab\\r\"" },
+		/* A spreadsheet would run these as formulas. */
+		{ "=1+2", "=1+2", "=1+2", "\"'=1+2\"", "\"=1+2\"" },
+		{ "-rc1,x", "-rc1,x", "-rc1,x", "\"'-rc1,x\"", "\"-rc1,x\"" },
+		{ "@SUM(A1)", "@SUM(A1)", "@SUM(A1)", "\"'@SUM(A1)\"",
+		  "\"@SUM(A1)\"" },
+		/* Markdown and inline HTML. */
+		{ "<img src=x>`*_[~&", "<img src=x>`*_[~&",
+		  "\\<img src=x\\>\\`\\*\\_\\[\\~\\&", "<img src=x>`*_[~&",
+		  "\"<img src=x>`*_[~&\"" },
+		/* UTF-8: kept; DEL, C1 CSI, bidi override and bad bytes not. */
+		{ "caf\xc3\xa9 \x7f\xc2\x9b\xe2\x80\xae\xff\xc3",
+		  "caf\xc3\xa9 \\x7f\\u009b\\u202e\\xff\\xc3",
+		  "caf\xc3\xa9 \\\\x7f\\\\u009b\\\\u202e\\\\xff\\\\xc3",
+		  "caf\xc3\xa9 \\x7f\\u009b\\u202e\\xff\\xc3",
+		  "\"caf\xc3\xa9 \\u007f\\u009b\\u202e\\ufffd\\ufffd\"" },
+		/* Overlong '/', a surrogate, beyond U+10FFFF. */
+		{ "\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80",
+		  "\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80", NULL, NULL,
+		  "\"\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\"
+		  "ufffd\"" },
+		/* A 4-byte character is fine. */
+		{ "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80", NULL, NULL,
+		  "\"\xf0\x9f\x98\x80\"" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *e = text_escape(cases[i].in);
+		FILE *f;
+
+		is_str(e, cases[i].text, "text_escape, case %zu", i);
+		free(e);
+		f = mem();
+		text_write(f, cases[i].in);
+		fclose(f);
+		is_str(buf, cases[i].text, "text_write, case %zu", i);
+		if (cases[i].md) {
+			f = mem();
+			md_cell_write(f, cases[i].in);
+			fclose(f);
+			is_str(buf, cases[i].md, "md_cell_write, case %zu", i);
+		}
+		if (cases[i].csv) {
+			f = mem();
+			csv_field(f, cases[i].in, ';');
+			fclose(f);
+			e = xasprintf("%s;", cases[i].csv);
+			is_str(buf, e, "csv_field, case %zu", i);
+			free(e);
+		}
+		f = mem();
+		json_write_string(f, cases[i].in);
+		fclose(f);
+		is_str(buf, cases[i].json, "json_write_string, case %zu", i);
+	}
 }
 
 static void atomic(void)
@@ -263,6 +339,7 @@ int main(void)
 	json();
 	header();
 	misc();
+	escaping();
 	atomic();
 	copy();
 	escape();

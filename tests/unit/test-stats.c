@@ -142,11 +142,74 @@ static void intervals(void)
 	ok(isnan(w.p), "one sample: undefined");
 }
 
+/*
+ * The minimal detectable effect, by hand:
+ *
+ * {10,12,14} against {20,22,24}: variances 4 and 4, sizes 3 and 3, so
+ * se = sqrt(4/3 + 4/3) = sqrt(8/3) = 1.6329932 and the Welch df is
+ * (8/3)^2 / ((4/3)^2/2 + (4/3)^2/2) = 4; from a t table t(0.975, 4) =
+ * 2.7764451 and t(0.8, 4) = 0.9409646, so mde = 3.7174097 * 1.6329932 =
+ * 6.0705046, 50.587538% of the baseline mean 12.
+ *
+ * Two degrees of freedom have a closed form, t(p, 2) = (2p - 1) /
+ * sqrt(2p(1 - p)): t(0.975, 2) = 0.95 / sqrt(0.04875) = 4.3026527 and
+ * t(0.8, 2) = 0.6 / sqrt(0.32) = 1.0606602; with se = sqrt(4/3 + 4) =
+ * 2.3094011 (one new result against the spread of three, variance 4),
+ * mde = 5.3633129 * 2.3094011 = 12.386041.  And the two-sided p of t
+ * on 2 df is 1 - t / sqrt(2 + t^2): for a difference of 8, t = 8 /
+ * 2.3094011 = 3.4641016 and p = 1 - 3.4641016 / sqrt(14) = 0.0741799.
+ *
+ * Large samples: the quantiles tend to the normal ones, 1.9599640 +
+ * 0.8416212 = 2.8015852; variances 1, sizes 10^6: se = sqrt(2e-6) =
+ * 0.0014142136, mde = 0.0039620417, 0.39620417% of a mean of 1.
+ */
+static void mde(void)
+{
+	static const double a[] = { 10, 12, 14 }, b[] = { 20, 22, 24 };
+	struct stats_welch w;
+	double se = sqrt(4.0 / 3 + 4);
+
+	is_double(stats_mde_pct(stats_mean_of(a, 3), 4, 3, 4, 3, 0.05, 0.8),
+		  50.587538, 1e-5, "mde of {10,12,14} vs {20,22,24}: 50.59%%");
+	is_double(stats_mde(sqrt(8.0 / 3), 4, 0.05, 0.8), 6.0705046, 1e-6,
+		  "mde on 4 df, absolute");
+	is_double(stats_mde(se, 2, 0.05, 0.8), 12.386041, 1e-5,
+		  "mde on 2 df (closed form quantiles)");
+	is_double(stats_mde_pct(1, 1, 1000000, 1, 1000000, 0.05, 0.8),
+		  0.39620417, 1e-6, "large samples: 2.8016 standard errors");
+	is_double(stats_mde_pct(-12, 4, 3, 4, 3, 0.05, 0.8), 50.587538, 1e-5,
+		  "percent of |mean|");
+	ok(stats_mde_pct(12, 4, 3, 4, 3, 0.01, 0.8) > 50.6,
+	   "a stricter alpha sees less");
+	is_double(stats_mde_pct(5, 0, 3, 0, 2, 0.05, 0.8), 0, 0,
+		  "no spread: any change is seen");
+	ok(isnan(stats_mde_pct(5, 1, 1, 1, 3, 0.05, 0.8)), "one sample: NaN");
+	ok(isnan(stats_mde_pct(0, 1, 3, 1, 3, 0.05, 0.8)), "mean 0: NaN");
+	ok(isnan(stats_mde(1, 4, 0, 0.8)), "alpha 0: NaN");
+	ok(isnan(stats_mde(1, 0, 0.05, 0.8)), "df 0: NaN");
+
+	w = stats_t_test(8, se, 2);
+	is_double(w.t, 3.4641016, 1e-6, "t of 8 over se 2.3094");
+	is_double(w.p, 0.0741799, 1e-6, "p on 2 df (closed form)");
+	w = stats_t_test(-1, 0, 3);
+	is_double(w.p, 0, 0, "se 0, a difference: p 0");
+	ok(isnan(stats_t_test(1, -1, 3).p), "negative se: NaN");
+	w = stats_welch_summary(12, 4, 3, 22, 4, 3);
+	is_double(w.df, 4, 1e-12, "equal variances and sizes: df 2(n-1)");
+	/* p = 1 - t(t^2+6)/(t^2+4)^1.5 on 4 df, t = 10/1.6329932 = 6.1237244 */
+	is_double(w.p, 1 - 6.1237244 * (37.5 + 6) / pow(37.5 + 4, 1.5), 1e-6,
+		  "p on 4 df (closed form)");
+	w = stats_welch_test(a, 3, b, 3);
+	is_double(w.p, stats_welch_summary(12, 4, 3, 22, 4, 3).p, 1e-15,
+		  "samples and summaries agree");
+}
+
 int main(void)
 {
 	basics();
 	percentiles();
 	t_dist();
 	intervals();
+	mde();
 	return done_testing();
 }
