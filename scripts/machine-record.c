@@ -1,0 +1,865 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The one machine-state record (DESIGN.md, contract 5): a text file
+ * $LATENCY_STATE_DIR/state, one tab-separated entry a line, each written
+ * before the change it undoes.  Line 1 is "format<TAB>1", line 2
+ * "owner<TAB>PID<TAB>STARTTIME"; entries follow in the order the changes
+ * were made and are undone last first.  Every undo is idempotent, so a
+ * restore that is itself interrupted is simply run again.  The directory
+ * is 0700 and ours; the file is opened without following symbolic links
+ * and created exclusively, so root never writes through a planted link.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/opt.h"
+#include "lib/parse.h"
+#include "lib/timing.h"
+#include "lib/xalloc.h"
+#include "scripts/machine.h"
+
+#define RECORD_NAME "state"
+#define RECORD_NEW "state.new"
+#define RECORD_MAX (1 << 20)
+#define ENTRY_MAX 4096
+/* How long restore lets a recorded process end on SIGTERM. */
+#define TERM_WAIT_NS (5 * NSEC_PER_SEC)
+
+enum undo_result { UNDO_DONE, UNDO_NOOP, UNDO_FAILED };
+
+/* What an undo says besides its result (allocated, or NULL). */
+typedef enum undo_result undo_fn(char **arg, char **note);
+
+struct kind {
+	const char *name;
+	int min_args, max_args; /* as `record` takes them */
+	int stored_args;	/* as the record holds them */
+	int shown_args;		/* how many a message shows */
+	char *(*make)(int argc, char **argv);
+	undo_fn *undo;
+};
+
+static const char *state_name(void)
+{
+	return menv.state_dir;
+}
+
+const char *record_path(void)
+{
+	static char *path;
+
+	if (!path)
+		path = xasprintf("%s/" RECORD_NAME, state_name());
+	return path;
+}
+
+int state_dir_open(void)
+{
+	const char *dir = state_name();
+	struct stat st;
+	int fd;
+
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		die_errno(EXIT_RUN_FAILED, "cannot create state directory '%s'",
+			  dir);
+	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
+		die(EXIT_RUN_FAILED,
+		    "refusing state directory '%s': it is a symbolic link", dir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		die_errno(EXIT_RUN_FAILED, "cannot open state directory '%s'",
+			  dir);
+	if (fstat(fd, &st))
+		die_errno(EXIT_RUN_FAILED, "cannot stat '%s'", dir);
+	if (st.st_uid != geteuid())
+		die(EXIT_RUN_FAILED,
+		    "refusing state directory '%s': owned by uid %u, not %u",
+		    dir, (unsigned)st.st_uid, (unsigned)geteuid());
+	if (st.st_mode & 022)
+		die(EXIT_RUN_FAILED,
+		    "refusing state directory '%s': writable by group or "
+		    "others (mode %04o)",
+		    dir, (unsigned)(st.st_mode & 07777));
+	return fd;
+}
+
+void state_lock(int dirfd)
+{
+	while (flock(dirfd, LOCK_EX))
+		if (errno != EINTR)
+			die_errno(EXIT_RUN_FAILED, "cannot lock '%s'",
+				  state_name());
+}
+
+void state_unlock(int dirfd)
+{
+	(void)flock(dirfd, LOCK_UN); /* closing the descriptor also unlocks */
+}
+
+/* Open the record with FLAGS, refusing links and files others can write. */
+static int record_open(int dirfd, int flags)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(dirfd, RECORD_NAME, flags | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		die(EXIT_RUN_FAILED,
+		    "refusing record '%s': it is a symbolic link", record_path());
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st))
+		die_errno(EXIT_RUN_FAILED, "cannot stat '%s'", record_path());
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022))
+		die(EXIT_RUN_FAILED,
+		    "refusing record '%s': not a regular file of uid %u "
+		    "that only it can write",
+		    record_path(), (unsigned)geteuid());
+	return fd;
+}
+
+/* Split LINE at tabs into E (keeping empty fields). */
+static void entry_split(struct record_entry *e, char *line)
+{
+	char *p, *copy;
+	size_t n = 1;
+
+	for (p = line; *p; p++)
+		n += *p == '\t';
+	e->line = line;
+	copy = xstrdup(line);
+	e->field = xcalloc(n + 1, sizeof(*e->field));
+	e->nfield = 0;
+	while ((p = strsep(&copy, "\t")))
+		e->field[e->nfield++] = p;
+}
+
+static void entry_free(struct record_entry *e)
+{
+	if (e->field)
+		free(e->field[0]);
+	free(e->field);
+	free(e->line);
+}
+
+static char *header_text(pid_t owner, uint64_t start)
+{
+	return xasprintf("format\t1\nowner\t%d\t%llu\n", (int)owner,
+			 (unsigned long long)start);
+}
+
+static void record_parse(struct record *r, char *buf)
+{
+	size_t lineno = 0, alloc = 0;
+	char *line, *next;
+
+	for (line = buf; line && *line; line = next) {
+		struct record_entry e;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		entry_split(&e, xstrdup(line));
+		if (lineno == 1 && (e.nfield != 2 || strcmp(e.field[0], "format") ||
+				    strcmp(e.field[1], "1")))
+			die(EXIT_RUN_FAILED,
+			    "'%s' is not a latency-machine record of format 1 "
+			    "(line 1)",
+			    record_path());
+		if (lineno == 2) {
+			uint64_t pid;
+
+			if (e.nfield != 3 || strcmp(e.field[0], "owner") ||
+			    parse_u64(e.field[1], &pid) || !pid ||
+			    pid > INT_MAX ||
+			    parse_u64(e.field[2], &r->owner_start))
+				die(EXIT_RUN_FAILED,
+				    "'%s' line 2: not an owner line",
+				    record_path());
+			r->owner = (pid_t)pid;
+		}
+		if (lineno <= 2) {
+			entry_free(&e);
+			continue;
+		}
+		if (!*line) {
+			entry_free(&e);
+			continue;
+		}
+		if (r->n == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			r->e = xreallocarray(r->e, alloc, sizeof(*r->e));
+		}
+		r->e[r->n++] = e;
+	}
+	if (lineno < 2)
+		die(EXIT_RUN_FAILED, "'%s' is not a latency-machine record",
+		    record_path());
+}
+
+int record_load(int dirfd, struct record *r)
+{
+	char *buf = xmalloc(RECORD_MAX + 1);
+	ssize_t n;
+	int fd;
+
+	memset(r, 0, sizeof(*r));
+	r->dirfd = dirfd;
+	fd = record_open(dirfd, O_RDONLY);
+	if (fd == -ENOENT) {
+		free(buf);
+		return -ENOENT;
+	}
+	if (fd < 0)
+		die_err(EXIT_RUN_FAILED, -fd, "cannot open '%s'", record_path());
+	n = read_full(fd, buf, RECORD_MAX + 1);
+	(void)close(fd); /* read-only */
+	if (n < 0)
+		die_err(EXIT_RUN_FAILED, (int)-n, "cannot read '%s'",
+			record_path());
+	if (n > RECORD_MAX)
+		die(EXIT_RUN_FAILED, "'%s' is larger than %d bytes",
+		    record_path(), RECORD_MAX);
+	buf[n] = '\0';
+	if (strlen(buf) != (size_t)n)
+		die(EXIT_RUN_FAILED, "'%s' holds a NUL byte", record_path());
+	record_parse(r, buf);
+	free(buf);
+	return 0;
+}
+
+void record_release(struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		entry_free(&r->e[i]);
+	free(r->e);
+	r->e = NULL;
+	r->n = 0;
+}
+
+static void sync_dir(int dirfd)
+{
+	if (fsync(dirfd))
+		die_errno(EXIT_RUN_FAILED, "cannot sync '%s'", state_name());
+}
+
+/* Write TEXT into the new file FD (named NAME) and close it. */
+static void write_close(int fd, const char *text, const char *name)
+{
+	int r = write_all(fd, text, strlen(text));
+
+	if (!r && fsync(fd))
+		r = -errno;
+	if (close(fd) && !r)
+		r = -errno;
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", name);
+}
+
+void record_create(int dirfd, pid_t owner, uint64_t owner_start)
+{
+	char *text = header_text(owner, owner_start);
+	int fd;
+
+	fd = openat(dirfd, RECORD_NAME,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die_errno(EXIT_RUN_FAILED, "cannot create '%s'", record_path());
+	write_close(fd, text, record_path());
+	free(text);
+	sync_dir(dirfd);
+}
+
+bool record_owner_alive(const struct record *r)
+{
+	uint64_t start;
+
+	return !proc_starttime(r->owner, &start) && start == r->owner_start;
+}
+
+off_t record_append(int dirfd, pid_t owner, const char *line)
+{
+	char *text, last = '\n';
+	struct record r;
+	struct stat st;
+	int fd, e;
+
+	if (record_load(dirfd, &r) || r.owner != owner)
+		die(EXIT_RUN_FAILED,
+		    "no record of run pid %d in '%s' (run 'latency-machine "
+		    "begin --owner=%d' first)",
+		    (int)owner, state_name(), (int)owner);
+	record_release(&r);
+	fd = record_open(dirfd, O_RDWR | O_APPEND);
+	if (fd < 0 || fstat(fd, &st))
+		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", record_path());
+	/* After a torn write, start a line of our own. */
+	if (st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) != 1)
+		die_errno(EXIT_RUN_FAILED, "cannot read '%s'", record_path());
+	text = xasprintf("%s%s\n", last == '\n' ? "" : "\n", line);
+	e = write_all(fd, text, strlen(text));
+	if (!e && fsync(fd))
+		e = -errno;
+	if (close(fd) && !e)
+		e = -errno;
+	if (e)
+		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'", record_path());
+	free(text);
+	return last == '\n' ? st.st_size : st.st_size + 1;
+}
+
+void record_withdraw(int dirfd, off_t size, const char *line)
+{
+	size_t len = strlen(line) + 1;
+	char *tail = xmalloc(len);
+	struct stat st;
+	int fd = record_open(dirfd, O_RDWR);
+
+	if (fd < 0)
+		die_err(EXIT_RUN_FAILED, -fd, "cannot open '%s'", record_path());
+	/* Only if nothing was appended after it. */
+	if (!fstat(fd, &st) && st.st_size == size + (off_t)len &&
+	    pread(fd, tail, len, size) == (ssize_t)len &&
+	    !memcmp(tail, line, len - 1) && tail[len - 1] == '\n') {
+		if (ftruncate(fd, size) || fsync(fd))
+			die_errno(EXIT_RUN_FAILED, "cannot shorten '%s'",
+				  record_path());
+	}
+	free(tail);
+	if (close(fd))
+		die_errno(EXIT_RUN_FAILED, "cannot close '%s'", record_path());
+}
+
+/* ---- entries: validation as `record` takes them ---- */
+
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+static void check_value(const char *kind, const char *v)
+{
+	if (has_control(v))
+		usage_error("%s: refusing a value with a tab, newline or other "
+			    "control character",
+			    kind);
+	if (strlen(v) > ENTRY_MAX / 2)
+		usage_error("%s: value longer than %d bytes", kind,
+			    ENTRY_MAX / 2);
+}
+
+/* An absolute path without "." or ".." components or empty ones. */
+static bool path_clean(const char *p)
+{
+	const char *c = p;
+
+	if (*p != '/' || has_control(p) || strlen(p) > ENTRY_MAX / 2)
+		return false;
+	while (*c == '/') {
+		size_t n = strcspn(c + 1, "/");
+
+		if (!n && c[1]) /* "//" */
+			return false;
+		if ((n == 1 && c[1] == '.') ||
+		    (n == 2 && c[1] == '.' && c[2] == '.'))
+			return false;
+		c += 1 + n;
+	}
+	return true;
+}
+
+static char *make_path(int argc, char **argv)
+{
+	(void)argc;
+	if (!path_clean(argv[1]))
+		usage_error("%s: '%s' is not a clean absolute path", argv[0],
+			    argv[1]);
+	return xasprintf("%s\t%s", argv[0], argv[1]);
+}
+
+/* vm.page-cluster or vm/page-cluster -> $LATENCY_PROC/sys/vm/page-cluster */
+static char *sysctl_path(const char *name)
+{
+	char *rel = xstrdup(name), *p, *path;
+
+	if (!strchr(rel, '/'))
+		for (p = rel; *p; p++)
+			if (*p == '.')
+				*p = '/';
+	path = proc_path("/sys/%s", rel);
+	free(rel);
+	return path;
+}
+
+static bool sysctl_name_ok(const char *name)
+{
+	char *slashed;
+	bool ok;
+
+	if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/@+-") !=
+			      strlen(name))
+		return false;
+	slashed = xasprintf("/%s", name);
+	if (!strchr(name, '/'))
+		for (char *p = slashed; *p; p++)
+			if (*p == '.')
+				*p = '/';
+	ok = path_clean(slashed) && slashed[strlen(slashed) - 1] != '/';
+	free(slashed);
+	return ok;
+}
+
+/*
+ * The current value of a kernel file, to write back: a choice shown as
+ * "always [madvise] never" is the bracketed word; tabs between numbers
+ * (kernel.printk) become spaces.
+ */
+static char *current_value(const char *kind, const char *path)
+{
+	char buf[ENTRY_MAX / 2], *p, *q;
+	ssize_t n = kfile_read(path, buf, sizeof(buf));
+
+	if (n < 0)
+		die_err(EXIT_RUN_FAILED, (int)-n,
+			"%s: cannot read the current value of '%s'", kind, path);
+	p = strchr(buf, '[');
+	q = p ? strchr(p, ']') : NULL;
+	if (q) {
+		*q = '\0';
+		memmove(buf, p + 1, (size_t)(q - p));
+	}
+	for (p = buf; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+	if (has_control(buf))
+		die(EXIT_RUN_FAILED,
+		    "%s: the value of '%s' spans lines; record it by hand", kind,
+		    path);
+	return xstrdup(buf);
+}
+
+static char *make_sysctl(int argc, char **argv)
+{
+	char *value, *line;
+
+	if (!sysctl_name_ok(argv[1]))
+		usage_error("sysctl: '%s' is not a sysctl name", argv[1]);
+	if (argc > 2) {
+		check_value(argv[0], argv[2]);
+		value = xstrdup(argv[2]);
+	} else {
+		char *path = sysctl_path(argv[1]);
+
+		value = current_value(argv[0], path);
+		free(path);
+	}
+	line = xasprintf("sysctl\t%s\t%s", argv[1], value);
+	free(value);
+	return line;
+}
+
+static char *make_sysfs(int argc, char **argv)
+{
+	char *value, *line;
+
+	if (strncmp(argv[1], "/sys/", 5) || !path_clean(argv[1]))
+		usage_error("sysfs: '%s' is not a clean path under /sys",
+			    argv[1]);
+	if (argc > 2) {
+		check_value(argv[0], argv[2]);
+		value = xstrdup(argv[2]);
+	} else {
+		char *path = sys_path("%s", argv[1] + 4);
+
+		value = current_value(argv[0], path);
+		free(path);
+	}
+	line = xasprintf("sysfs\t%s\t%s", argv[1], value);
+	free(value);
+	return line;
+}
+
+static char *make_online(int argc, char **argv)
+{
+	const char *s = argv[1];
+	uint64_t nr;
+
+	(void)argc;
+	if (!strncmp(s, "memory", 6))
+		s += 6;
+	if (parse_u64(s, &nr) || nr > 1000000000)
+		usage_error("online: '%s' is not a memory block (memoryN or N)",
+			    argv[1]);
+	return xasprintf("online\tmemory%llu", (unsigned long long)nr);
+}
+
+static char *make_hugepages(int argc, char **argv)
+{
+	uint64_t count;
+
+	if (argc > 1) {
+		count = opt_u64("hugepages COUNT", argv[1], 0, UINT64_MAX);
+	} else {
+		char *path = proc_path("/sys/vm/nr_hugepages");
+		int r = kfile_read_u64(path, false, &count);
+
+		if (r)
+			die_err(EXIT_RUN_FAILED, -r, "hugepages: cannot read '%s'",
+				path);
+		free(path);
+	}
+	return xasprintf("hugepages\t%llu", (unsigned long long)count);
+}
+
+static char *make_pid(int argc, char **argv)
+{
+	pid_t pid = (pid_t)opt_u64("pid PID", argv[1], 1, INT_MAX);
+	uint64_t start;
+	int r;
+
+	(void)argc;
+	r = proc_starttime(pid, &start);
+	if (r == -ESRCH)
+		die(EXIT_RUN_FAILED, "pid: no process %d to record", (int)pid);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "pid: cannot read the start of %d",
+			(int)pid);
+	return xasprintf("pid\t%d\t%llu", (int)pid, (unsigned long long)start);
+}
+
+/* ---- undo actions: idempotent, each says what it did ---- */
+
+/* /proc/swaps shows a space in a path as \040, as the kernel escapes it. */
+static void unescape_octal(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++, d++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				    (s[3] - '0'));
+			s += 3;
+		} else {
+			*d = *s;
+		}
+	}
+	*d = '\0';
+}
+
+static bool swap_enabled(const char *path, char **note)
+{
+	char *swaps = proc_path("/swaps"), *buf = xmalloc(65536), *line;
+	char *save = NULL;
+	ssize_t n = kfile_read(swaps, buf, 65536);
+	bool found = false;
+
+	if (n < 0)
+		*note = xasprintf("cannot read '%s': %s", swaps,
+				  strerror((int)-n));
+	for (line = n < 0 ? NULL : strtok_r(buf, "\n", &save);
+	     line && !found; line = strtok_r(NULL, "\n", &save)) {
+		line[strcspn(line, " \t")] = '\0';
+		unescape_octal(line);
+		found = !strcmp(line, path);
+	}
+	free(buf);
+	free(swaps);
+	return found;
+}
+
+static enum undo_result undo_swapoff(char **arg, char **note)
+{
+	char *argv[] = { "swapoff", arg[0], NULL };
+	int r;
+
+	if (!swap_enabled(arg[0], note)) {
+		if (*note)
+			return UNDO_FAILED;
+		*note = xstrdup("not enabled");
+		return UNDO_NOOP;
+	}
+	r = run_command(argv);
+	if (!r)
+		return UNDO_DONE;
+	*note = r < 0 ? xasprintf("cannot run swapoff: %s", strerror(-r))
+		      : xasprintf("swapoff exited with status %d", r);
+	return UNDO_FAILED;
+}
+
+static enum undo_result undo_rmfile(char **arg, char **note)
+{
+	if (!unlink(arg[0]))
+		return UNDO_DONE;
+	if (errno == ENOENT) {
+		*note = xstrdup("already gone");
+		return UNDO_NOOP;
+	}
+	*note = xstrdup(strerror(errno));
+	return UNDO_FAILED;
+}
+
+static enum undo_result undo_rmdir(char **arg, char **note)
+{
+	int tries;
+
+	/* Recorded processes were stopped just before; let them leave. */
+	for (tries = 0; tries < 20; tries++) {
+		struct timespec ts = { 0, 100 * 1000000L };
+
+		if (!rmdir(arg[0]))
+			return UNDO_DONE;
+		if (errno == ENOENT) {
+			*note = xstrdup("already gone");
+			return UNDO_NOOP;
+		}
+		if (errno != EBUSY)
+			break;
+		(void)nanosleep(&ts, NULL);
+	}
+	*note = xstrdup(strerror(errno));
+	return UNDO_FAILED;
+}
+
+static enum undo_result write_back(char *path, const char *value, char **note)
+{
+	int r = kfile_write(path, value, 0);
+
+	if (r)
+		*note = xasprintf("cannot write '%s': %s", path, strerror(-r));
+	free(path);
+	return r ? UNDO_FAILED : UNDO_DONE;
+}
+
+static enum undo_result undo_sysctl(char **arg, char **note)
+{
+	if (!sysctl_name_ok(arg[0])) {
+		*note = xstrdup("not a sysctl name");
+		return UNDO_FAILED;
+	}
+	return write_back(sysctl_path(arg[0]), arg[1], note);
+}
+
+static enum undo_result undo_sysfs(char **arg, char **note)
+{
+	if (strncmp(arg[0], "/sys/", 5) || !path_clean(arg[0])) {
+		*note = xstrdup("not a clean path under /sys");
+		return UNDO_FAILED;
+	}
+	return write_back(sys_path("%s", arg[0] + 4), arg[1], note);
+}
+
+static enum undo_result undo_online(char **arg, char **note)
+{
+	char state[16], *path;
+	uint64_t nr;
+	ssize_t n;
+	int r;
+
+	if (strncmp(arg[0], "memory", 6) || parse_u64(arg[0] + 6, &nr)) {
+		*note = xstrdup("not a memory block");
+		return UNDO_FAILED;
+	}
+	path = mem_block_state_path((unsigned long)nr);
+	n = kfile_read(path, state, sizeof(state));
+	if (n >= 0 && !strcmp(state, "online")) {
+		*note = xstrdup("already online");
+		free(path);
+		return UNDO_NOOP;
+	}
+	r = kfile_write(path, "online", 0);
+	if (!r && kfile_read(path, state, sizeof(state)) >= 0 &&
+	    strcmp(state, "online"))
+		r = -EAGAIN;
+	if (r)
+		*note = xasprintf("cannot write '%s': %s", path, strerror(-r));
+	free(path);
+	return r ? UNDO_FAILED : UNDO_DONE;
+}
+
+static enum undo_result undo_hugepages(char **arg, char **note)
+{
+	char *path = proc_path("/sys/vm/nr_hugepages");
+	uint64_t want, now;
+	int r;
+
+	if (parse_u64(arg[0], &want)) {
+		*note = xstrdup("not a page count");
+		free(path);
+		return UNDO_FAILED;
+	}
+	r = kfile_write(path, arg[0], 0);
+	if (!r)
+		r = kfile_read_u64(path, false, &now);
+	if (r)
+		*note = xasprintf("cannot write '%s': %s", path, strerror(-r));
+	else if (now != want)
+		*note = xasprintf("the kernel keeps %llu pages (in use?)",
+				  (unsigned long long)now);
+	free(path);
+	return *note ? UNDO_FAILED : UNDO_DONE;
+}
+
+static enum undo_result undo_pid(char **arg, char **note)
+{
+	uint64_t pid, start;
+	bool other;
+	int r;
+
+	if (parse_u64(arg[0], &pid) || !pid || pid > INT_MAX ||
+	    parse_u64(arg[1], &start)) {
+		*note = xstrdup("not a pid and start time");
+		return UNDO_FAILED;
+	}
+	r = proc_stop((pid_t)pid, start, TERM_WAIT_NS, &other);
+	if (r > 0)
+		return UNDO_DONE;
+	if (!r) {
+		*note = xstrdup(other ? "another process has that pid now; "
+					"left alone"
+				      : "already gone");
+		return UNDO_NOOP;
+	}
+	*note = xasprintf("cannot stop it: %s", strerror(-r));
+	return UNDO_FAILED;
+}
+
+/* clang-format off */
+static const struct kind kinds[] = {
+	{ "swapoff",   1, 1, 1, 1, make_path,      undo_swapoff },
+	{ "rmfile",    1, 1, 1, 1, make_path,      undo_rmfile },
+	{ "rmdir",     1, 1, 1, 1, make_path,      undo_rmdir },
+	{ "sysctl",    1, 2, 2, 2, make_sysctl,    undo_sysctl },
+	{ "sysfs",     1, 2, 2, 2, make_sysfs,     undo_sysfs },
+	{ "online",    1, 1, 1, 1, make_online,    undo_online },
+	{ "hugepages", 0, 1, 1, 1, make_hugepages, undo_hugepages },
+	{ "pid",       1, 1, 2, 1, make_pid,       undo_pid },
+};
+/* clang-format on */
+
+static const struct kind *kind_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kinds[i].name, name))
+			return &kinds[i];
+	return NULL;
+}
+
+char *entry_make(int argc, char **argv)
+{
+	const struct kind *k;
+	char *line;
+
+	if (argc < 1)
+		usage_error("record: no KIND given");
+	k = kind_find(argv[0]);
+	if (!k)
+		usage_error("record: unknown KIND '%s'", argv[0]);
+	if (argc - 1 < k->min_args || argc - 1 > k->max_args)
+		usage_error("record %s: takes %d to %d arguments, not %d",
+			    k->name, k->min_args, k->max_args, argc - 1);
+	line = k->make(argc, argv);
+	if (strlen(line) > ENTRY_MAX)
+		usage_error("record %s: entry longer than %d bytes", k->name,
+			    ENTRY_MAX);
+	return line;
+}
+
+/* Undo E, telling stderr what happened; true when it is done with. */
+static bool entry_undo(const struct record_entry *e, const char *prefix)
+{
+	const struct kind *k = kind_find(e->field[0]);
+	char *note = NULL, what[ENTRY_MAX + 64];
+	enum undo_result res;
+	size_t i, n = 0;
+
+	if (!k || (int)e->nfield != k->stored_args + 1) {
+		fprintf(stderr, "%s: %s: cannot undo '%s': not an entry this "
+				"version knows; kept in the record\n",
+			progname(), prefix, e->line);
+		return false;
+	}
+	n = (size_t)snprintf(what, sizeof(what), "%s", k->name);
+	for (i = 1; i <= (size_t)k->shown_args && n < sizeof(what); i++)
+		n += (size_t)snprintf(what + n, sizeof(what) - n, " %s",
+				      e->field[i]);
+	res = k->undo(e->field + 1, &note);
+	if (res == UNDO_FAILED)
+		fprintf(stderr, "%s: %s: %s failed: %s; kept in the record\n",
+			progname(), prefix, what, note ? note : "error");
+	else if (note)
+		fprintf(stderr, "%s: %s: %s (%s)\n", progname(), prefix, what,
+			note);
+	else
+		fprintf(stderr, "%s: %s: %s\n", progname(), prefix, what);
+	free(note);
+	return res != UNDO_FAILED;
+}
+
+size_t record_restore(int dirfd, struct record *r, const char *prefix)
+{
+	bool *done = xcalloc(r->n + 1, sizeof(*done));
+	size_t i, left = 0;
+	char *text;
+	int fd;
+
+	for (i = r->n; i-- > 0;) {
+		done[i] = entry_undo(&r->e[i], prefix);
+		left += !done[i];
+	}
+	if (!left) {
+		free(done);
+		if (unlinkat(dirfd, RECORD_NAME, 0) && errno != ENOENT)
+			die_errno(EXIT_RUN_FAILED, "cannot remove '%s'",
+				  record_path());
+		sync_dir(dirfd);
+		return 0;
+	}
+	/* Keep what could not be undone, in its order, for the next try. */
+	text = header_text(r->owner, r->owner_start);
+	for (i = 0; i < r->n; i++) {
+		char *t;
+
+		if (done[i])
+			continue;
+		t = xasprintf("%s%s\n", text, r->e[i].line);
+		free(text);
+		text = t;
+	}
+	free(done);
+	if (unlinkat(dirfd, RECORD_NEW, 0) && errno != ENOENT)
+		die_errno(EXIT_RUN_FAILED, "cannot remove '%s/" RECORD_NEW "'",
+			  state_name());
+	fd = openat(dirfd, RECORD_NEW,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die_errno(EXIT_RUN_FAILED, "cannot create '%s/" RECORD_NEW "'",
+			  state_name());
+	write_close(fd, text, RECORD_NEW);
+	free(text);
+	if (renameat(dirfd, RECORD_NEW, dirfd, RECORD_NAME))
+		die_errno(EXIT_RUN_FAILED, "cannot replace '%s'", record_path());
+	sync_dir(dirfd);
+	return left;
+}
