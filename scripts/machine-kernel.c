@@ -243,7 +243,8 @@ int kfile_write(const char *path, const char *value, uint64_t timeout_ns)
 		return -ECHILD;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	if (WIFEXITED(status) && !menv.writer)
+	/* A writer exits as our child does: with the write's errno. */
+	if (WIFEXITED(status))
 		return -WEXITSTATUS(status);
 	return -EIO;
 }

@@ -7,8 +7,9 @@
  * --timeout; what the blocks cannot give is reserved as hugetlb pages (the
  * allocator loses the memory, the watermarks stay those of the big
  * machine).  Each change is in the state record before it is made.  The
- * floor, in the man page: free memory never below
- * max(64 MiB, 2 * min_free_kbytes) and MemTotal never below 256 MiB.
+ * floor, explained in the man page: MemFree never below 64 MiB, twice
+ * min_free_kbytes or the zones' high watermarks added up, whichever is
+ * most, and MemTotal never below 256 MiB.
  */
 #include <config.h>
 
@@ -64,12 +65,26 @@ static uint64_t min_free_kbytes(void)
 	return v;
 }
 
-/* Free memory the shrink never goes under, with MIN_FREE_KB as it is now. */
-static uint64_t margin_bytes(uint64_t min_free_kb)
+/*
+ * Free memory the shrink never goes under, as the kernel stands now: twice
+ * the min watermark, every zone's high watermark added up, and 64 MiB.
+ */
+static uint64_t margin_bytes(void)
 {
-	uint64_t twice_min = 2 * min_free_kb * 1024;
+	uint64_t m = 2 * min_free_kbytes() * 1024, high = 0;
+	struct zone_info *z;
+	size_t n, i;
+	int r = zoneinfo_read(&z, &n);
 
-	return twice_min > MARGIN_MIN ? twice_min : MARGIN_MIN;
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot read %s/zoneinfo",
+			menv.proc);
+	for (i = 0; i < n; i++)
+		high += z[i].high;
+	free(z);
+	high *= (uint64_t)sysconf(_SC_PAGESIZE);
+	m = m > high ? m : high;
+	return m > MARGIN_MIN ? m : MARGIN_MIN;
 }
 
 static void read_meminfo(struct meminfo *m)
@@ -108,7 +123,7 @@ static void plan_make(struct plan *p, uint64_t keep)
 	read_meminfo(&p->m0);
 	p->min_free_kb0 = min_free_kbytes();
 	p->in_use = p->m0.total - min_u64(p->m0.free, p->m0.total);
-	p->margin = margin_bytes(p->min_free_kb0);
+	p->margin = margin_bytes();
 	p->floor = max_u64(p->in_use + p->margin, TOTAL_MIN);
 	p->goal = p->in_use + keep;
 	p->target = max_u64(p->goal, p->floor);
@@ -266,7 +281,7 @@ static void offline_blocks(int dirfd, const struct shrink_opts *o,
 
 	for (i = 0; i < p->ncand && !sig_stop; i++) {
 		struct meminfo m;
-		uint64_t margin = margin_bytes(min_free_kbytes());
+		uint64_t margin = margin_bytes();
 
 		read_meminfo(&m);
 		if (meminfo_usable(&m) < p->target + p->block_bytes)
@@ -292,7 +307,7 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 
 	for (round = 0; round < HUGETLB_ROUNDS && !sig_stop; round++) {
 		struct meminfo m, m2;
-		uint64_t margin = margin_bytes(min_free_kbytes()), want, cap;
+		uint64_t margin = margin_bytes(), want, cap;
 		uint64_t nr;
 		int r;
 

@@ -46,8 +46,8 @@ int kfile_read_u64(const char *path, bool hex, uint64_t *val);
  * the LATENCY_MACHINE_WRITER command ("CMD PATH VALUE") when one is set.
  * With TIMEOUT_NS non-zero the write runs in a child process group that is
  * killed when it has not finished in time (a memory block's "offline" can
- * block for minutes).  Returns 0, -ETIMEDOUT, or -errno of the write (-EIO
- * when the writer command failed).
+ * block for minutes).  Returns 0, -ETIMEDOUT, or -errno of the write (a
+ * writer command exits with that errno; -EIO when it was killed).
  */
 int kfile_write(const char *path, const char *value, uint64_t timeout_ns);
 
