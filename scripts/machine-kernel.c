@@ -159,10 +159,11 @@ static void nap_ms(unsigned ms)
 
 /*
  * Wait until the child CHILD ends (reaping it into *STATUS) or DEADLINE_NS
- * passes or a stop signal arrives.  Returns 1 when it ended, 0 otherwise.
+ * passes or, when STOPPABLE, a stop signal arrives.  Returns 1 when it
+ * ended, 0 otherwise.
  */
 static int child_wait(pid_t child, int pidfd, uint64_t deadline_ns,
-		      int *status)
+		      bool stoppable, int *status)
 {
 	for (;;) {
 		pid_t w = waitpid(child, status, WNOHANG);
@@ -175,7 +176,7 @@ static int child_wait(pid_t child, int pidfd, uint64_t deadline_ns,
 			*status = -1; /* not ours to wait for any more */
 			return 1;
 		}
-		if (sig_stop || now >= deadline_ns)
+		if ((stoppable && sig_stop) || now >= deadline_ns)
 			return 0;
 		ms = (int)((deadline_ns - now + NSEC_PER_MSEC - 1) /
 			   NSEC_PER_MSEC);
@@ -226,13 +227,13 @@ int kfile_write(const char *path, const char *value, uint64_t timeout_ns)
 	}
 	(void)setpgid(child, child); /* also here: no race with the kill */
 	pidfd = pidfd_open_(child);
-	ended = child_wait(child, pidfd, deadline, &status);
+	ended = child_wait(child, pidfd, deadline, true, &status);
 	if (!ended) {
 		/* Its own group: a writer script's children go too. */
 		(void)kill(-child, SIGKILL);
 		/* A write stuck in the kernel ends at its next signal check. */
-		ended = child_wait(child, pidfd, mono_ns() + 10 * NSEC_PER_SEC,
-				   &status);
+		(void)child_wait(child, pidfd, mono_ns() + 10 * NSEC_PER_SEC,
+				 false, &status);
 		if (pidfd >= 0)
 			(void)close(pidfd);
 		return sig_stop ? -EINTR : -ETIMEDOUT;

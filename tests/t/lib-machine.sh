@@ -49,9 +49,9 @@ fake_tree() {
 	Node 0, zone   Normal
 	  pages free     393216
 	        boost    0
-	        min      1000
-	        low      1250
-	        high     1500
+	        min      300
+	        low      400
+	        high     500
 	        promo    1750
 	        spanned  524288
 	        present  524288
@@ -123,7 +123,10 @@ case $file in
 	old=$(cat "$file")
 	case $value in
 	offline)
-		grep -qx "$block" "$F/hang" && exec sleep 600
+		if grep -qx "$block" "$F/hang"; then
+			echo $$ >"$F/hang.pid"
+			exec sleep 600
+		fi
 		grep -qx "$block" "$F/refuse" && exit 16
 		[ "$old" = online ] || exit 22
 		echo offline >"$file"
