@@ -47,9 +47,14 @@ static const struct option long_options[] = {
 /* "+": options stop at the command, and at record's KIND. */
 static const char short_options[] = "+" OPT_SHORT_HELP OPT_SHORT_VERBOSE;
 
-/* Which options a command takes (bits of 1 << (OPT_x - OPT_OWNER)). */
-#define HAS(o) (1u << ((o) - OPT_OWNER))
-#define HAS_FORMAT (1u << 8)
+/* The options a command may or must take, as bits. */
+enum {
+	HAS_OWNER = 1 << 0,
+	HAS_KEEP = 1 << 1,
+	HAS_DRY_RUN = 1 << 2,
+	HAS_TIMEOUT = 1 << 3,
+	HAS_FORMAT = 1 << 4,
+};
 
 struct cmdline {
 	struct opt_common oc;
@@ -96,17 +101,17 @@ static void usage(int status)
 	       "  -h, --help        display this help and exit\n"
 	       "  -V, --version     output version information and exit\n"
 	       "\n"
-	       "KIND and what restore does: swapoff PATH (swapoff), rmfile "
-	       "PATH (rm -f),\n"
+	       "KIND and what restore does: swapoff PATH (swapoff), "
+	       "rmfile PATH (rm -f),\n"
 	       "rmdir PATH (rmdir), sysctl NAME [VALUE] and sysfs /sys/PATH "
 	       "[VALUE] (write\n"
-	       "VALUE back; default: the current value), online BLOCK (online "
-	       "the memory\n"
-	       "block), hugepages [COUNT] (nr_hugepages back to COUNT), pid PID "
-	       "(SIGTERM, then\n"
-	       "SIGKILL, if still the same process).\n"
-	       "Environment: LATENCY_STATE_DIR (/var/lib/latency-tests), "
-	       "LATENCY_PROC, LATENCY_SYS.\n"
+	       "VALUE back; default: the current value), online BLOCK "
+	       "(online the memory\n"
+	       "block), hugepages [COUNT] (nr_hugepages back to COUNT), "
+	       "pid PID (SIGTERM,\n"
+	       "then SIGKILL, if still the same process).\n"
+	       "The record is LATENCY_STATE_DIR/state (default "
+	       "/var/lib/latency-tests/state).\n"
 	       "Exit status: 0 done, 1 failed (restore: a change kept), 2 "
 	       "usage error, 3 another\n"
 	       "run is in progress or the machine cannot do it.\n");
@@ -121,28 +126,31 @@ static void parse_options(int argc, char **argv, struct cmdline *cl)
 				  NULL)) != -1) {
 		switch (opt) {
 		case OPT_OWNER:
-			cl->owner = (pid_t)opt_u64("--owner", optarg, 1, INT_MAX);
+			cl->owner =
+				(pid_t)opt_u64("--owner", optarg, 1, INT_MAX);
+			cl->seen |= HAS_OWNER;
 			break;
 		case OPT_KEEP:
 			cl->keep_bytes = opt_size("--keep", optarg, 1);
+			cl->seen |= HAS_KEEP;
 			break;
 		case OPT_DRY_RUN:
 			cl->dry_run = true;
+			cl->seen |= HAS_DRY_RUN;
 			break;
 		case OPT_TIMEOUT:
 			cl->timeout_ns = opt_duration("--timeout", optarg);
 			if (!cl->timeout_ns)
 				usage_error("--timeout must be greater than "
 					    "zero");
+			cl->seen |= HAS_TIMEOUT;
 			break;
 		default:
 			if (!opt_common_handle(&cl->oc, opt, optarg, usage))
 				usage_error(NULL);
 			if (opt == OPT_FORMAT)
 				cl->seen |= HAS_FORMAT;
-			continue;
 		}
-		cl->seen |= HAS(opt);
 	}
 }
 
@@ -165,7 +173,8 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 
 		if (record_owner_alive(&r))
 			die(EXIT_UNSUPPORTED,
-			    "another run (pid %d) is in progress", (int)r.owner);
+			    "another run (pid %d) is in progress",
+			    (int)r.owner);
 		prefix = xasprintf("restoring after run pid %d (dead)",
 				   (int)r.owner);
 		left = record_restore(dirfd, &r, prefix);
@@ -265,8 +274,8 @@ static void view_read(struct view *v)
 	free(path);
 	r = mem_blocks_read(&b, &n, &v->block_bytes);
 	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot read %s/devices/system/memory",
-			menv.sys);
+		die_err(EXIT_RUN_FAILED, -r,
+			"cannot read %s/devices/system/memory", menv.sys);
 	for (i = 0; i < n; i++) {
 		v->offline += !strcmp(b[i].state, "offline");
 		v->online += !strcmp(b[i].state, "online");
@@ -346,8 +355,8 @@ static int cmd_show(const struct cmdline *cl, struct run_info *ri)
 	enum out_format fmt = FORMAT_JSON;
 	struct view v;
 
-	if (cl->oc.format && (out_format_parse(cl->oc.format, &fmt) ||
-			      fmt == FORMAT_CSV))
+	if (cl->oc.format &&
+	    (out_format_parse(cl->oc.format, &fmt) || fmt == FORMAT_CSV))
 		usage_error("invalid value '%s' for --format (expected json "
 			    "or text)",
 			    cl->oc.format);
@@ -365,8 +374,8 @@ static int cmd_shrink(const struct cmdline *cl, struct run_info *ri)
 	struct shrink_opts o = {
 		.owner = cl->owner,
 		.keep_bytes = cl->keep_bytes,
-		.timeout_ns = cl->timeout_ns ? cl->timeout_ns
-					     : 5 * NSEC_PER_SEC,
+		.timeout_ns =
+			cl->timeout_ns ? cl->timeout_ns : 5 * NSEC_PER_SEC,
 		.dry_run = cl->dry_run,
 	};
 
@@ -379,25 +388,24 @@ static int cmd_shrink(const struct cmdline *cl, struct run_info *ri)
 
 /* clang-format off */
 static const struct command commands[] = {
-	{ "begin", HAS(OPT_OWNER), HAS(OPT_OWNER), false, cmd_begin },
-	{ "record", HAS(OPT_OWNER), HAS(OPT_OWNER), true, cmd_record },
-	{ "restore", HAS(OPT_OWNER), 0, false, cmd_restore },
+	{ "begin", HAS_OWNER, HAS_OWNER, false, cmd_begin },
+	{ "record", HAS_OWNER, HAS_OWNER, true, cmd_record },
+	{ "restore", HAS_OWNER, 0, false, cmd_restore },
 	{ "show", HAS_FORMAT, 0, false, cmd_show },
-	{ "shrink", HAS(OPT_OWNER) | HAS(OPT_KEEP) | HAS(OPT_DRY_RUN) |
-		HAS(OPT_TIMEOUT), HAS(OPT_KEEP), false, cmd_shrink },
+	{ "shrink", HAS_OWNER | HAS_KEEP | HAS_DRY_RUN | HAS_TIMEOUT, HAS_KEEP,
+	  false, cmd_shrink },
 };
 /* clang-format on */
 
+/* Names of the HAS_ bits, lowest first. */
 static const char *const option_names[] = { "--owner", "--keep", "--dry-run",
-					    "--timeout" };
+					    "--timeout", "--format" };
 
 /* Usage errors for options COMMAND does not take or lacks. */
 static void check_options(const struct command *c, const struct cmdline *cl)
 {
 	unsigned i;
 
-	if ((cl->seen & HAS_FORMAT) && !(c->allowed & HAS_FORMAT))
-		usage_error("%s does not take --format", c->name);
 	for (i = 0; i < sizeof(option_names) / sizeof(option_names[0]); i++) {
 		if ((cl->seen & (1u << i)) && !(c->allowed & (1u << i)))
 			usage_error("%s does not take %s", c->name,

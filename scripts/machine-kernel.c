@@ -334,8 +334,7 @@ static int block_cmp(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
-int mem_blocks_read(struct mem_block **blocks, size_t *n,
-		    uint64_t *block_bytes)
+int mem_blocks_read(struct mem_block **blocks, size_t *n, uint64_t *block_bytes)
 {
 	char *dir = sys_path("/devices/system/memory"), *p;
 	size_t alloc = 0;
@@ -365,7 +364,8 @@ int mem_blocks_read(struct mem_block **blocks, size_t *n,
 			continue;
 		if (*n == alloc) {
 			alloc = alloc ? 2 * alloc : 256;
-			*blocks = xreallocarray(*blocks, alloc, sizeof(**blocks));
+			*blocks =
+				xreallocarray(*blocks, alloc, sizeof(**blocks));
 		}
 		memset(&(*blocks)[*n], 0, sizeof(**blocks));
 		(*blocks)[*n].nr = (unsigned long)nr;
@@ -379,8 +379,7 @@ int mem_blocks_read(struct mem_block **blocks, size_t *n,
 }
 
 /* "  min      21" -> key "min", value 21; false for other lines. */
-static bool zone_field(const char *line, char *key, size_t klen,
-		       uint64_t *val)
+static bool zone_field(const char *line, char *key, size_t klen, uint64_t *val)
 {
 	const char *p = line + strspn(line, " ");
 	size_t kl = strcspn(p, " ");
@@ -523,8 +522,9 @@ int proc_stop(pid_t pid, uint64_t start, uint64_t term_wait_ns, bool *other)
 			break;
 		}
 		if (proc_wait_gone(pid, pidfd, start,
-				   mono_ns() + (sig == SIGTERM ? term_wait_ns
-							       : 5 * NSEC_PER_SEC)))
+				   mono_ns() + (sig == SIGTERM
+							? term_wait_ns
+							: 5 * NSEC_PER_SEC)))
 			break;
 		if (sig == SIGKILL) {
 			r = -ETIMEDOUT;

@@ -75,7 +75,8 @@ int state_dir_open(void)
 			  dir);
 	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
 		die(EXIT_RUN_FAILED,
-		    "refusing state directory '%s': it is a symbolic link", dir);
+		    "refusing state directory '%s': it is a symbolic link",
+		    dir);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		die_errno(EXIT_RUN_FAILED, "cannot open state directory '%s'",
@@ -116,7 +117,8 @@ static int record_open(int dirfd, int flags)
 	fd = openat(dirfd, RECORD_NAME, flags | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP)
 		die(EXIT_RUN_FAILED,
-		    "refusing record '%s': it is a symbolic link", record_path());
+		    "refusing record '%s': it is a symbolic link",
+		    record_path());
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st))
@@ -173,8 +175,9 @@ static void record_parse(struct record *r, char *buf)
 			*next++ = '\0';
 		lineno++;
 		entry_split(&e, xstrdup(line));
-		if (lineno == 1 && (e.nfield != 2 || strcmp(e.field[0], "format") ||
-				    strcmp(e.field[1], "1")))
+		if (lineno == 1 &&
+		    (e.nfield != 2 || strcmp(e.field[0], "format") ||
+		     strcmp(e.field[1], "1")))
 			die(EXIT_RUN_FAILED,
 			    "'%s' is not a latency-machine record of format 1 "
 			    "(line 1)",
@@ -224,7 +227,8 @@ int record_load(int dirfd, struct record *r)
 		return -ENOENT;
 	}
 	if (fd < 0)
-		die_err(EXIT_RUN_FAILED, -fd, "cannot open '%s'", record_path());
+		die_err(EXIT_RUN_FAILED, -fd, "cannot open '%s'",
+			record_path());
 	n = read_full(fd, buf, RECORD_MAX + 1);
 	(void)close(fd); /* read-only */
 	if (n < 0)
@@ -318,7 +322,8 @@ off_t record_append(int dirfd, pid_t owner, const char *line)
 	if (close(fd) && !e)
 		e = -errno;
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'", record_path());
+		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
+			record_path());
 	free(text);
 	return last == '\n' ? st.st_size : st.st_size + 1;
 }
@@ -331,7 +336,8 @@ void record_withdraw(int dirfd, off_t size, const char *line)
 	int fd = record_open(dirfd, O_RDWR);
 
 	if (fd < 0)
-		die_err(EXIT_RUN_FAILED, -fd, "cannot open '%s'", record_path());
+		die_err(EXIT_RUN_FAILED, -fd, "cannot open '%s'",
+			record_path());
 	/* Only if nothing was appended after it. */
 	if (!fstat(fd, &st) && st.st_size == size + (off_t)len &&
 	    pread(fd, tail, len, size) == (ssize_t)len &&
@@ -414,9 +420,10 @@ static bool sysctl_name_ok(const char *name)
 	char *slashed;
 	bool ok;
 
-	if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyz"
-				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/@+-") !=
-			      strlen(name))
+	if (!*name ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/@+-") !=
+		    strlen(name))
 		return false;
 	slashed = xasprintf("/%s", name);
 	if (!strchr(name, '/'))
@@ -440,7 +447,8 @@ static char *current_value(const char *kind, const char *path)
 
 	if (n < 0)
 		die_err(EXIT_RUN_FAILED, (int)-n,
-			"%s: cannot read the current value of '%s'", kind, path);
+			"%s: cannot read the current value of '%s'", kind,
+			path);
 	p = strchr(buf, '[');
 	q = p ? strchr(p, ']') : NULL;
 	if (q) {
@@ -452,8 +460,8 @@ static char *current_value(const char *kind, const char *path)
 			*p = ' ';
 	if (has_control(buf))
 		die(EXIT_RUN_FAILED,
-		    "%s: the value of '%s' spans lines; record it by hand", kind,
-		    path);
+		    "%s: the value of '%s' spans lines; record it by hand",
+		    kind, path);
 	return xstrdup(buf);
 }
 
@@ -523,8 +531,8 @@ static char *make_hugepages(int argc, char **argv)
 		int r = kfile_read_u64(path, false, &count);
 
 		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "hugepages: cannot read '%s'",
-				path);
+			die_err(EXIT_RUN_FAILED, -r,
+				"hugepages: cannot read '%s'", path);
 		free(path);
 	}
 	return xasprintf("hugepages\t%llu", (unsigned long long)count);
@@ -576,8 +584,8 @@ static bool swap_enabled(const char *path, char **note)
 	if (n < 0)
 		*note = xasprintf("cannot read '%s': %s", swaps,
 				  strerror((int)-n));
-	for (line = n < 0 ? NULL : strtok_r(buf, "\n", &save);
-	     line && !found; line = strtok_r(NULL, "\n", &save)) {
+	for (line = n < 0 ? NULL : strtok_r(buf, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
 		line[strcspn(line, " \t")] = '\0';
 		unescape_octal(line);
 		found = !strcmp(line, path);
@@ -795,8 +803,9 @@ static bool entry_undo(const struct record_entry *e, const char *prefix)
 	size_t i, n = 0;
 
 	if (!k || (int)e->nfield != k->stored_args + 1) {
-		fprintf(stderr, "%s: %s: cannot undo '%s': not an entry this "
-				"version knows; kept in the record\n",
+		fprintf(stderr,
+			"%s: %s: cannot undo '%s': not an entry this "
+			"version knows; kept in the record\n",
 			progname(), prefix, e->line);
 		return false;
 	}
@@ -859,7 +868,8 @@ size_t record_restore(int dirfd, struct record *r, const char *prefix)
 	write_close(fd, text, RECORD_NEW);
 	free(text);
 	if (renameat(dirfd, RECORD_NEW, dirfd, RECORD_NAME))
-		die_errno(EXIT_RUN_FAILED, "cannot replace '%s'", record_path());
+		die_errno(EXIT_RUN_FAILED, "cannot replace '%s'",
+			  record_path());
 	sync_dir(dirfd);
 	return left;
 }

@@ -129,8 +129,8 @@ static void plan_make(struct plan *p, uint64_t keep)
 	p->target = max_u64(p->goal, p->floor);
 	r = mem_blocks_read(&p->blocks, &p->nblocks, &p->block_bytes);
 	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot read %s/devices/system/memory",
-			menv.sys);
+		die_err(EXIT_RUN_FAILED, -r,
+			"cannot read %s/devices/system/memory", menv.sys);
 	p->cand = xcalloc(p->nblocks + 1, sizeof(*p->cand));
 	for (i = p->nblocks; i-- > 0;)
 		if (candidate(&p->blocks[i]))
@@ -143,12 +143,13 @@ static void plan_make(struct plan *p, uint64_t keep)
 	excess = usable > p->target ? usable - p->target : 0;
 	room = p->m0.free > p->margin ? p->m0.free - p->margin : 0;
 	if (p->block_bytes)
-		p->blocks_wanted = min_u64(min_u64(excess, room) / p->block_bytes,
-					   p->ncand);
+		p->blocks_wanted = min_u64(
+			min_u64(excess, room) / p->block_bytes, p->ncand);
 	excess -= p->blocks_wanted * p->block_bytes;
 	room -= p->blocks_wanted * p->block_bytes;
 	if (p->hugetlb_ok)
-		p->hugetlb_planned = min_u64(excess, room) / p->m0.hugepage_bytes;
+		p->hugetlb_planned =
+			min_u64(excess, room) / p->m0.hugepage_bytes;
 }
 
 static void plan_release(struct plan *p)
@@ -179,8 +180,8 @@ static void plan_print(const struct plan *p)
 	       "blocks_wanted=%llu\n",
 	       (unsigned long long)p->floor, (unsigned long long)p->goal,
 	       (unsigned long long)p->target, (unsigned long long)p->in_use,
-	       (unsigned long long)p->margin,
-	       (unsigned long long)p->m0.total, (unsigned long long)p->m0.free,
+	       (unsigned long long)p->margin, (unsigned long long)p->m0.total,
+	       (unsigned long long)p->m0.free,
 	       (unsigned long long)p->min_free_kb0,
 	       (unsigned long long)p->block_bytes,
 	       (unsigned long long)p->blocks_wanted);
@@ -247,7 +248,8 @@ static bool offline_one(int dirfd, const struct shrink_opts *o,
 	gone = kfile_read(path, state, sizeof(state)) >= 0 &&
 	       !strcmp(state, "offline");
 	if (gone) {
-		char *l = xasprintf("%s%smemory%lu", out->offlined ? out->offlined : "",
+		char *l = xasprintf("%s%smemory%lu",
+				    out->offlined ? out->offlined : "",
 				    out->offlined ? "," : "", b->nr);
 
 		free(out->offlined);
@@ -323,7 +325,8 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 			die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'", path);
 		if (!line) {
 			old = nr;
-			line = xasprintf("hugepages\t%llu", (unsigned long long)nr);
+			line = xasprintf("hugepages\t%llu",
+					 (unsigned long long)nr);
 			at = append_locked(dirfd, o->owner, line);
 		}
 		snprintf(buf, sizeof(buf), "%llu",
@@ -332,11 +335,13 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 		if (r)
 			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", path);
 		read_meminfo(&m2);
-		say("hugetlb round %d: asked for %llu pages, have %llu", round + 1,
-		    (unsigned long long)min_u64(want, cap),
-		    (unsigned long long)(m2.hugepages_total - m.hugepages_total));
+		say("hugetlb round %d: asked for %llu pages, have %llu",
+		    round + 1, (unsigned long long)min_u64(want, cap),
+		    (unsigned long long)(m2.hugepages_total -
+					 m.hugepages_total));
 		/* Go on only while the kernel still gives memory up. */
-		if (m2.hugepages_total <= m.hugepages_total || m2.free >= m.free)
+		if (m2.hugepages_total <= m.hugepages_total ||
+		    m2.free >= m.free)
 			break;
 	}
 	if (line) {
@@ -344,10 +349,10 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 		uint64_t nr = 0;
 
 		read_meminfo(&m);
-		out->hugetlb_pages = m.hugepages_total > p->m0.hugepages_total
-					     ? m.hugepages_total -
-						       p->m0.hugepages_total
-					     : 0;
+		out->hugetlb_pages =
+			m.hugepages_total > p->m0.hugepages_total
+				? m.hugepages_total - p->m0.hugepages_total
+				: 0;
 		if (!kfile_read_u64(path, false, &nr) && nr == old)
 			withdraw_locked(dirfd, at, line);
 	}
@@ -403,13 +408,13 @@ static void report(const struct plan *p, const struct outcome *out)
 	       (unsigned long long)p->margin, (unsigned long long)usable,
 	       (unsigned long long)p->min_free_kb0,
 	       (unsigned long long)min_free_kbytes(),
-	       (unsigned long long)out->tried,
-	       (unsigned long long)out->refused,
+	       (unsigned long long)out->tried, (unsigned long long)out->refused,
 	       (unsigned long long)out->timed_out,
 	       out->offlined ? out->offlined : "", s1, s2);
 	if (!reached && !sig_stop)
 		fprintf(stderr,
-			"%s: could not shrink to %llu MiB (%llu MiB left usable: "
+			"%s: could not shrink to %llu MiB (%llu MiB left "
+			"usable: "
 			"%zu blocks offline, %llu hugetlb pages); for this "
 			"pressure boot with mem=%lluM\n",
 			progname(), (unsigned long long)(p->target / MIB),

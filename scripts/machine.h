@@ -21,8 +21,8 @@ struct machine_env {
 	const char *proc;      /* LATENCY_PROC, default /proc */
 	const char *sys;       /* LATENCY_SYS, default /sys */
 	const char *state_dir; /* LATENCY_STATE_DIR */
-	const char *writer;    /* LATENCY_MACHINE_WRITER, NULL: write directly */
-	int verbose;	       /* -v: say what each step did */
+	const char *writer; /* LATENCY_MACHINE_WRITER, NULL: write directly */
+	int verbose;	    /* -v: say what each step did */
 };
 
 extern struct machine_env menv;
@@ -63,8 +63,8 @@ uint64_t meminfo_usable(const struct meminfo *mi);
 /* One memoryN directory of $LATENCY_SYS/devices/system/memory. */
 struct mem_block {
 	unsigned long nr;
-	char state[16];	     /* "online", "offline", "" when unreadable */
-	int removable;	     /* 1, 0, or -1 when the file is missing */
+	char state[16];	      /* "online", "offline", "" when unreadable */
+	int removable;	      /* 1, 0, or -1 when the file is missing */
 	char valid_zones[64]; /* "" when the file is missing */
 };
 /*
