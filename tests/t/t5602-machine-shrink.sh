@@ -224,12 +224,29 @@ test_expect_success 'neither hotplug nor hugetlb: exit 3 with the mem= advice' '
 	grep "no memory block can go offline and there are no hugetlb pages here; boot with mem=1112M" err
 '
 
-test_expect_success !ROOT 'without the right to write the blocks: exit 3' '
+# Without the right to write the kernel's files: as root, run as nobody.
+if test_have_prereq ROOT; then
+	as_user() {
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	}
+	fake_2g
+	as_user test -r "$FAKE/proc/meminfo" && test_set_prereq AS_USER
+else
+	as_user() {
+		"$@"
+	}
+	test_set_prereq AS_USER
+fi
+
+test_expect_success AS_USER 'without the right to write the blocks: exit 3' '
 	fake_2g &&
 	chmod a-w "$FAKE"/sys/devices/system/memory/memory*/state &&
 	fake_pid 4242 1000 &&
-	test_expect_code 3 machine shrink --owner=4242 --keep=600M 2>err &&
-	grep "shrink needs root" err
+	test_expect_code 3 as_user env LATENCY_PROC="$FAKE/proc" \
+		LATENCY_SYS="$FAKE/sys" LATENCY_STATE_DIR="$PWD/state" \
+		"$(command -v latency-machine)" shrink --owner=4242 \
+		--keep=600M 2>err &&
+	grep "^latency-machine: cannot write .*/memory16/state. (shrink needs root): Permission denied$" err
 '
 
 test_done
