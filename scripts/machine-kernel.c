@@ -394,25 +394,24 @@ static bool zone_field(const char *line, char *key, size_t klen, uint64_t *val)
 
 int zoneinfo_read(struct zone_info **zones, size_t *n)
 {
-	char *path = proc_path("/zoneinfo"), *line, *save = NULL;
-	size_t alloc = 0, len = 1 << 20;
-	char *buf = xmalloc(len);
+	char *path = proc_path("/zoneinfo"), *line = NULL;
 	struct zone_info *z = NULL;
-	ssize_t got = kfile_read(path, buf, len);
+	size_t alloc = 0, cap = 0;
+	FILE *f = fopen(path, "re");
+	int r = 0;
 
 	free(path);
 	*zones = NULL;
 	*n = 0;
-	if (got < 0) {
-		free(buf);
-		return (int)got;
-	}
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	if (!f)
+		return -errno;
+	/* Line by line: per-cpu sections make it large on big machines. */
+	while (getline(&line, &cap, f) > 0) {
 		unsigned node;
 		char name[16], key[32];
 		uint64_t v;
 
+		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "Node %u, zone %15s", &node, name) == 2) {
 			if (*n == alloc) {
 				alloc = alloc ? 2 * alloc : 8;
@@ -440,8 +439,11 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 				z->managed = v;
 		}
 	}
-	free(buf);
-	return 0;
+	if (ferror(f))
+		r = -EIO;
+	free(line);
+	(void)fclose(f); /* read-only */
+	return r;
 }
 
 int proc_starttime(pid_t pid, uint64_t *start)

@@ -122,7 +122,9 @@ static void plan_make(struct plan *p, uint64_t keep)
 	memset(p, 0, sizeof(*p));
 	read_meminfo(&p->m0);
 	p->min_free_kb0 = min_free_kbytes();
-	p->in_use = p->m0.total - min_u64(p->m0.free, p->m0.total);
+	/* In use by ordinary allocations: a hugetlb pool is not in MemFree. */
+	usable = meminfo_usable(&p->m0);
+	p->in_use = usable - min_u64(p->m0.free, usable);
 	p->margin = margin_bytes();
 	p->floor = max_u64(p->in_use + p->margin, TOTAL_MIN);
 	p->goal = p->in_use + keep;
@@ -139,7 +141,6 @@ static void plan_make(struct plan *p, uint64_t keep)
 	free(hp);
 
 	/* Whole blocks only: never below the target, never under the margin. */
-	usable = meminfo_usable(&p->m0);
 	excess = usable > p->target ? usable - p->target : 0;
 	room = p->m0.free > p->margin ? p->m0.free - p->margin : 0;
 	if (p->block_bytes)
@@ -236,7 +237,7 @@ static void withdraw_locked(int dirfd, off_t at, const char *line)
 static bool offline_one(int dirfd, const struct shrink_opts *o,
 			const struct mem_block *b, struct outcome *out)
 {
-	char *path = mem_block_state_path(b->nr), state[16], dur[32];
+	char *path = mem_block_state_path(b->nr), state[16] = "", dur[32];
 	char *line = xasprintf("online\tmemory%lu", b->nr);
 	uint64_t t0 = mono_ns(), dt;
 	off_t at = append_locked(dirfd, o->owner, line);

@@ -35,6 +35,19 @@ test_expect_success 'dry run: the plan, highest blocks first, odd ones skipped' 
 	! test -e state
 '
 
+test_expect_success 'dry run: a hugetlb pool reserved before is not counted as in use' '
+	fake_2g &&
+	echo 50 >"$FAKE/proc/sys/vm/nr_hugepages" &&
+	sed -e "s/^HugePages_Total: .*/HugePages_Total: 50/" \
+		-e "s/^MemFree: .*/MemFree: $((1436 * 1024)) kB/" \
+		"$FAKE/proc/meminfo" >meminfo && mv meminfo "$FAKE/proc/meminfo" &&
+	machine shrink --keep=600M --dry-run >out &&
+	test "$(value in_use_bytes out)" = $((512 * MIB)) &&
+	test "$(value target_bytes out)" = $((1112 * MIB)) &&
+	test "$(value blocks_wanted out)" = 6 &&
+	test "$(value hugetlb_pages_planned out)" = 34
+'
+
 test_expect_success 'dry run: a small --keep stops at the floor (in use + margin)' '
 	fake_2g &&
 	machine shrink --keep=0 --dry-run >out &&
