@@ -224,6 +224,7 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 			"%s: nothing to restore for pid %d (the record "
 			"belongs to run pid %d)\n",
 			progname(), (int)cl->owner, (int)r.owner);
+		record_release(&r);
 		return EXIT_OK;
 	}
 	alive = record_owner_alive(&r);
