@@ -259,7 +259,7 @@ struct view {
 
 static void view_read(struct view *v)
 {
-	char *path = proc_path("/sys/vm/min_free_kbytes");
+	char *path = kpath(menv.proc, "/sys/vm/min_free_kbytes");
 	struct mem_block *b;
 	size_t n, i;
 	int r;

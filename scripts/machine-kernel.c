@@ -32,44 +32,24 @@
 
 struct machine_env menv;
 
-static char *prefixed(const char *prefix, const char *fmt, va_list ap)
+char *kpath(const char *root, const char *fmt, ...)
 {
-	va_list aq;
+	va_list ap;
 	char *rel, *path;
 	int n;
 
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
 	if (n < 0)
 		die(EXIT_RUN_FAILED, "cannot format a path");
 	rel = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
 	vsnprintf(rel, (size_t)n + 1, fmt, ap);
-	path = xasprintf("%s%s", prefix, rel);
+	va_end(ap);
+	path = xasprintf("%s%s", root, rel);
 	free(rel);
 	return path;
-}
-
-char *proc_path(const char *fmt, ...)
-{
-	va_list ap;
-	char *p;
-
-	va_start(ap, fmt);
-	p = prefixed(menv.proc, fmt, ap);
-	va_end(ap);
-	return p;
-}
-
-char *sys_path(const char *fmt, ...)
-{
-	va_list ap;
-	char *p;
-
-	va_start(ap, fmt);
-	p = prefixed(menv.sys, fmt, ap);
-	va_end(ap);
-	return p;
 }
 
 ssize_t kfile_read(const char *path, char *buf, size_t len)
@@ -265,7 +245,8 @@ int meminfo_read(struct meminfo *mi)
 		{ "Hugepagesize:", offsetof(struct meminfo, hugepage_bytes),
 		  true },
 	};
-	char *path = proc_path("/meminfo"), buf[16384], *line, *save = NULL;
+	char *path = kpath(menv.proc, "/meminfo"), buf[16384], *line,
+	     *save = NULL;
 	unsigned seen = 0;
 	ssize_t n = kfile_read(path, buf, sizeof(buf));
 	size_t i;
@@ -305,7 +286,7 @@ uint64_t meminfo_usable(const struct meminfo *mi)
 
 char *mem_block_state_path(unsigned long nr)
 {
-	return sys_path("/devices/system/memory/memory%lu/state", nr);
+	return kpath(menv.sys, "/devices/system/memory/memory%lu/state", nr);
 }
 
 static void mem_block_read(struct mem_block *b)
@@ -317,10 +298,12 @@ static void mem_block_read(struct mem_block *b)
 	if (kfile_read(p, b->state, sizeof(b->state)) < 0)
 		b->state[0] = '\0';
 	free(p);
-	p = sys_path("/devices/system/memory/memory%lu/removable", b->nr);
+	p = kpath(menv.sys, "/devices/system/memory/memory%lu/removable",
+		  b->nr);
 	b->removable = kfile_read_u64(p, false, &v) ? -1 : v != 0;
 	free(p);
-	p = sys_path("/devices/system/memory/memory%lu/valid_zones", b->nr);
+	p = kpath(menv.sys, "/devices/system/memory/memory%lu/valid_zones",
+		  b->nr);
 	if (kfile_read(p, buf, sizeof(buf)) < 0)
 		buf[0] = '\0';
 	snprintf(b->valid_zones, sizeof(b->valid_zones), "%s", buf);
@@ -336,7 +319,7 @@ static int block_cmp(const void *a, const void *b)
 
 int mem_blocks_read(struct mem_block **blocks, size_t *n, uint64_t *block_bytes)
 {
-	char *dir = sys_path("/devices/system/memory"), *p;
+	char *dir = kpath(menv.sys, "/devices/system/memory"), *p;
 	size_t alloc = 0;
 	struct dirent *de;
 	DIR *d;
@@ -394,7 +377,7 @@ static bool zone_field(const char *line, char *key, size_t klen, uint64_t *val)
 
 int zoneinfo_read(struct zone_info **zones, size_t *n)
 {
-	char *path = proc_path("/zoneinfo"), *line = NULL;
+	char *path = kpath(menv.proc, "/zoneinfo"), *line = NULL;
 	struct zone_info *z = NULL;
 	size_t alloc = 0, cap = 0;
 	FILE *f = fopen(path, "re");
@@ -448,7 +431,8 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 
 int proc_starttime(pid_t pid, uint64_t *start)
 {
-	char *path = proc_path("/%d/stat", (int)pid), buf[4096], *p, *tok;
+	char *path = kpath(menv.proc, "/%d/stat", (int)pid), buf[4096], *p,
+	     *tok;
 	char *save = NULL;
 	ssize_t n = kfile_read(path, buf, sizeof(buf));
 	int field;

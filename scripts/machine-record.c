@@ -38,8 +38,11 @@
 
 enum undo_result { UNDO_DONE, UNDO_NOOP, UNDO_FAILED };
 
-/* What an undo says besides its result (allocated, or NULL). */
-typedef enum undo_result undo_fn(char **arg, char **note);
+/*
+ * Undo the entry whose fields (the kind first) are F; *NOTE (allocated, or
+ * left NULL) says why nothing was done or what failed.
+ */
+typedef enum undo_result undo_fn(char **f, char **note);
 
 struct kind {
 	const char *name;
@@ -410,7 +413,7 @@ static char *sysctl_path(const char *name)
 		for (p = rel; *p; p++)
 			if (*p == '.')
 				*p = '/';
-	path = proc_path("/sys/%s", rel);
+	path = kpath(menv.proc, "/sys/%s", rel);
 	free(rel);
 	return path;
 }
@@ -465,43 +468,33 @@ static char *current_value(const char *kind, const char *path)
 	return xstrdup(buf);
 }
 
-static char *make_sysctl(int argc, char **argv)
+/* The file of a sysctl NAME or a sysfs /sys/PATH; NULL when not valid. */
+static char *knob_path(const char *kind, const char *name)
 {
-	char *value, *line;
-
-	if (!sysctl_name_ok(argv[1]))
-		usage_error("sysctl: '%s' is not a sysctl name", argv[1]);
-	if (argc > 2) {
-		check_value(argv[0], argv[2]);
-		value = xstrdup(argv[2]);
-	} else {
-		char *path = sysctl_path(argv[1]);
-
-		value = current_value(argv[0], path);
-		free(path);
-	}
-	line = xasprintf("sysctl\t%s\t%s", argv[1], value);
-	free(value);
-	return line;
+	if (!strcmp(kind, "sysctl"))
+		return sysctl_name_ok(name) ? sysctl_path(name) : NULL;
+	if (strncmp(name, "/sys/", 5) || !path_clean(name))
+		return NULL;
+	return kpath(menv.sys, "%s", name + 4);
 }
 
-static char *make_sysfs(int argc, char **argv)
+static char *make_knob(int argc, char **argv)
 {
-	char *value, *line;
+	char *path = knob_path(argv[0], argv[1]), *value, *line;
 
-	if (strncmp(argv[1], "/sys/", 5) || !path_clean(argv[1]))
-		usage_error("sysfs: '%s' is not a clean path under /sys",
-			    argv[1]);
+	if (!path)
+		usage_error("%s: '%s' is not %s", argv[0], argv[1],
+			    strcmp(argv[0], "sysctl")
+				    ? "a clean path under /sys"
+				    : "a sysctl name");
 	if (argc > 2) {
 		check_value(argv[0], argv[2]);
 		value = xstrdup(argv[2]);
 	} else {
-		char *path = sys_path("%s", argv[1] + 4);
-
 		value = current_value(argv[0], path);
-		free(path);
 	}
-	line = xasprintf("sysfs\t%s\t%s", argv[1], value);
+	free(path);
+	line = xasprintf("%s\t%s\t%s", argv[0], argv[1], value);
 	free(value);
 	return line;
 }
@@ -527,7 +520,7 @@ static char *make_hugepages(int argc, char **argv)
 	if (argc > 1) {
 		count = opt_u64("hugepages COUNT", argv[1], 0, UINT64_MAX);
 	} else {
-		char *path = proc_path("/sys/vm/nr_hugepages");
+		char *path = kpath(menv.proc, "/sys/vm/nr_hugepages");
 		int r = kfile_read_u64(path, false, &count);
 
 		if (r)
@@ -576,7 +569,7 @@ static void unescape_octal(char *s)
 
 static bool swap_enabled(const char *path, char **note)
 {
-	char *swaps = proc_path("/swaps"), *buf = xmalloc(65536), *line;
+	char *swaps = kpath(menv.proc, "/swaps"), *buf = xmalloc(65536), *line;
 	char *save = NULL;
 	ssize_t n = kfile_read(swaps, buf, 65536);
 	bool found = false;
@@ -595,12 +588,12 @@ static bool swap_enabled(const char *path, char **note)
 	return found;
 }
 
-static enum undo_result undo_swapoff(char **arg, char **note)
+static enum undo_result undo_swapoff(char **f, char **note)
 {
-	char *argv[] = { "swapoff", arg[0], NULL };
+	char *argv[] = { "swapoff", f[1], NULL };
 	int r;
 
-	if (!swap_enabled(arg[0], note)) {
+	if (!swap_enabled(f[1], note)) {
 		if (*note)
 			return UNDO_FAILED;
 		*note = xstrdup("not enabled");
@@ -614,9 +607,9 @@ static enum undo_result undo_swapoff(char **arg, char **note)
 	return UNDO_FAILED;
 }
 
-static enum undo_result undo_rmfile(char **arg, char **note)
+static enum undo_result undo_rmfile(char **f, char **note)
 {
-	if (!unlink(arg[0]))
+	if (!unlink(f[1]))
 		return UNDO_DONE;
 	if (errno == ENOENT) {
 		*note = xstrdup("already gone");
@@ -626,7 +619,7 @@ static enum undo_result undo_rmfile(char **arg, char **note)
 	return UNDO_FAILED;
 }
 
-static enum undo_result undo_rmdir(char **arg, char **note)
+static enum undo_result undo_rmdir(char **f, char **note)
 {
 	int tries;
 
@@ -634,7 +627,7 @@ static enum undo_result undo_rmdir(char **arg, char **note)
 	for (tries = 0; tries < 20; tries++) {
 		struct timespec ts = { 0, 100 * 1000000L };
 
-		if (!rmdir(arg[0]))
+		if (!rmdir(f[1]))
 			return UNDO_DONE;
 		if (errno == ENOENT) {
 			*note = xstrdup("already gone");
@@ -658,32 +651,25 @@ static enum undo_result write_back(char *path, const char *value, char **note)
 	return r ? UNDO_FAILED : UNDO_DONE;
 }
 
-static enum undo_result undo_sysctl(char **arg, char **note)
+static enum undo_result undo_knob(char **f, char **note)
 {
-	if (!sysctl_name_ok(arg[0])) {
-		*note = xstrdup("not a sysctl name");
+	char *path = knob_path(f[0], f[1]);
+
+	if (!path) {
+		*note = xstrdup("not a valid name");
 		return UNDO_FAILED;
 	}
-	return write_back(sysctl_path(arg[0]), arg[1], note);
+	return write_back(path, f[2], note);
 }
 
-static enum undo_result undo_sysfs(char **arg, char **note)
-{
-	if (strncmp(arg[0], "/sys/", 5) || !path_clean(arg[0])) {
-		*note = xstrdup("not a clean path under /sys");
-		return UNDO_FAILED;
-	}
-	return write_back(sys_path("%s", arg[0] + 4), arg[1], note);
-}
-
-static enum undo_result undo_online(char **arg, char **note)
+static enum undo_result undo_online(char **f, char **note)
 {
 	char state[16], *path;
 	uint64_t nr;
 	ssize_t n;
 	int r;
 
-	if (strncmp(arg[0], "memory", 6) || parse_u64(arg[0] + 6, &nr)) {
+	if (strncmp(f[1], "memory", 6) || parse_u64(f[1] + 6, &nr)) {
 		*note = xstrdup("not a memory block");
 		return UNDO_FAILED;
 	}
@@ -704,18 +690,18 @@ static enum undo_result undo_online(char **arg, char **note)
 	return r ? UNDO_FAILED : UNDO_DONE;
 }
 
-static enum undo_result undo_hugepages(char **arg, char **note)
+static enum undo_result undo_hugepages(char **f, char **note)
 {
-	char *path = proc_path("/sys/vm/nr_hugepages");
+	char *path = kpath(menv.proc, "/sys/vm/nr_hugepages");
 	uint64_t want, now;
 	int r;
 
-	if (parse_u64(arg[0], &want)) {
+	if (parse_u64(f[1], &want)) {
 		*note = xstrdup("not a page count");
 		free(path);
 		return UNDO_FAILED;
 	}
-	r = kfile_write(path, arg[0], 0);
+	r = kfile_write(path, f[1], 0);
 	if (!r)
 		r = kfile_read_u64(path, false, &now);
 	if (r)
@@ -727,14 +713,14 @@ static enum undo_result undo_hugepages(char **arg, char **note)
 	return *note ? UNDO_FAILED : UNDO_DONE;
 }
 
-static enum undo_result undo_pid(char **arg, char **note)
+static enum undo_result undo_pid(char **f, char **note)
 {
 	uint64_t pid, start;
 	bool other;
 	int r;
 
-	if (parse_u64(arg[0], &pid) || !pid || pid > INT_MAX ||
-	    parse_u64(arg[1], &start)) {
+	if (parse_u64(f[1], &pid) || !pid || pid > INT_MAX ||
+	    parse_u64(f[2], &start)) {
 		*note = xstrdup("not a pid and start time");
 		return UNDO_FAILED;
 	}
@@ -756,8 +742,8 @@ static const struct kind kinds[] = {
 	{ "swapoff",   1, 1, 1, 1, make_path,      undo_swapoff },
 	{ "rmfile",    1, 1, 1, 1, make_path,      undo_rmfile },
 	{ "rmdir",     1, 1, 1, 1, make_path,      undo_rmdir },
-	{ "sysctl",    1, 2, 2, 2, make_sysctl,    undo_sysctl },
-	{ "sysfs",     1, 2, 2, 2, make_sysfs,     undo_sysfs },
+	{ "sysctl",    1, 2, 2, 2, make_knob,      undo_knob },
+	{ "sysfs",     1, 2, 2, 2, make_knob,      undo_knob },
 	{ "online",    1, 1, 1, 1, make_online,    undo_online },
 	{ "hugepages", 0, 1, 1, 1, make_hugepages, undo_hugepages },
 	{ "pid",       1, 1, 2, 1, make_pid,       undo_pid },
@@ -813,7 +799,7 @@ static bool entry_undo(const struct record_entry *e, const char *prefix)
 	for (i = 1; i <= (size_t)k->shown_args && n < sizeof(what); i++)
 		n += (size_t)snprintf(what + n, sizeof(what) - n, " %s",
 				      e->field[i]);
-	res = k->undo(e->field + 1, &note);
+	res = k->undo(e->field, &note);
 	if (res == UNDO_FAILED)
 		fprintf(stderr, "%s: %s: %s failed: %s; kept in the record\n",
 			progname(), prefix, what, note ? note : "error");

@@ -55,7 +55,7 @@ struct outcome {
 
 static uint64_t min_free_kbytes(void)
 {
-	char *path = proc_path("/sys/vm/min_free_kbytes");
+	char *path = kpath(menv.proc, "/sys/vm/min_free_kbytes");
 	uint64_t v;
 	int r = kfile_read_u64(path, false, &v);
 
@@ -114,7 +114,7 @@ static bool candidate(const struct mem_block *b)
 
 static void plan_make(struct plan *p, uint64_t keep)
 {
-	char *hp = proc_path("/sys/vm/nr_hugepages");
+	char *hp = kpath(menv.proc, "/sys/vm/nr_hugepages");
 	uint64_t usable, excess, room;
 	size_t i;
 	int r;
@@ -303,7 +303,8 @@ static void offline_blocks(int dirfd, const struct shrink_opts *o,
 static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 			    const struct plan *p, struct outcome *out)
 {
-	char *path = proc_path("/sys/vm/nr_hugepages"), *line = NULL, buf[32];
+	char *path = kpath(menv.proc, "/sys/vm/nr_hugepages"), *line = NULL,
+	     buf[32];
 	uint64_t t0 = mono_ns(), hp = p->m0.hugepage_bytes, old = 0;
 	off_t at = 0;
 	int round;
@@ -435,7 +436,7 @@ static void check_writable(const struct plan *p)
 		    "pages here; boot with mem=%lluM",
 		    (unsigned long long)mem_boot_mib(p));
 	path = p->ncand ? mem_block_state_path(p->blocks[p->cand[0]].nr)
-			: proc_path("/sys/vm/nr_hugepages");
+			: kpath(menv.proc, "/sys/vm/nr_hugepages");
 	if (access(path, W_OK))
 		die_errno(EXIT_UNSUPPORTED,
 			  "cannot write '%s' (shrink needs root)", path);

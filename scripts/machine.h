@@ -29,9 +29,8 @@ extern struct machine_env menv;
 
 /* ---- machine-kernel.c: reading and writing kernel files ---- */
 
-/* "$LATENCY_PROC/..." and "$LATENCY_SYS/..." (allocated). */
-char *proc_path(const char *fmt, ...) PRINTF_LIKE(1, 2);
-char *sys_path(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* ROOT (menv.proc or menv.sys) and the path FMT makes (allocated). */
+char *kpath(const char *root, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 /*
  * Read the small text file PATH into BUF (LEN bytes) without its trailing
