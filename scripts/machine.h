@@ -2,9 +2,10 @@
 /*
  * latency-machine's private interfaces: the kernel files it reads and writes
  * (machine-kernel.c), the one machine-state record of DESIGN.md contract 5
- * with its undo actions (machine-record.c), and the global shrink that
- * imitates a mem= boot (machine-shrink.c).  Every kernel path is built from
- * the prefixes in struct machine_env, so the tests run on a fake tree.
+ * (machine-record.c) with its kinds of entry and their undo actions
+ * (machine-entry.c), and the global shrink that imitates a mem= boot
+ * (machine-shrink.c).  Every kernel path is built from the prefixes in
+ * struct machine_env, so the tests run on a fake tree.
  */
 #ifndef LATENCY_MACHINE_H
 #define LATENCY_MACHINE_H
@@ -157,6 +158,13 @@ off_t record_append(int dirfd, pid_t owner, const char *line);
  * if it is still the record's last entry.
  */
 void record_withdraw(int dirfd, off_t size, const char *line);
+
+/*
+ * Undo entry E, telling stderr "<prog>: PREFIX: <what it did>"; returns
+ * true when it is done with (undone, or nothing to do), false when it
+ * failed and must stay in the record (machine-entry.c).
+ */
+bool entry_undo(const struct record_entry *e, const char *prefix);
 
 /*
  * Undo R's entries, last first, telling stderr "PREFIX: <what>" for each;
