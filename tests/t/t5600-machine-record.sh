@@ -1,0 +1,335 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='latency-machine: the state record, its restore, a dead run'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$abs_top_srcdir/tests/t/lib-machine.sh"
+
+# A stub swapoff that only logs what it was asked.
+mkdir bin &&
+cat >bin/swapoff <<EOF &&
+#!/bin/sh
+echo "swapoff \$*" >>"$TRASH_DIRECTORY/swapoff.log"
+EOF
+chmod +x bin/swapoff || exit 1
+PATH=$TRASH_DIRECTORY/bin:$PATH
+
+# The tree every test here starts from: run pid 4242 alive, a sysctl, a
+# THP setting, an offline memory block, an empty hugetlb pool.
+setup() {
+	rm -rf state swapoff.log cg swapfile &&
+	fake_tree 2048 1536 16384 &&
+	fake_blocks 1 4 &&
+	fake_pid 4242 1000 &&
+	mkdir -p "$FAKE/proc/sys/vm" "$FAKE/sys/kernel/mm/transparent_hugepage" &&
+	echo 3 >"$FAKE/proc/sys/vm/page-cluster" &&
+	echo "always [madvise] never" \
+		>"$FAKE/sys/kernel/mm/transparent_hugepage/enabled"
+}
+
+# record_all: what a run records, as the driver would call it.
+record_all() {
+	machine begin --owner=4242 &&
+	machine record --owner=4242 swapoff "/scratch/swap file" &&
+	machine record --owner=4242 rmfile "$PWD/swapfile" &&
+	machine record --owner=4242 rmdir "$PWD/cg" &&
+	machine record --owner=4242 sysctl vm.page-cluster &&
+	machine record --owner=4242 sysfs /sys/kernel/mm/transparent_hugepage/enabled &&
+	machine record --owner=4242 online 3 &&
+	machine record --owner=4242 hugepages
+}
+
+# change_all: the changes those entries stand for.
+change_all() {
+	touch swapfile && mkdir cg &&
+	printf '/scratch/swap\\040file                       file\t\t1048572\t\t0\t\t-2\n' \
+		>>"$FAKE/proc/swaps" &&
+	echo 0 >"$FAKE/proc/sys/vm/page-cluster" &&
+	echo always >"$FAKE/sys/kernel/mm/transparent_hugepage/enabled" &&
+	echo offline >"$FAKE/sys/devices/system/memory/memory3/state" &&
+	echo 5 >"$FAKE/proc/sys/vm/nr_hugepages"
+}
+
+test_expect_success 'begin makes a 0700 directory and a record of the owner' '
+	setup &&
+	machine begin --owner=4242 &&
+	test "$(stat -c %a state)" = 700 &&
+	test "$(stat -c %a state/state)" = 600 &&
+	printf "format\t1\nowner\t4242\t1000\n" >expect &&
+	test_cmp expect state/state
+'
+
+test_expect_success 'record appends each entry, completed, in order' '
+	setup &&
+	record_all &&
+	{
+		printf "format\t1\nowner\t4242\t1000\n" &&
+		printf "swapoff\t/scratch/swap file\n" &&
+		printf "rmfile\t%s/swapfile\n" "$PWD" &&
+		printf "rmdir\t%s/cg\n" "$PWD" &&
+		printf "sysctl\tvm.page-cluster\t3\n" &&
+		printf "sysfs\t/sys/kernel/mm/transparent_hugepage/enabled\tmadvise\n" &&
+		printf "online\tmemory3\n" &&
+		printf "hugepages\t0\n"
+	} >expect &&
+	test_cmp expect state/state
+'
+
+test_expect_success 'restore undoes everything, last first, and removes the record' '
+	setup &&
+	record_all &&
+	change_all &&
+	machine restore --owner=4242 2>err &&
+	p="latency-machine: restoring run pid 4242" &&
+	{
+		echo "$p: hugepages 0" &&
+		echo "$p: online memory3" &&
+		echo "$p: sysfs /sys/kernel/mm/transparent_hugepage/enabled madvise" &&
+		echo "$p: sysctl vm.page-cluster 3" &&
+		echo "$p: rmdir $PWD/cg" &&
+		echo "$p: rmfile $PWD/swapfile" &&
+		echo "$p: swapoff /scratch/swap file"
+	} >expect &&
+	test_cmp expect err &&
+	echo "swapoff /scratch/swap file" >expect &&
+	test_cmp expect swapoff.log &&
+	! test -e state/state && ! test -e cg && ! test -e swapfile &&
+	test "$(cat "$FAKE/proc/sys/vm/page-cluster")" = 3 &&
+	test "$(cat "$FAKE/sys/kernel/mm/transparent_hugepage/enabled")" = madvise &&
+	test "$(cat "$FAKE/sys/devices/system/memory/memory3/state")" = online &&
+	test "$(cat "$FAKE/proc/sys/vm/nr_hugepages")" = 0
+'
+
+test_expect_success 'restore of changes never made says there was nothing to do' '
+	setup &&
+	record_all &&
+	machine restore --owner=4242 2>err &&
+	p="latency-machine: restoring run pid 4242" &&
+	grep -x "$p: online memory3 (already online)" err &&
+	grep -x "$p: rmdir $PWD/cg (already gone)" err &&
+	grep -x "$p: swapoff /scratch/swap file (not enabled)" err &&
+	! test -e swapoff.log && ! test -e state/state
+'
+
+test_expect_success 'without a record: nothing to restore, exit 0' '
+	setup &&
+	machine restore >out 2>err &&
+	! test -s out &&
+	echo "latency-machine: nothing to restore" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'a change that cannot be undone is reported and kept' '
+	setup &&
+	machine begin --owner=4242 &&
+	machine record --owner=4242 rmfile "$PWD/swapfile" &&
+	machine record --owner=4242 sysctl vm.no-such-knob 7 &&
+	machine record --owner=4242 sysctl vm.page-cluster &&
+	touch swapfile && echo 0 >"$FAKE/proc/sys/vm/page-cluster" &&
+	test_expect_code 1 machine restore --owner=4242 2>err &&
+	grep "^latency-machine: restoring run pid 4242: sysctl vm.no-such-knob 7 failed: cannot write .*/vm/no-such-knob.: No such file or directory; kept in the record$" err &&
+	grep "could not be undone; they stay in" err &&
+	! test -e swapfile &&
+	test "$(cat "$FAKE/proc/sys/vm/page-cluster")" = 3 &&
+	printf "format\t1\nowner\t4242\t1000\nsysctl\tvm.no-such-knob\t7\n" >expect &&
+	test_cmp expect state/state &&
+	echo 0 >"$FAKE/proc/sys/vm/no-such-knob" &&
+	machine restore --owner=4242 2>err &&
+	test "$(cat "$FAKE/proc/sys/vm/no-such-knob")" = 7 &&
+	! test -e state/state
+'
+
+test_expect_success 'begin after a dead run restores it first, then records the new run' '
+	setup &&
+	record_all &&
+	change_all &&
+	rm -r "$FAKE/proc/4242" &&
+	fake_pid 4343 2000 &&
+	machine begin --owner=4343 2>err &&
+	p="latency-machine: restoring after run pid 4242 (dead)" &&
+	test_line_count = 7 err &&
+	head -n 1 err >first && echo "$p: hugepages 0" >expect && test_cmp expect first &&
+	tail -n 1 err >last && echo "$p: swapoff /scratch/swap file" >expect && test_cmp expect last &&
+	test "$(cat "$FAKE/sys/devices/system/memory/memory3/state")" = online &&
+	! test -e cg &&
+	printf "format\t1\nowner\t4343\t2000\n" >expect &&
+	test_cmp expect state/state
+'
+
+test_expect_success 'a live owner is refused, by begin and by restore without --owner' '
+	setup &&
+	record_all &&
+	fake_pid 4343 2000 &&
+	cp state/state before &&
+	test_expect_code 3 machine begin --owner=4343 2>err &&
+	echo "latency-machine: another run (pid 4242) is in progress" >expect &&
+	test_cmp expect err &&
+	test_expect_code 3 machine restore 2>err &&
+	test_cmp expect err &&
+	test_cmp before state/state
+'
+
+test_expect_success 'an owner whose pid now runs another process counts as dead' '
+	setup &&
+	machine begin --owner=4242 &&
+	fake_pid 4242 1001 &&
+	fake_pid 4343 2000 &&
+	machine begin --owner=4343 &&
+	printf "format\t1\nowner\t4343\t2000\n" >expect &&
+	test_cmp expect state/state
+'
+
+test_expect_success 'a zombie owner counts as dead' '
+	setup &&
+	machine begin --owner=4242 &&
+	fake_pid 4242 1000 Z &&
+	machine restore 2>err &&
+	! test -e state/state
+'
+
+test_expect_success 'restore --owner leaves another run'\''s record alone' '
+	setup &&
+	record_all &&
+	cp state/state before &&
+	machine restore --owner=4343 2>err &&
+	grep "nothing to restore for pid 4343 (the record belongs to run pid 4242)" err &&
+	test_cmp before state/state
+'
+
+test_expect_success 'begin needs a live owner' '
+	setup &&
+	test_expect_code 1 machine begin --owner=4999 2>err &&
+	grep "^latency-machine: cannot begin a record for pid 4999: No such process$" err &&
+	! test -e state/state
+'
+
+test_expect_success 'record without a record of that owner fails' '
+	setup &&
+	test_expect_code 1 machine record --owner=4242 rmfile /tmp/x 2>err &&
+	grep "no record of run pid 4242" err &&
+	machine begin --owner=4242 &&
+	test_expect_code 1 machine record --owner=4343 rmfile /tmp/x 2>err &&
+	grep "no record of run pid 4343" err
+'
+
+test_expect_success 'record refuses a value with a tab or a newline' '
+	setup &&
+	machine begin --owner=4242 &&
+	cp state/state before &&
+	tab=$(printf "\t") &&
+	test_expect_code 2 machine record --owner=4242 sysctl vm.x "1${tab}2" 2>err &&
+	grep "refusing a value with a tab, newline" err &&
+	test_expect_code 2 machine record --owner=4242 sysfs /sys/a/b "1
+2" 2>err &&
+	test_expect_code 2 machine record --owner=4242 rmfile "/tmp/a${tab}b" 2>err &&
+	test_cmp before state/state
+'
+
+test_expect_success 'record checks kinds and arguments' '
+	setup &&
+	machine begin --owner=4242 &&
+	cp state/state before &&
+	test_expect_code 2 machine record --owner=4242 mkfs /dev/sda 2>err &&
+	grep "unknown KIND .mkfs." err &&
+	test_expect_code 2 machine record --owner=4242 rmfile relative/path &&
+	test_expect_code 2 machine record --owner=4242 rmdir /sys/fs/cgroup/../x &&
+	test_expect_code 2 machine record --owner=4242 sysfs /etc/passwd x &&
+	test_expect_code 2 machine record --owner=4242 sysctl ../../etc/x 1 &&
+	test_expect_code 2 machine record --owner=4242 online memoryX &&
+	test_expect_code 2 machine record --owner=4242 hugepages -1 &&
+	test_expect_code 2 machine record --owner=4242 swapoff &&
+	test_expect_code 2 machine record --owner=4242 swapoff /a /b &&
+	test_expect_code 2 machine record --owner=4242 2>err &&
+	grep "no KIND given" err &&
+	test_expect_code 1 machine record --owner=4242 sysctl vm.absent 2>err &&
+	grep "cannot read the current value" err &&
+	test_cmp before state/state
+'
+
+test_expect_success 'a sysctl value may start with a dash (options stop at KIND)' '
+	setup &&
+	machine begin --owner=4242 &&
+	machine record --owner=4242 sysctl kernel.perf_event_paranoid -1 &&
+	tail -n 1 state/state >last &&
+	printf "sysctl\tkernel.perf_event_paranoid\t-1\n" >expect &&
+	test_cmp expect last
+'
+
+test_expect_success 'a symlinked record is refused, and its target left alone' '
+	setup &&
+	mkdir -m 700 state &&
+	ln -s "$PWD/planted" state/state &&
+	test_expect_code 1 machine begin --owner=4242 2>err &&
+	grep "refusing record .*/state/state.: it is a symbolic link" err &&
+	! test -e planted &&
+	echo keep >planted &&
+	test_expect_code 1 machine restore 2>err &&
+	grep "symbolic link" err &&
+	echo keep >expect && test_cmp expect planted
+'
+
+test_expect_success 'a group-writable or symlinked state directory is refused' '
+	setup &&
+	mkdir -m 770 state &&
+	chmod 770 state &&
+	test_expect_code 1 machine begin --owner=4242 2>err &&
+	grep "refusing state directory .*: writable by group or others (mode 0770)" err &&
+	! test -e state/state &&
+	rmdir state && mkdir -m 700 real && ln -s real state &&
+	test_expect_code 1 machine begin --owner=4242 2>err &&
+	grep "refusing state directory .*: it is a symbolic link" err &&
+	! test -e real/state
+'
+
+test_expect_success 'a record that is not ours to read is refused' '
+	setup &&
+	mkdir -m 700 state &&
+	echo "not a record" >state/state && chmod 600 state/state &&
+	test_expect_code 1 machine restore 2>err &&
+	grep "is not a latency-machine record of format 1" err
+'
+
+# The pid entries on real processes (LATENCY_PROC is the real /proc here).
+real_machine() {
+	LATENCY_STATE_DIR=$TRASH_DIRECTORY/state latency-machine "$@"
+}
+
+test_expect_success 'a recorded process is stopped by restore' '
+	rm -rf state &&
+	real_machine begin --owner=$$ &&
+	{ sleep 600 & } &&
+	pid=$! &&
+	real_machine record --owner=$$ pid $pid &&
+	real_machine restore --owner=$$ 2>err &&
+	echo "latency-machine: restoring run pid $$: pid $pid" >expect &&
+	test_cmp expect err &&
+	test_expect_code 143 wait $pid
+'
+
+test_expect_success 'a recycled pid (another start time) is left alone' '
+	rm -rf state &&
+	real_machine begin --owner=$$ &&
+	{ sleep 600 & } &&
+	pid=$! &&
+	real_machine record --owner=$$ pid $pid &&
+	start=$(sed -n "s/^pid\t$pid\t//p" state/state) &&
+	sed "s/^pid\t$pid\t.*/pid\t$pid\t$((start + 1))/" state/state >s.new &&
+	cat s.new >state/state &&
+	real_machine restore --owner=$$ 2>err &&
+	echo "latency-machine: restoring run pid $$: pid $pid (another process has that pid now; left alone)" >expect &&
+	test_cmp expect err &&
+	kill -0 $pid &&
+	kill $pid && test_expect_code 143 wait $pid
+'
+
+test_expect_success 'a recorded process that ignores SIGTERM is killed' '
+	rm -rf state &&
+	real_machine begin --owner=$$ &&
+	{ sh -c "trap \"\" TERM; touch ready; exec sleep 600" & } &&
+	pid=$! &&
+	while ! test -e ready; do sleep 0.1; done &&
+	real_machine record --owner=$$ pid $pid &&
+	real_machine restore --owner=$$ 2>err &&
+	test_expect_code 137 wait $pid
+'
+
+test_done
