@@ -939,9 +939,6 @@ main() {
 		mkdir "$scratch"
 	fi
 	scratch_made=$scratch
-	case $swap_kind in
-	file) swap_path=$scratch_dir_for_swap/latency-swapfile.$$ ;;
-	esac
 	prepare_repo
 	calibrate
 	progress "pressure: $pressure_mode${pressure_ratio:+, ratio $pressure_ratio}${memory_bytes:+, $memory_bytes bytes for the workloads}"

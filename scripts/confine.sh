@@ -177,13 +177,17 @@ decide_swap() {
 		_dir=$cache_dir _hint="set LATENCY_CACHE_DIR to a disk, or give --swap=DEVICE"
 		;;
 	*)
-		swap_kind=file swap_path=$scratch_dir_for_swap/swapfile
+		swap_kind=file swap_path=$scratch_dir_for_swap/latency-swapfile.$$
 		_dir=$scratch_dir_for_swap _hint="give --scratch=DIR on a disk, or --swap=DEVICE"
 		;;
 	esac
 	# A swap file on tmpfs would only move memory around (and swapon
 	# refuses it): say so before any work.
 	mkdir -p "$_dir" 2>/dev/null || true
+	# The record and swapon take absolute paths.
+	_abs=$(cd "$_dir" 2>/dev/null && pwd -P) ||
+		unsupported "cannot create the directory $_dir for the swap file"
+	swap_path=$_abs/${swap_path##*/}
 	case $(confine_fs_type "$_dir") in
 	tmpfs | ramfs)
 		unsupported "cannot put a swap file in $_dir: it is on $(confine_fs_type "$_dir") ($_hint)"

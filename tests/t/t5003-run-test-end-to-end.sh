@@ -7,12 +7,20 @@ command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 command -v seqbench >/dev/null 2>&1 && test_set_prereq SEQBENCH
 
 rt=$abs_top_srcdir/run-test.sh
+# This script's machine-state record, apart from any real run's.
+LATENCY_STATE_DIR=$TRASH_DIRECTORY/state
+export LATENCY_STATE_DIR
+if test_have_prereq ROOT && command -v swapon >/dev/null 2>&1 &&
+	{ [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ] ||
+	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; }; then
+	test_set_prereq CONFINE
+fi
 # A tiny repository (300 commits, a line every 50) and a one-song folder of
 # 64 KiB keep the run to a few seconds.
 test_expect_success 'a reduced run completes' '
 	"$rt" --label=e2e --commits=300 --gitk-runs=2 --warmup=1 --no-drop-caches \
-		--gitk-args=--every=50 --music-args="--songs=1 --song-size=64k" \
-		--results=res >out 2>err &&
+		--confine=none --gitk-args=--every=50 \
+		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
 	! test -s out &&
 	grep "result in $PWD/res/e2e\$" err
 '
@@ -32,6 +40,8 @@ test_expect_success 'every file of the result directory is there' '
 		warmup-1.latency warmup-1.json \
 		fake-gitk-1.json fake-gitk-2.json fake-music.json \
 		fake-gitk-1.report.json fake-music.report.json \
+		fake-gitk-1.snap-before.json fake-gitk-2.snap-after.json \
+		run.facts machine-before.json machine-after.json \
 		vmstat.log vmstat.json kmsg.json plot.gp vmstat.dat; do
 		test -s $f || test_fail "missing or empty: $f" || return 1
 	done &&
@@ -84,8 +94,21 @@ test_expect_success JQ 'result.json carries the contract 4 fields' '
 		(.latency[\"fake-gitk-1\"].stall_threshold_s),
 		(.monitors | keys | join(\",\"))] | map(tostring) | join(\" \")" \
 		res/e2e/result.json >fields &&
-	echo "1 run-test.sh e2e false 2 number number number number number number fake-gitk-1,fake-gitk-2,fake-music,warmup-1 1 kmsg,trace,vmstat" >expect &&
+	echo "2 run-test.sh e2e false 2 number number number number number number fake-gitk-1,fake-gitk-2,fake-music,warmup-1 1 kmsg,trace,vmstat" >expect &&
 	test_cmp expect fields
+'
+
+test_expect_success JQ 'every run has its kernel figures; no pressure is said plainly' '
+	jq -r ".gitk_runs[] | [.majflt, .pswpin, .pswpout, .psi_some_s,
+		.pgscan_kswapd, .allocstall, .progress_lines] | map(type) | join(\" \")" \
+		res/e2e/result.json >types &&
+	printf "number number number number number number number\n%.0s" 1 2 >expect &&
+	test_cmp expect types &&
+	jq -r "[.pressure.mode, .pressure.ratio, .runs.asked, .runs.done,
+		.runs.stopped_by] | map(tostring) | join(\" \")" res/e2e/result.json >p &&
+	echo "none null 2 2 runs" >expect &&
+	test_cmp expect p &&
+	grep -x "pressure: none: no memory pressure was applied: --confine=none: nothing was pressed" res/e2e/summary.txt
 '
 
 test_expect_success JQ 'the mean and stddev are those of the runs' '
@@ -97,7 +120,7 @@ test_expect_success JQ 'the mean and stddev are those of the runs' '
 	IFS=, read -r n1 m1 s1 <a && IFS=, read -r n2 m2 s2 <b &&
 	test "$n1" = "$n2" &&
 	awk -v a="$m1" -v b="$m2" -v c="$s1" -v d="$s2" \
-		"BEGIN { exit !(a == b && c == d) }"
+		"BEGIN { d1 = a - b; d2 = c - d; exit !(d1 * d1 < 1e-18 && d2 * d2 < 1e-18) }"
 '
 
 test_expect_success 'the config repeats the run, in a new directory' '
@@ -109,20 +132,65 @@ test_expect_success 'the config repeats the run, in a new directory' '
 '
 
 test_expect_success 'latency-compare reads the results and agrees' '
-	latency-compare --format=2009 res/e2e res/e2e-2 >compare.out &&
+	latency-compare --format=2009 e2e=res/e2e e2e-2=res/e2e-2 >compare.out &&
 	sed -n 1p res/e2e/summary.txt >want &&
 	sed -n 1p res/e2e-2/summary.txt >>want &&
 	test_cmp want compare.out
 '
 
 test_expect_success SEQBENCH 'a seqbench pass' '
-	"$rt" --label=sb --commits=300 --gitk-runs=1 --no-drop-caches \
+	"$rt" --label=sb --commits=300 --gitk-runs=1 --no-drop-caches --confine=none \
 		--music-args="--songs=1 --song-size=64k" \
 		--seqbench="-t 1 -t 2 -s 2 -b 4k -r 20" --results=res >out 2>err &&
 	grep -q "\"results\"" res/sb/seqbench.json &&
 	grep -q "^  \"seqbench\": {" res/sb/result.json &&
 	grep -q "seqbench -t 1 -t 2 -s 2 -b 4k -r 20 -d .*/scratch/seqbench --seed 137 --format json -o .*/seqbench.json" res/sb/commands.log &&
 	grep -q "^seqbench (latency-tests) " res/sb/versions
+'
+
+test_expect_success JQ 'gitk-runs=auto stops at the precision, or at max-runs' '
+	"$rt" --label=auto --commits=300 --warmup=0 --no-drop-caches \
+		--confine=none --precision=1000 --gitk-args=--every=50 \
+		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
+	jq -r "[.runs.asked, .runs.done, .runs.stopped_by] | map(tostring) | join(\" \")" \
+		res/auto/result.json >got &&
+	echo "auto 3 precision" >expect &&
+	test_cmp expect got &&
+	"$rt" --label=auto --commits=300 --warmup=0 --no-drop-caches \
+		--confine=none --precision=0.001 --max-runs=4 --gitk-args=--every=50 \
+		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
+	jq -r "[.runs.asked, .runs.done, .runs.stopped_by] | map(tostring) | join(\" \")" \
+		res/auto-2/result.json >got &&
+	echo "auto 4 max-runs" >expect &&
+	test_cmp expect got &&
+	grep -x "stopped by: max-runs; precision target 0.001%, max runs 4, time budget 360 s" res/auto-2/summary.txt
+'
+
+test_expect_success CONFINE,JQ 'memcg pressure: the footprint calibrated once, divided by the ratio' '
+	"$rt" --label=mc --commits=300 --gitk-runs=1 --warmup=0 --no-drop-caches \
+		--confine=memcg --pressure=2 --music-args="--songs=1 --song-size=64k" \
+		--results=res >out 2>err &&
+	jq -r "[.pressure.mode, .pressure.ratio, .pressure.calibration,
+		.pressure.footprint_bytes == .pressure.calibration_peak_rss_bytes,
+		(.pressure.footprint_bytes / 2 / 4096 | floor) * 4096 == .pressure.memory_bytes,
+		(.pswpout_delta | type)] | map(tostring) | join(\" \")" \
+		res/mc/result.json >got &&
+	echo "memcg 2 measured true true number" >expect &&
+	test_cmp expect got &&
+	grep -q "/latency-tests\.[0-9]*/memory\.limit_in_bytes\|/latency-tests\.[0-9]*/memory\.max" res/mc/notes &&
+	"$rt" --label=mc --commits=300 --gitk-runs=1 --warmup=0 --no-drop-caches \
+		--confine=memcg --pressure=2 --music-args="--songs=1 --song-size=64k" \
+		--results=res >out 2>err &&
+	jq -r ".pressure.calibration" res/mc-2/result.json >got &&
+	echo cached >expect && test_cmp expect got &&
+	"$rt" --label=mc --commits=300 --gitk-runs=1 --warmup=0 --no-drop-caches \
+		--confine=memcg --pressure=2 --gitk-args=none \
+		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
+	jq -r ".pressure.calibration" res/mc-3/result.json >got &&
+	echo measured >expect && test_cmp expect got &&
+	! grep -F "$LATENCY_CACHE_DIR/swapfile" /proc/swaps &&
+	test -f "$LATENCY_CACHE_DIR/swapfile" &&
+	! test -e "$LATENCY_STATE_DIR/state"
 '
 
 test_expect_success 'nothing is left running' '
