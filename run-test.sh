@@ -116,6 +116,8 @@ Memory pressure (as root):
                        footprint, kept in the cache directory)
   --allow-unconfined   go on without pressure when this machine cannot
                        apply it (default: stop)
+  --sysctl=NAME=VALUE[,NAME=VALUE]...  set kernel tunables for the run
+                       (e.g. vm.page-cluster=0), restored afterwards
   --restore            only undo what a killed run left on the machine,
                        then exit
 
@@ -158,12 +160,13 @@ show_version() {
 cfg_keys="label results scratch repo commits seed gitk-runs warmup drop-caches"
 cfg_keys="$cfg_keys seqbench music-from gitk-args music-args stall pressure"
 cfg_keys="$cfg_keys confine mem-limit swap allow-unconfined precision max-runs"
-cfg_keys="$cfg_keys time-budget quick"
+cfg_keys="$cfg_keys time-budget sysctl quick"
 cfg_label='' cfg_results='' cfg_scratch='' cfg_repo='' cfg_commits=''
 cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
 cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
 cfg_pressure='' cfg_confine='' cfg_mem_limit='' cfg_swap=''
 cfg_allow_unconfined='' cfg_precision='' cfg_max_runs='' cfg_time_budget=''
+cfg_sysctl=''
 cfg_quick=''
 
 cfg_set() {
@@ -276,6 +279,29 @@ check_decimal() {
 	esac
 }
 
+# check_sysctls: --sysctl is NAME=VALUE[,NAME=VALUE]..., names as sysctl(8)
+# writes them (vm.page-cluster), values one word.
+check_sysctls() {
+	_rest=$cfg_sysctl
+	while [ -n "$_rest" ]; do
+		_one=${_rest%%,*}
+		case $_rest in
+		*,*) _rest=${_rest#*,} ;;
+		*) _rest= ;;
+		esac
+		case $_one in
+		[a-z]*=?*) ;;
+		*) usage_error "invalid value '$cfg_sysctl' for --sysctl (expected NAME=VALUE[,NAME=VALUE]...)" ;;
+		esac
+		case ${_one%%=*} in
+		*[!a-z0-9_.-]* | *..* | *.) usage_error "invalid sysctl name '${_one%%=*}' in --sysctl" ;;
+		esac
+		case ${_one#*=} in
+		*[!A-Za-z0-9_.:-]*) usage_error "invalid sysctl value '${_one#*=}' in --sysctl (letters, digits and . _ : - only)" ;;
+		esac
+	done
+}
+
 check_yesno() {
 	case $2 in
 	yes | no) ;;
@@ -329,6 +355,7 @@ resolve_config() {
 	duration_ms stall "$cfg_stall" >/dev/null
 	check_yesno drop-caches "$cfg_drop_caches"
 	check_yesno allow-unconfined "$cfg_allow_unconfined"
+	check_sysctls
 	case $cfg_confine in
 	auto | global | memcg | none) ;;
 	*) usage_error "invalid value '$cfg_confine' for --confine (expected auto, global, memcg or none)" ;;
@@ -425,7 +452,7 @@ parse_args() {
 			--seed | --gitk-runs | --warmup | --seqbench | \
 			--music-from | --gitk-args | --music-args | --stall | \
 			--mem-limit | --swap | --pressure | --confine | \
-			--precision | --max-runs | --time-budget)
+			--precision | --max-runs | --time-budget | --sysctl)
 			if [ "$_has_val" = no ]; then
 				[ $# -gt 0 ] ||
 					usage_error "option '$_name' requires an argument"

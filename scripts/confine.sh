@@ -279,8 +279,32 @@ confine_swap_on() {
 	note "swap: $swap_path ($swap_kind)"
 }
 
+# set_sysctls: the run's kernel tunables (--sysctl), each recorded first.
+set_sysctls() {
+	[ -n "$cfg_sysctl" ] || return 0
+	is_root || unsupported "cannot set --sysctl=$cfg_sysctl: not root"
+	_rest=$cfg_sysctl
+	while [ -n "$_rest" ]; do
+		_one=${_rest%%,*}
+		case $_rest in
+		*,*) _rest=${_rest#*,} ;;
+		*) _rest= ;;
+		esac
+		_name=${_one%%=*}
+		_file=/proc/sys/$(printf '%s' "$_name" | tr . /)
+		[ -w "$_file" ] ||
+			unsupported "cannot set --sysctl $_name: no $_file here"
+		machine record sysctl "$_name" ||
+			fail_run "cannot record sysctl $_name"
+		echo "${_one#*=}" >"$_file" ||
+			fail_run "cannot set $_name to ${_one#*=}"
+		note "sysctl $_name=${_one#*=} for the run (restored after it)"
+	done
+}
+
 # confine: apply the decided pressure.
 confine() {
+	set_sysctls
 	confine_swap_on || fail_run "cannot enable swap $swap_path"
 	case $pressure_mode in
 	memcg)

@@ -72,6 +72,7 @@ allow-unconfined=yes
 precision=2
 max-runs=10
 time-budget=6m
+sysctl=
 quick=no
 EOF_
 
@@ -131,7 +132,10 @@ test_expect_success 'bad values stop the run before any work (exit 2)' '
 	bad_option "invalid value '\''1'\'' for --max-runs (expected at least 2)" --max-runs=1 &&
 	bad_option "invalid value '\''soon'\'' for --time-budget (expected a duration such as 1s)" --time-budget=soon &&
 	bad_option "invalid value '\''cgroup'\'' for --confine (expected auto, global, memcg or none)" --confine=cgroup &&
-	bad_option "invalid value '\''x'\'' for --gitk-runs (expected a whole number)" --gitk-runs=x
+	bad_option "invalid value '\''x'\'' for --gitk-runs (expected a whole number)" --gitk-runs=x &&
+	bad_option "invalid value '\''vm.page-cluster'\'' for --sysctl (expected NAME=VALUE[,NAME=VALUE]...)" --sysctl=vm.page-cluster &&
+	bad_option "invalid sysctl name '\''vm/../x'\'' in --sysctl" --sysctl=vm/../x=1 &&
+	bad_option "invalid sysctl value '\''1;reboot'\'' in --sysctl (letters, digits and . _ : - only)" "--sysctl=vm.swappiness=1;reboot"
 '
 
 test_expect_success 'the label defaults to uname -r' '

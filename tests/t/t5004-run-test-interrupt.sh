@@ -130,6 +130,17 @@ test_expect_success 'swap on tmpfs is refused before any work (exit 3)' '
 	fi
 '
 
+test_expect_success ROOT 'sysctls of the run are set through the record and restored' '
+	old=$(cat /proc/sys/vm/page-cluster) &&
+	new=$(( (old + 1) % 4 )) &&
+	"$rt" --label=sy --commits=300 --gitk-runs=1 --warmup=0 --confine=none \
+		--no-drop-caches --sysctl=vm.page-cluster=$new \
+		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
+	grep -x "page-cluster $new" res/sy/sysinfo/before/sys-vm &&
+	echo "$old" >expect && test_cmp expect /proc/sys/vm/page-cluster &&
+	grep -x "latency-machine: restoring run pid [0-9]*: sysctl vm.page-cluster $old" res/sy/machine.log
+'
+
 # start_killable LABEL: a memcg run with the automatic swap file that
 # keeps running until killed; waits until its second run has started.
 start_killable() {
