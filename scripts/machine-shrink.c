@@ -36,6 +36,7 @@
 struct plan {
 	struct meminfo m0;
 	uint64_t min_free_kb0, in_use, margin, floor, goal, target;
+	uint64_t reserve; /* the zones' high watermarks added up */
 	struct mem_block *blocks;
 	size_t nblocks;
 	uint64_t block_bytes;
@@ -65,13 +66,10 @@ static uint64_t min_free_kbytes(void)
 	return v;
 }
 
-/*
- * Free memory the shrink never goes under, as the kernel stands now: twice
- * the min watermark, every zone's high watermark added up, and 64 MiB.
- */
-static uint64_t margin_bytes(void)
+/* Every zone's high watermark added up, in bytes: what kswapd keeps free. */
+static uint64_t high_wmarks_bytes(void)
 {
-	uint64_t m = 2 * min_free_kbytes() * 1024, high = 0;
+	uint64_t high = 0;
 	struct zone_info *z;
 	size_t n, i;
 	int r = zoneinfo_read(&z, &n);
@@ -82,7 +80,17 @@ static uint64_t margin_bytes(void)
 	for (i = 0; i < n; i++)
 		high += z[i].high;
 	free(z);
-	high *= (uint64_t)sysconf(_SC_PAGESIZE);
+	return high * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * Free memory the shrink never goes under, as the kernel stands now: twice
+ * the min watermark, every zone's high watermark added up, and 64 MiB.
+ */
+static uint64_t margin_bytes(void)
+{
+	uint64_t m = 2 * min_free_kbytes() * 1024, high = high_wmarks_bytes();
+
 	m = m > high ? m : high;
 	return m > MARGIN_MIN ? m : MARGIN_MIN;
 }
@@ -127,7 +135,12 @@ static void plan_make(struct plan *p, uint64_t keep)
 	p->in_use = usable - min_u64(p->m0.free, usable);
 	p->margin = margin_bytes();
 	p->floor = max_u64(p->in_use + p->margin, TOTAL_MIN);
-	p->goal = p->in_use + keep;
+	/*
+	 * The workloads get KEEP above what kswapd keeps free: memory under
+	 * the high watermarks is the kernel's reserve, not theirs.
+	 */
+	p->reserve = high_wmarks_bytes();
+	p->goal = p->in_use + keep + p->reserve;
 	p->target = max_u64(p->goal, p->floor);
 	r = mem_blocks_read(&p->blocks, &p->nblocks, &p->block_bytes);
 	if (r)
@@ -176,13 +189,14 @@ static void plan_print(const struct plan *p)
 	size_t i, first = 1;
 
 	printf("floor_bytes=%llu\ngoal_bytes=%llu\ntarget_bytes=%llu\n"
-	       "in_use_bytes=%llu\nmargin_bytes=%llu\nmem_total_before=%llu\n"
+	       "in_use_bytes=%llu\nreserve_bytes=%llu\nmargin_bytes=%llu\n"
+	       "mem_total_before=%llu\n"
 	       "mem_free_before=%llu\nmin_free_kbytes=%llu\nblock_bytes=%llu\n"
 	       "blocks_wanted=%llu\n",
 	       (unsigned long long)p->floor, (unsigned long long)p->goal,
 	       (unsigned long long)p->target, (unsigned long long)p->in_use,
-	       (unsigned long long)p->margin, (unsigned long long)p->m0.total,
-	       (unsigned long long)p->m0.free,
+	       (unsigned long long)p->reserve, (unsigned long long)p->margin,
+	       (unsigned long long)p->m0.total, (unsigned long long)p->m0.free,
 	       (unsigned long long)p->min_free_kb0,
 	       (unsigned long long)p->block_bytes,
 	       (unsigned long long)p->blocks_wanted);
@@ -401,14 +415,15 @@ static void report(const struct plan *p, const struct outcome *out)
 	       (unsigned long long)(out->hugetlb_pages * p->m0.hugepage_bytes),
 	       (unsigned long long)p->m0.total, (unsigned long long)m.total,
 	       (unsigned long long)m.free, reached ? "yes" : "no");
-	printf("target_bytes=%llu\nin_use_bytes=%llu\nmargin_bytes=%llu\n"
-	       "usable_after=%llu\nmin_free_kbytes_before=%llu\n"
+	printf("target_bytes=%llu\nin_use_bytes=%llu\nreserve_bytes=%llu\n"
+	       "margin_bytes=%llu\nusable_after=%llu\n"
+	       "min_free_kbytes_before=%llu\n"
 	       "min_free_kbytes_after=%llu\nblocks_tried=%llu\n"
 	       "blocks_refused=%llu\nblocks_timed_out=%llu\nofflined=%s\n"
 	       "offline_s=%s\nhugetlb_s=%s\n",
 	       (unsigned long long)p->target, (unsigned long long)p->in_use,
-	       (unsigned long long)p->margin, (unsigned long long)usable,
-	       (unsigned long long)p->min_free_kb0,
+	       (unsigned long long)p->reserve, (unsigned long long)p->margin,
+	       (unsigned long long)usable, (unsigned long long)p->min_free_kb0,
 	       (unsigned long long)min_free_kbytes(),
 	       (unsigned long long)out->tried, (unsigned long long)out->refused,
 	       (unsigned long long)out->timed_out,

@@ -4,13 +4,20 @@ test_description='latency-machine shrink: the plan, blocks, hugetlb, the floor'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-machine.sh"
 
+# zero_high: no high watermarks in the fake tree (no reserve), so that
+# the sizes below stay round.
+zero_high() {
+	sed "s/^\( *high \).*/\10/" "$FAKE/proc/zoneinfo" >"$FAKE/zoneinfo" &&
+	mv "$FAKE/zoneinfo" "$FAKE/proc/zoneinfo"
+}
+
 # The 2 GiB machine has 512 MiB in use and a margin of 64 MiB (twice
 # min_free_kbytes is 32 MiB, the high watermarks a few MiB), so its floor is
 # 576 MiB; --keep=600M makes the target 1112 MiB: 936 MiB to take, 7 blocks
 # (896 MiB) and 20 huge pages (40 MiB).
 
 test_expect_success 'dry run: the plan, highest blocks first, odd ones skipped' '
-	fake_2g &&
+	fake_2g && zero_high &&
 	cp -R "$FAKE" before &&
 	machine shrink --keep=600M --dry-run >out &&
 	cat >expect <<-EOF &&
@@ -18,6 +25,7 @@ test_expect_success 'dry run: the plan, highest blocks first, odd ones skipped' 
 	goal_bytes=$((1112 * MIB))
 	target_bytes=$((1112 * MIB))
 	in_use_bytes=$((512 * MIB))
+	reserve_bytes=0
 	margin_bytes=$((64 * MIB))
 	mem_total_before=$((2048 * MIB))
 	mem_free_before=$((1536 * MIB))
@@ -35,8 +43,20 @@ test_expect_success 'dry run: the plan, highest blocks first, odd ones skipped' 
 	! test -e state
 '
 
-test_expect_success 'dry run: a hugetlb pool reserved before is not counted as in use' '
+test_expect_success 'dry run: the workloads get --keep above the high watermarks' '
 	fake_2g &&
+	sed "s/^\( *high \).*/\112800/" "$FAKE/proc/zoneinfo" >zi &&
+	mv zi "$FAKE/proc/zoneinfo" &&
+	machine shrink --keep=600M --dry-run >out &&
+	# Three zones with a high watermark of 12800 pages (50 MiB) each.
+	test "$(value reserve_bytes out)" = $((150 * MIB)) &&
+	test "$(value goal_bytes out)" = $((1262 * MIB)) &&
+	test "$(value margin_bytes out)" = $((150 * MIB)) &&
+	test "$(value floor_bytes out)" = $((662 * MIB))
+'
+
+test_expect_success 'dry run: a hugetlb pool reserved before is not counted as in use' '
+	fake_2g && zero_high &&
 	echo 50 >"$FAKE/proc/sys/vm/nr_hugepages" &&
 	sed -e "s/^HugePages_Total: .*/HugePages_Total: 50/" \
 		-e "s/^MemFree: .*/MemFree: $((1436 * 1024)) kB/" \
@@ -49,7 +69,7 @@ test_expect_success 'dry run: a hugetlb pool reserved before is not counted as i
 '
 
 test_expect_success 'dry run: a small --keep stops at the floor (in use + margin)' '
-	fake_2g &&
+	fake_2g && zero_high &&
 	machine shrink --keep=0 --dry-run >out &&
 	test "$(value floor_bytes out)" = $((576 * MIB)) &&
 	test "$(value goal_bytes out)" = $((512 * MIB)) &&
@@ -61,7 +81,7 @@ test_expect_success 'dry run: a small --keep stops at the floor (in use + margin
 '
 
 test_expect_success 'dry run: the margin is twice min_free_kbytes when that is more' '
-	fake_2g &&
+	fake_2g && zero_high &&
 	echo 65536 >"$FAKE/proc/sys/vm/min_free_kbytes" &&
 	machine shrink --keep=0 --dry-run >out &&
 	test "$(value margin_bytes out)" = $((128 * MIB)) &&
@@ -71,7 +91,7 @@ test_expect_success 'dry run: the margin is twice min_free_kbytes when that is m
 '
 
 test_expect_success 'dry run: never below 256 MiB in all' '
-	fake_tree 512 500 1024 &&
+	fake_tree 512 500 1024 && zero_high &&
 	fake_blocks 0 3 &&
 	machine shrink --keep=0 --dry-run >out &&
 	test "$(value in_use_bytes out)" = $((12 * MIB)) &&
@@ -81,7 +101,7 @@ test_expect_success 'dry run: never below 256 MiB in all' '
 '
 
 test_expect_success 'shrink: refusing and hanging blocks are given up, the next ones go' '
-	fake_2g &&
+	fake_2g && zero_high &&
 	rm -rf state &&
 	printf "memory15\nmemory12\n" >"$FAKE/refuse" &&
 	echo memory14 >"$FAKE/hang" &&
@@ -101,6 +121,7 @@ test_expect_success 'shrink: refusing and hanging blocks are given up, the next 
 	reached=yes
 	target_bytes=$((1112 * MIB))
 	in_use_bytes=$((512 * MIB))
+	reserve_bytes=0
 	margin_bytes=$((64 * MIB))
 	usable_after=$((1112 * MIB))
 	min_free_kbytes_before=16384
@@ -144,7 +165,7 @@ test_expect_success 'restore after a shrink gives every block and page back' '
 '
 
 test_expect_success 'hugetlb: fewer pages than asked, then none: not reached, mem= advised' '
-	fake_2g &&
+	fake_2g && zero_high &&
 	rm -rf state &&
 	echo 8 >"$FAKE/hugetlb-limit" &&
 	fake_pid 4242 1000 &&
@@ -165,7 +186,7 @@ test_expect_success 'hugetlb: fewer pages than asked, then none: not reached, me
 '
 
 test_expect_success 'hugetlb alone where there is no memory hotplug' '
-	fake_tree 2048 1536 16384 &&
+	fake_tree 2048 1536 16384 && zero_high &&
 	rm -r "$FAKE/sys/devices/system/memory" &&
 	rm -rf state &&
 	fake_pid 4242 1000 &&
@@ -180,7 +201,7 @@ test_expect_success 'hugetlb alone where there is no memory hotplug' '
 '
 
 test_expect_success 'memory taken by others while shrinking: MemFree stays above the margin' '
-	fake_2g &&
+	fake_2g && zero_high &&
 	rm -rf state &&
 	echo 100 >"$FAKE/drain" &&
 	fake_pid 4242 1000 &&
@@ -194,7 +215,7 @@ test_expect_success 'memory taken by others while shrinking: MemFree stays above
 '
 
 test_expect_success 'SIGTERM during a block: the attempt is stopped and taken back' '
-	fake_2g &&
+	fake_2g && zero_high &&
 	rm -rf state "$FAKE/hang.pid" &&
 	echo memory16 >"$FAKE/hang" &&
 	fake_pid 4242 1000 &&
@@ -214,7 +235,7 @@ test_expect_success 'SIGTERM during a block: the attempt is stopped and taken ba
 '
 
 test_expect_success 'shrink needs a record of its owner, and --keep' '
-	fake_2g &&
+	fake_2g && zero_high &&
 	rm -rf state &&
 	test_expect_code 1 machine shrink --owner=4242 --keep=1G 2>err &&
 	grep "no record of run pid 4242" err &&
@@ -230,7 +251,7 @@ test_expect_success 'shrink needs a record of its owner, and --keep' '
 '
 
 test_expect_success 'neither hotplug nor hugetlb: exit 3 with the mem= advice' '
-	fake_tree 2048 1536 16384 &&
+	fake_tree 2048 1536 16384 && zero_high &&
 	rm -r "$FAKE/sys/devices/system/memory" "$FAKE/proc/sys/vm/nr_hugepages" &&
 	fake_pid 4242 1000 &&
 	test_expect_code 3 machine shrink --owner=4242 --keep=600M 2>err &&
@@ -242,7 +263,7 @@ if test_have_prereq ROOT; then
 	as_user() {
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 	}
-	fake_2g
+	fake_2g && zero_high
 	as_user test -r "$FAKE/proc/meminfo" && test_set_prereq AS_USER
 else
 	as_user() {
@@ -252,7 +273,7 @@ else
 fi
 
 test_expect_success AS_USER 'without the right to write the blocks: exit 3' '
-	fake_2g &&
+	fake_2g && zero_high &&
 	chmod a-w "$FAKE"/sys/devices/system/memory/memory*/state &&
 	fake_pid 4242 1000 &&
 	test_expect_code 3 as_user env LATENCY_PROC="$FAKE/proc" \
