@@ -328,14 +328,16 @@ confine() {
 		machine shrink --owner=$$ --keep="$memory_bytes" \
 			>"$run_dir/shrink.txt" 2>>"$run_dir/machine.log" ||
 			fail_run "cannot shrink the machine (see machine.log)"
+		shrunk=yes
 		grep -qx 'reached=yes' "$run_dir/shrink.txt" ||
 			warn "the machine could not be shrunk to the goal (see shrink.txt; boot with mem= for more pressure)"
 		;;
 	esac
 }
 
-# prepare_run: every counted run starts from the same state (as root):
-# dirty pages written, page cache dropped, swap emptied, memory compacted.
+# prepare_run NAME: every run starts from the same state (as root): dirty
+# pages written, page cache dropped, swap emptied, memory compacted, and in
+# global mode the machine as small as planned.
 prepare_run() {
 	[ "$cfg_drop_caches" = yes ] || return 0
 	if ! is_root; then
@@ -353,6 +355,16 @@ prepare_run() {
 	fi
 	if [ -w /proc/sys/vm/compact_memory ]; then
 		echo 1 >/proc/sys/vm/compact_memory
+	fi
+	if [ -n "${shrunk:-}" ]; then
+		# Memory freed meanwhile (by this run's page cache, or by
+		# anything else on the machine) would lessen the pressure:
+		# shrink again to the same share before each run.
+		{
+			echo "# before $1"
+			machine shrink --keep="$memory_bytes"
+		} >>"$run_dir/shrink-runs.txt" 2>>"$run_dir/machine.log" ||
+			fail_run "cannot shrink the machine again (see machine.log)"
 	fi
 }
 

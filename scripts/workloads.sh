@@ -190,7 +190,7 @@ run_workloads() {
 	while [ $_i -lt "$cfg_warmup" ]; do
 		_i=$((_i + 1))
 		progress "fake-gitk warmup run $_i of $cfg_warmup"
-		prepare_run
+		prepare_run "warmup-$_i"
 		run_gitk "warmup-$_i"
 	done
 	runs_start_ms=$(uptime_ms)
@@ -202,7 +202,7 @@ run_workloads() {
 		else
 			progress "fake-gitk run $_n of $cfg_gitk_runs"
 		fi
-		prepare_run
+		prepare_run "fake-gitk-$_n"
 		run_gitk "fake-gitk-$_n"
 		runs_done=$_n
 		! enough_runs || break
