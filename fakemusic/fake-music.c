@@ -438,6 +438,39 @@ static void start_server(const struct options *o, struct server *srv,
 		    strerror(-r));
 }
 
+static int run_generate(const struct options *o)
+{
+	char err[512];
+	const char *what;
+	int fd = dest_open(o->dir, err, sizeof(err)), r;
+
+	if (fd < 0)
+		die(EXIT_RUN_FAILED, "%s", err);
+	r = album_write(&o->album, fd, &what);
+	(void)close(fd); /* a directory */
+	if (r == -EINTR)
+		return EXIT_SIGNAL(sig_stop);
+	if (r)
+		die(EXIT_RUN_FAILED, "cannot %s in '%s': %s", what, o->dir,
+		    strerror(-r));
+	return EXIT_OK;
+}
+
+/* -o FILE must be creatable before any work, not found wanting after. */
+static void check_output(const struct options *o)
+{
+	struct atomic_file af;
+	int r;
+
+	if (!o->common.output || !strcmp(o->common.output, "-"))
+		return;
+	r = atomic_open(&af, o->common.output);
+	if (r)
+		die(EXIT_RUN_FAILED, "cannot create '%s': %s",
+		    o->common.output, strerror(-r));
+	atomic_abort(&af);
+}
+
 static int run_serve(const struct options *o, struct summary *s)
 {
 	struct server srv;
@@ -476,6 +509,12 @@ static int run_pull(const struct options *o, struct summary *s)
 	char host[256], port[16];
 	int r;
 
+	cl.dest_fd = dest_open(o->dir, s->err, sizeof(s->err));
+	if (cl.dest_fd < 0) {
+		s->mode = "pull";
+		s->quiet = true;
+		return EXIT_RUN_FAILED;
+	}
 	cl.host = o->host;
 	cl.port = o->port;
 	if (!o->from) {
@@ -557,7 +596,6 @@ int main(int argc, char **argv)
 	struct summary s = { 0 };
 	struct run_info ri;
 	struct options o;
-	const char *what;
 	int status, r;
 
 	prog_init(argc, argv);
@@ -568,15 +606,9 @@ int main(int argc, char **argv)
 	r = sig_stop_install();
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot install signal handlers");
-	if (o.mode == MODE_GENERATE) {
-		r = album_write(&o.album, o.dir, &what);
-		if (r == -EINTR)
-			return EXIT_SIGNAL(sig_stop);
-		if (r)
-			die(EXIT_RUN_FAILED, "cannot %s in '%s': %s", what,
-			    o.dir, strerror(-r));
-		return EXIT_OK;
-	}
+	if (o.mode == MODE_GENERATE)
+		return run_generate(&o);
+	check_output(&o);
 	if (o.mode == MODE_SERVE)
 		status = run_serve(&o, &s);
 	else if (o.mode == MODE_PLAY)

@@ -198,8 +198,8 @@ unsigned album_songs(const struct album *a);
 void album_entry(const struct album *a, unsigned i, struct entry *e);
 void album_fill(const struct album *a, unsigned i, uint64_t off, void *buf,
 		size_t len);
-/* Write the album into DIR (created if needed).  0 or -errno, *WHAT set. */
-int album_write(const struct album *a, const char *dir, const char **what);
+/* Write the album into the directory DFD.  0 or -errno, *WHAT set. */
+int album_write(const struct album *a, int dfd, const char **what);
 
 /* ---- librsync glue (delta.c) ---- */
 
@@ -265,6 +265,20 @@ void *server_thread(void *arg);
 
 /* ---- the committer thread (commit.c) ---- */
 
+/*
+ * A file in the destination: its names relative to DIRFD, opened without
+ * following links (lib/safe-open), and that directory's path for messages.
+ */
+struct dest_names {
+	int dirfd;
+	char *dir;   /* "DEST" or "DEST/sub" */
+	char *dest;  /* "NAME" */
+	char *part;  /* ".NAME.fm-part": what is being written */
+	char *basis; /* ".NAME.fm-basis": a partial copy kept as basis */
+};
+
+void dest_names_release(struct dest_names *p);
+
 struct commit_item;
 
 struct committer {
@@ -281,11 +295,11 @@ struct committer {
 /* Start the thread.  0 or -errno. */
 int committer_start(struct committer *cm);
 /*
- * Queue a finished file: FD is fsync'd and closed, PART renamed to DEST,
- * BASIS removed.  The committer owns FD and the three strings from here.
+ * Queue a finished file: FD is fsync'd and closed, P->part renamed to
+ * P->dest, P->basis removed.  The committer owns FD and *P from here (*P
+ * is left empty).
  */
-void committer_add(struct committer *cm, int fd, char *part, char *dest,
-		   char *basis);
+void committer_add(struct committer *cm, int fd, struct dest_names *p);
 /* Wait for everything queued.  0, or the first error (text into MSG). */
 int committer_drain(struct committer *cm, char *msg, size_t len);
 /* The first error so far, without waiting (0 if none). */
@@ -310,12 +324,22 @@ struct client {
 	uint64_t files, deltas, uptodate, reconnects, passes;
 	uint64_t pace_start_ns, end_ns;
 	bool timed_out;
-	char *left_part, *left_basis; /* kept for a resume */
+	int dest_fd;		 /* the destination directory */
+	struct dest_names left; /* partial file kept for a resume */
 	struct committer committer;
 	char err[512];
 };
 
-/* Pull the folder into c->dest.  0, -EINTR (signal), or -1 with c->err. */
+/*
+ * Open (creating it if needed) the destination directory DIR: fd, or -1
+ * with a one-line message in ERR when it cannot be opened or is another
+ * user's directory that others may write to (lib/safe-open).
+ */
+int dest_open(const char *dir, char *err, size_t len);
+/*
+ * Pull the folder into c->dest, opened as c->dest_fd (closed here).  0,
+ * -EINTR (signal), or -1 with c->err.
+ */
 int client_run(struct client *c);
 
 /* ---- local player (player.c) ---- */
