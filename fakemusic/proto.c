@@ -12,6 +12,8 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -54,12 +56,27 @@ static void conn_progress(struct conn *c)
 static int conn_wait(struct conn *c, short events)
 {
 	uint64_t idle_end = c->idle_ns ? mono_ns() + c->idle_ns : 0;
+	int queued = -1, q;
 
 	if (!c->deadline_ns && !idle_end)
 		return 0;
 	for (;;) {
 		struct pollfd p = { .fd = c->fd, .events = events };
 		uint64_t now = mono_ns(), end = now + NSEC_PER_SEC;
+
+		/*
+		 * Writable comes only once half the send buffer is free, which
+		 * a slow reader may take minutes to make: a send queue that
+		 * shrinks is progress too.
+		 */
+		if (idle_end && (events & POLLOUT) &&
+		    !ioctl(c->fd, SIOCOUTQ, &q)) {
+			if (queued >= 0 && q < queued) {
+				idle_end = now + c->idle_ns;
+				conn_progress(c);
+			}
+			queued = q;
+		}
 
 		if (conn_stopped(c))
 			return -EINTR;

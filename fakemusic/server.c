@@ -4,8 +4,8 @@
  * until its hello has arrived whole; only then does it get a thread of its
  * own, so a client that reads slowly (its own pacing) blocks only its own
  * sender.  What peers can hold is bounded: --max-clients threads (beyond
- * them the client stalled longest, over a second, makes room, or the
- * newcomer is refused with an ERROR frame), 4 connections per client slot
+ * them the client stalled longest, over a tenth of the idle limit, makes
+ * room, or the newcomer is refused with an ERROR frame), 4 per client slot
  * still saying hello (the oldest goes), --idle-timeout for a peer that
  * sends or takes nothing, --sig-memory for the signatures held.  A
  * connection that breaks the protocol (bad hello, unknown or oversized
@@ -36,8 +36,8 @@
 #define SERVER_SNDBUF (128 * 1024)
 /* Largest hello payload (ours is 6 bytes). */
 #define HELLO_MAX 64
-/* A full server evicts a client only after this long without progress. */
-#define EVICT_AFTER_NS NSEC_PER_SEC
+/* A full server evicts a client after this share of the idle limit. */
+#define EVICT_FRACTION 10
 /* Connections accepted per turn of the loop. */
 #define ACCEPT_BURST 64
 #define PEER_MAX (INET6_ADDRSTRLEN + 8)
@@ -47,6 +47,7 @@ struct server_conn {
 	struct server *srv;
 	pthread_t tid;
 	int fd;
+	bool stalled; /* timed out or evicted: close with a reset */
 	atomic_bool done;
 	atomic_bool evicted;
 	atomic_uint_fast64_t progress_ns; /* when bytes last moved */
@@ -105,6 +106,19 @@ int server_listen(struct server *s, const char *addr, const char **what)
 			 ntohs(((struct sockaddr_in *)&ss)->sin_port));
 	atomic_init(&s->stop, false);
 	return 0;
+}
+
+/*
+ * Close FD with a reset, not a FIN queued behind unsent data: a peer that
+ * stopped reading would never see that FIN, and the kernel would keep the
+ * data for it long after we let go.
+ */
+static void abort_close(int fd)
+{
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+	(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l)); /* hint */
+	(void)close(fd); /* nothing left worth sending */
 }
 
 static void log_drop(struct server *s, const char *peer, const char *why,
@@ -302,6 +316,7 @@ static void *conn_main(void *arg)
 	}
 	r = serve(sc, c, &why);
 	atomic_fetch_add(&s->bytes_out, c->bytes_out);
+	sc->stalled = r == -ETIMEDOUT || atomic_load(&sc->evicted);
 	if (atomic_load(&sc->evicted)) {
 		char stalled[32];
 
@@ -340,7 +355,10 @@ static void reap(struct server *s, bool all)
 		pthread_mutex_lock(&conns_lock);
 		*pp = sc->next;
 		pthread_mutex_unlock(&conns_lock);
-		(void)close(sc->fd); /* socket: nothing buffered to lose */
+		if (sc->stalled)
+			abort_close(sc->fd);
+		else
+			(void)close(sc->fd); /* all sent: a FIN follows it */
 		free(sc);
 	}
 }
@@ -395,15 +413,18 @@ static int spawn(struct server *s, const struct pending *p)
 
 /*
  * The server is full: make room by evicting the client that has moved
- * nothing for longest, if that is over EVICT_AFTER_NS.  A well-behaved
- * client moves bytes every few milliseconds; one that holds its slot
- * without doing so is what stands between the newcomer and the music.
+ * nothing for longest, if that is over a tenth of the idle limit.  A
+ * well-behaved client moves bytes every second or so even when slow; one
+ * that holds its slot without doing so is what stands between the
+ * newcomer and the music.
  */
 static bool evict(struct server *s)
 {
 	struct server_conn *worst = NULL;
 	uint64_t now = mono_ns(), oldest = now;
 
+	if (!s->idle_ns)
+		return false;
 	for (struct server_conn *sc = s->conns; sc; sc = sc->next) {
 		uint64_t t = atomic_load(&sc->progress_ns);
 
@@ -413,7 +434,7 @@ static bool evict(struct server *s)
 			worst = sc;
 		}
 	}
-	if (!worst || now - oldest < EVICT_AFTER_NS)
+	if (!worst || now - oldest < s->idle_ns / EVICT_FRACTION)
 		return false;
 	atomic_fetch_add(&s->n_dropped, 1);
 	atomic_store(&worst->stalled_ns, now - oldest);
@@ -470,7 +491,7 @@ static void pending_forget(struct server *s, size_t i)
 /* Close pending connection I: not worth a line unless verbose. */
 static void pending_drop(struct server *s, size_t i, const char *why)
 {
-	(void)close(s->pending[i].fd); /* nothing was served */
+	abort_close(s->pending[i].fd);
 	atomic_fetch_add(&s->n_dropped, 1);
 	if (s->verbose)
 		fprintf(stderr, "%s: dropping connection from %s: %s\n",
