@@ -55,8 +55,8 @@ struct xfer {
 	uint64_t written;
 	uint64_t flushed; /* writeback started up to here */
 	uint64_t hash;
-	uint64_t limit;	 /* the size the listing announced */
-	bool too_big;	 /* the reply went beyond it */
+	uint64_t limit; /* the size the listing announced */
+	bool too_big;	/* the reply went beyond it */
 	int disk_error; /* -errno of a local write, or 0 */
 };
 
@@ -266,7 +266,8 @@ static enum pull receive_end(struct xfer *x, struct rs_job *patch, uint8_t type,
 		return net_status(cl, r, "");
 	buf[len] = '\0';
 	if (type == MSG_ERROR)
-		return fail(cl, PULL_FATAL, "server: %s", printable((char *)buf));
+		return fail(cl, PULL_FATAL, "server: %s",
+			    printable((char *)buf));
 	if (patch)
 		r = job_pump(patch, NULL, 0, true, write_out, x, &why);
 	if (r)
@@ -387,8 +388,8 @@ static FILE *pick_basis(const struct dest_names *p, bool use_dest,
 }
 
 /* Stamp the finished file and hand it to the committer. */
-static enum pull commit(struct client *cl, struct xfer *x,
-			struct dest_names *p, const struct entry *e)
+static enum pull commit(struct client *cl, struct xfer *x, struct dest_names *p,
+			const struct entry *e)
 {
 	struct timespec ts[2] = {
 		{ (time_t)(e->mtime_ns / NSEC_PER_SEC),

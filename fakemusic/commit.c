@@ -57,8 +57,8 @@ static int commit_one(struct commit_item *it, char *msg, size_t len)
 		int e = errno;
 
 		(void)unlinkat(p->dirfd, p->part, 0);
-		snprintf(msg, len, "cannot rename '%s/%s': %s", p->dir,
-			 p->part, strerror(e));
+		snprintf(msg, len, "cannot rename '%s/%s': %s", p->dir, p->part,
+			 strerror(e));
 		return -e;
 	}
 	(void)unlinkat(p->dirfd, p->basis, 0); /* usually absent */

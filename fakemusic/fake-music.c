@@ -519,8 +519,8 @@ static void check_output(const struct options *o)
 		return;
 	r = atomic_open(&af, o->common.output);
 	if (r)
-		die(EXIT_RUN_FAILED, "cannot create '%s': %s",
-		    o->common.output, strerror(-r));
+		die(EXIT_RUN_FAILED, "cannot create '%s': %s", o->common.output,
+		    strerror(-r));
 	atomic_abort(&af);
 }
 

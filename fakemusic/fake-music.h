@@ -72,8 +72,8 @@ struct conn {
 	/* A wait for the peer longer than this gives -ETIMEDOUT (0 = none). */
 	uint64_t idle_ns;
 	atomic_uint_fast64_t *progress_ns; /* stamped when bytes move */
-	const volatile sig_atomic_t *sig; /* stop on signal, or NULL */
-	atomic_bool *stop;		  /* stop flag of a server, or NULL */
+	const volatile sig_atomic_t *sig;  /* stop on signal, or NULL */
+	atomic_bool *stop;		   /* stop flag of a server, or NULL */
 	uint64_t bytes_in;
 	uint64_t bytes_out;
 	size_t pos, len;
@@ -363,7 +363,7 @@ struct client {
 	uint64_t files, deltas, uptodate, reconnects, passes;
 	uint64_t pace_start_ns, end_ns;
 	bool timed_out;
-	int dest_fd;		 /* the destination directory */
+	int dest_fd;		/* the destination directory */
 	struct dest_names left; /* partial file kept for a resume */
 	struct committer committer;
 	char err[512];

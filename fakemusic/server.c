@@ -87,7 +87,8 @@ int server_listen(struct server *s, const char *addr, const char **what)
 			SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->lfd < 0 ||
 	    setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(s->lfd, ai->ai_addr, ai->ai_addrlen) || listen(s->lfd, SOMAXCONN) ||
+	    bind(s->lfd, ai->ai_addr, ai->ai_addrlen) ||
+	    listen(s->lfd, SOMAXCONN) ||
 	    getsockname(s->lfd, (struct sockaddr *)&ss, &sl)) {
 		r = -errno;
 		freeaddrinfo(ai);
@@ -467,8 +468,7 @@ static void admit(struct server *s, const struct pending *p)
 		warn("cannot start a connection thread: %s", strerror(-r));
 	}
 	snprintf(text, sizeof(text),
-		 "busy: %u clients connected, try again later",
-		 s->max_clients);
+		 "busy: %u clients connected, try again later", s->max_clients);
 	send_error_now(p->fd, text);
 	(void)close(p->fd); /* never served */
 	atomic_fetch_add(&s->n_refused, 1);
@@ -503,8 +503,8 @@ static void pending_drop(struct server *s, size_t i, const char *why)
 static void hello_step(struct server *s, size_t i)
 {
 	struct pending *p = &s->pending[i];
-	ssize_t n = recv(p->fd, p->buf + p->have, p->need - p->have,
-			 MSG_DONTWAIT);
+	ssize_t n =
+		recv(p->fd, p->buf + p->have, p->need - p->have, MSG_DONTWAIT);
 	uint8_t type;
 	uint32_t len;
 	int r;

@@ -25,7 +25,8 @@ int safe_subdir_open(int dirfd, const char *name, bool create, mode_t mode)
 
 	if (create && mkdirat(dirfd, name, mode) && errno != EEXIST)
 		return -errno;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0)
 		return fd;
 	/* Linux says ENOTDIR for a link; ELOOP names the cause. */

@@ -10,9 +10,10 @@
  *     sig:N:SIZE:NAME      N that ask for NAME as a delta and stream SIZE
  *                          bytes (in 256 KiB frames) of signature blocks,
  *                          never its end
- *   prints "ready" once every connection is made and every signature sent
- *   or refused, then, at SIGTERM (or, with --until-closed, once the server
- *   has closed them all), one line per kind: "KIND: open=N closed=M", and
+ *   prints "ready" once every connection is made, every hello: answered
+ *   and every signature sent or refused; then, at SIGTERM (with
+ *   --until-closed: once the server has closed them all; after 2 minutes
+ *   in any case), one line per kind, "KIND: open=N closed=M", and
  *   "KIND said: TEXT" for each ERROR text the server sent.
  *
  *   fake-music-peer liar PORT_FILE LISTED SENT
@@ -42,7 +43,8 @@
 #include "fakemusic/fake-music.h"
 
 #define SIG_FRAME (256 * 1024)
-#define UNTIL_CLOSED_MAX_NS (120ULL * NSEC_PER_SEC)
+/* A test that failed half-way must not leave us behind for long. */
+#define LIFETIME_NS (120ULL * NSEC_PER_SEC)
 
 enum kind { IDLE, HELLO, NOREAD, SIG, KINDS };
 
@@ -53,6 +55,7 @@ struct peer {
 	enum kind kind;
 	int fd;
 	bool closed;
+	bool greeted;  /* its hello was answered */
 	uint64_t left; /* SIG: bytes of frames still to send */
 	size_t off;    /* SIG: into the current frame */
 	size_t have;   /* bytes in IN */
@@ -105,13 +108,13 @@ static void open_peer(enum kind k, uint16_t port, uint64_t size,
 	}
 	if (k == SIG) {
 		/* BLAKE2 signature magic, 2 KiB blocks, 32-byte sums. */
-		static const unsigned char head[12] = { 0x72, 0x73, 0x01, 0x37,
-							0,    0,    8,    0,
-							0,    0,    0,    32 };
+		static const unsigned char head[12] = {
+			0x72, 0x73, 0x01, 0x37, 0, 0, 8, 0, 0, 0, 0, 32,
+		};
 
 		send_frame(p->fd, MSG_SIG, head, sizeof(head));
-		p->left = (size + SIG_FRAME - 1) / SIG_FRAME *
-			  sizeof(sig_frame);
+		p->left =
+			(size + SIG_FRAME - 1) / SIG_FRAME * sizeof(sig_frame);
 	}
 	if (fcntl(p->fd, F_SETFL, O_NONBLOCK))
 		die_errno(EXIT_RUN_FAILED, "fcntl");
@@ -132,7 +135,9 @@ static void parse_spec(const char *spec, uint16_t port)
 	for (k = 0; k < KINDS && strcmp(f[0], kind_names[k]); k++)
 		;
 	if (k == KINDS || nf < 2 || parse_u64(f[1], &n) ||
-	    nf != (k == SIG ? 4 : k == NOREAD ? 3 : 2) ||
+	    nf != (k == SIG	 ? 4
+		   : k == NOREAD ? 3
+				 : 2) ||
 	    (k == SIG && parse_size(f[2], &size)))
 		die(EXIT_USAGE, "bad spec '%s'", spec);
 	peers = xreallocarray(peers, npeers + n, sizeof(*peers));
@@ -157,6 +162,8 @@ static void take_frames(struct peer *p)
 		}
 		if (p->have < PROTO_HDR + len)
 			return;
+		if (type == MSG_HELLO)
+			p->greeted = true;
 		if (type == MSG_ERROR && len < sizeof(p->said))
 			snprintf(p->said, sizeof(p->said), "%.*s", (int)len,
 				 (char *)p->in + PROTO_HDR);
@@ -200,29 +207,32 @@ static void on_event(struct peer *p, short ev)
 	}
 }
 
-static bool sending(void)
+/* Still sending a signature, or waiting for the answer to a hello. */
+static bool settling(void)
 {
 	for (size_t i = 0; i < npeers; i++)
-		if (!peers[i].closed && peers[i].left)
+		if (!peers[i].closed &&
+		    (peers[i].left ||
+		     (peers[i].kind == HELLO && !peers[i].greeted)))
 			return true;
 	return false;
 }
 
 /*
  * Serve the peers' sockets until SIGTERM or, when UNTIL_CLOSED, until the
- * server has closed them all (or a generous safety limit).
+ * server has closed them all; in any case no longer than LIFETIME_NS.
  */
 static void loop(bool until_closed)
 {
 	struct pollfd *pfd = xcalloc(npeers, sizeof(*pfd));
 	size_t *idx = xcalloc(npeers, sizeof(*idx));
-	uint64_t end = mono_ns() + UNTIL_CLOSED_MAX_NS;
+	uint64_t end = mono_ns() + LIFETIME_NS;
 	bool ready = false;
 
 	for (;;) {
 		size_t n = 0;
 
-		if (!ready && !sending()) {
+		if (!ready && !settling()) {
 			printf("ready\n");
 			fflush(stdout);
 			ready = true;
@@ -240,7 +250,7 @@ static void loop(bool until_closed)
 			pfd[n++] = (struct pollfd){ .fd = peers[i].fd,
 						    .events = ev };
 		}
-		if (sig_stop || (until_closed && (!n || mono_ns() > end)))
+		if (sig_stop || (until_closed && !n) || mono_ns() > end)
 			break;
 		if (poll(pfd, (nfds_t)n, 100) <= 0)
 			continue;
@@ -326,8 +336,8 @@ static int listen_any(const char *port_file)
 	return cfd;
 }
 
-static void expect(struct conn *c, uint8_t want, unsigned char *buf,
-		   size_t cap, size_t *len)
+static void expect(struct conn *c, uint8_t want, unsigned char *buf, size_t cap,
+		   size_t *len)
 {
 	uint8_t type;
 	int r = conn_recv_msg(c, &type, buf, cap, len);
