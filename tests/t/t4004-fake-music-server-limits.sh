@@ -9,6 +9,19 @@ test_description='fake-music: a server no peer can lock up or fill up'
 
 files='track-01.mp3 track-02.mp3 big.mp3'
 
+# serve NAME [OPTION...]: serve src as NAME (start_server); sets $port.
+serve() {
+	start_server src "$@" &&
+	port=$(cat "$1.port")
+}
+
+# good_pull DEST: a well-behaved client pulls everything from $port.
+# shellcheck disable=SC2086 # $files is a list of names
+good_pull() {
+	fake-music --from "127.0.0.1:$port" --to "$1" --bwlimit 0 -q &&
+		same_files src "$1" $files
+}
+
 # start_peers NAME ARG...: fake-music-peer attack in the background, its
 # report in NAME.out, pid in NAME.pid; returns once it says "ready".
 start_peers() {
@@ -42,6 +55,12 @@ wait_gone() {
 	done
 }
 
+# served NAME COUNTS: server NAME stops and its summary counts COUNTS.
+served() {
+	wait_gone "$1" &&
+	grep "^fake-music: $2$" "$1.log"
+}
+
 # peak_kib PID: the peak resident memory of a process, in KiB.
 peak_kib() {
 	sed -n "s/^VmHWM:[[:space:]]*\([0-9]*\) kB$/\1/p" "/proc/$1/status"
@@ -55,8 +74,7 @@ test_expect_success 'setup: two songs, a big one, a FIFO' '
 '
 
 test_expect_success 'a well-behaved client is served while 200 idle, 5 never-reading and hello-only peers and huge signatures hold on' '
-	start_server src srv &&
-	port=$(cat srv.port) &&
+	serve srv &&
 	start_peers peers $port idle:200 hello:3 noread:5:big.mp3 \
 		sig:2:64M:track-01.mp3 &&
 	fake-music --from 127.0.0.1:$port --to dst --bwlimit 0 -q \
@@ -84,8 +102,7 @@ test_expect_success 'a well-behaved client is served while 200 idle, 5 never-rea
 '
 
 test_expect_success 'peers that send or take nothing time out, each where it stalled' '
-	start_server src idle --idle-timeout 1s &&
-	port=$(cat idle.port) &&
+	serve idle --idle-timeout 1s &&
 	start_peers stall $port --until-closed idle:3 hello:2 \
 		noread:2:big.mp3 sig:1:256k:track-01.mp3 &&
 	while kill -0 "$(cat stall.pid)" 2>/dev/null; do sleep 0.05; done &&
@@ -100,15 +117,12 @@ test_expect_success 'peers that send or take nothing time out, each where it sta
 	test "$(grep -c "dropping connection from 127.0.0.1:[0-9]*: request: Connection timed out$" idle.log)" = 2 &&
 	test "$(grep -c "dropping connection from 127.0.0.1:[0-9]*: send: Connection timed out$" idle.log)" = 2 &&
 	test "$(grep -c "dropping connection from 127.0.0.1:[0-9]*: signature: Connection timed out$" idle.log)" = 1 &&
-	fake-music --from 127.0.0.1:$port --to dst2 --bwlimit 0 -q &&
-	same_files src dst2 $files &&
-	wait_gone idle &&
-	grep "^fake-music: 6 connections served, 0 refused (busy), 8 dropped$" idle.log
+	good_pull dst2 &&
+	served idle "6 connections served, 0 refused (busy), 8 dropped"
 '
 
 test_expect_success 'beyond --max-clients a newcomer is refused with a busy error' '
-	start_server src full --max-clients 1 --idle-timeout 10m &&
-	port=$(cat full.port) &&
+	serve full --max-clients 1 --idle-timeout 10m &&
 	start_peers one $port hello:1 &&
 	test_expect_code 1 fake-music --from 127.0.0.1:$port --to dst3 \
 		--bwlimit 0 -q --retries 0 2>err &&
@@ -116,18 +130,15 @@ test_expect_success 'beyond --max-clients a newcomer is refused with a busy erro
 	tail -n 1 err >last &&
 	test_cmp expect last &&
 	stop_peers one &&
-	wait_gone full &&
-	grep "^fake-music: 1 connections served, 1 refused (busy), 0 dropped$" full.log
+	served full "1 connections served, 1 refused (busy), 0 dropped"
 '
 
 test_expect_success 'a full server makes room by evicting the client stalled longest' '
-	start_server src evict --max-clients 2 --idle-timeout 10s &&
-	port=$(cat evict.port) &&
+	serve evict --max-clients 2 --idle-timeout 10s &&
 	start_peers two $port hello:2 &&
 	# Stalled for more than a tenth of the idle limit: evictable.
 	sleep 1.5 &&
-	fake-music --from 127.0.0.1:$port --to dst4 --bwlimit 0 -q &&
-	same_files src dst4 $files &&
+	good_pull dst4 &&
 	stop_peers two &&
 	cat >expect <<-EOF &&
 	ready
@@ -141,11 +152,9 @@ test_expect_success 'a full server makes room by evicting the client stalled lon
 test_expect_success '--sig-memory bounds what the signatures of all clients hold' '
 	# 1 MiB each; a 256 KiB frame of 36-byte blocks costs 757224 bytes,
 	# so 5 fit in 4 MiB and the sixth does not.
-	start_server src pool --sig-memory 4M &&
-	port=$(cat pool.port) &&
+	serve pool --sig-memory 4M &&
 	start_peers six $port sig:6:256k:track-01.mp3 &&
-	fake-music --from 127.0.0.1:$port --to dst5 --bwlimit 0 -q &&
-	same_files src dst5 $files &&
+	good_pull dst5 &&
 	stop_peers six &&
 	cat >expect <<-EOF &&
 	ready
@@ -158,8 +167,7 @@ test_expect_success '--sig-memory bounds what the signatures of all clients hold
 '
 
 test_expect_success BASH 'a FIFO is refused at once and does not hold up the exit' '
-	start_server src fifo &&
-	port=$(cat fifo.port) &&
+	serve fifo &&
 	printf "\000\000\000\007\001FMUS\000\001\000\000\000\012\005\000fifo.mp3" >get &&
 	raw $port get answer &&
 	grep -a "refused path" answer &&

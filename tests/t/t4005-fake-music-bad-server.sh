@@ -26,16 +26,22 @@ wait_liar() {
 	done
 }
 
+# refused_pull NAME DEST: a pull from liar NAME into DEST fails with the
+# one-line size error, having written nothing and printed no line.
+refused_pull() {
+	_port=$(cat "$1.port") &&
+	test_expect_code 1 fake-music --from "127.0.0.1:$_port" --to "$2" \
+		--bwlimit 0 --format json -o "$1.json" >"$1.lines" 2>"$1.err" &&
+	wait_liar "$1" &&
+	echo "fake-music: protocol error from 127.0.0.1:$_port: 'track-01.mp3' is larger than the 10240 bytes listed" >"$1.expect" &&
+	test_cmp "$1.expect" "$1.err" &&
+	test "$(json_num "$1.json" bytes_written)" = 0 &&
+	test_line_count "=" 0 "$1.lines"
+}
+
 test_expect_success 'a reply larger than listed is refused before a byte is written' '
 	start_liar whole 10k 2M &&
-	port=$(cat whole.port) &&
-	test_expect_code 1 fake-music --from 127.0.0.1:$port --to dst \
-		--bwlimit 0 --format json -o sum.json >lines 2>err &&
-	wait_liar whole &&
-	echo "fake-music: protocol error from 127.0.0.1:$port: ${SQ}track-01.mp3${SQ} is larger than the 10240 bytes listed" >expect &&
-	test_cmp expect err &&
-	test "$(json_num sum.json bytes_written)" = 0 &&
-	test_line_count = 0 lines &&
+	refused_pull whole dst &&
 	ls -a dst >list &&
 	printf "%s\n" . .. >expect &&
 	test_cmp expect list
@@ -46,14 +52,7 @@ test_expect_success 'a delta that patches into more than listed is refused too' 
 	printf "an older, shorter version" >dst2/track-01.mp3 &&
 	cp dst2/track-01.mp3 before &&
 	start_liar delta 10k 2M &&
-	port=$(cat delta.port) &&
-	test_expect_code 1 fake-music --from 127.0.0.1:$port --to dst2 \
-		--bwlimit 0 --format json -o sum2.json >lines 2>err &&
-	wait_liar delta &&
-	echo "fake-music: protocol error from 127.0.0.1:$port: ${SQ}track-01.mp3${SQ} is larger than the 10240 bytes listed" >expect &&
-	test_cmp expect err &&
-	test "$(json_num sum2.json bytes_written)" = 0 &&
-	test_line_count = 0 lines &&
+	refused_pull delta dst2 &&
 	cmp before dst2/track-01.mp3 &&
 	ls -a dst2 >list &&
 	printf "%s\n" . .. track-01.mp3 >expect &&
