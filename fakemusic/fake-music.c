@@ -477,7 +477,8 @@ static void start_server(const struct options *o, struct server *srv,
 	srv->src = src;
 	srv->rate = o->mode == MODE_SERVE ? o->bwlimit : 0;
 	srv->max_clients = o->max_clients;
-	srv->idle_ns = o->idle_ns;
+	srv->idle_ns =
+		o->mode == MODE_SERVE ? o->idle_ns : SERVER_LOOPBACK_IDLE_NS;
 	srv->sig_memory = o->sig_memory;
 	srv->verbose = o->common.verbose;
 	r = server_listen(srv, o->listen, &what);

@@ -262,6 +262,11 @@ void delta_job_free(struct rs_job *job);
 /* Defaults of --max-clients, --idle-timeout and --sig-memory. */
 #define SERVER_MAX_CLIENTS 64
 #define SERVER_IDLE_NS (30ULL * 1000000000)
+/*
+ * The built-in loopback server of a pull serves only its own client, which
+ * the machine under test may stall for long: it is cut off only after this.
+ */
+#define SERVER_LOOPBACK_IDLE_NS (600ULL * 1000000000)
 #define SERVER_SIG_MEMORY (64ULL << 20)
 /* One signature may take this share of --sig-memory. */
 #define SERVER_SIG_SHARE 4
