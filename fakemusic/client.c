@@ -5,7 +5,10 @@
  * exists (or a partial one from a broken connection) its signature goes up
  * and only a delta comes back.  Data lands in ".NAME.fm-part", is fsync'd
  * and renamed into place only once its size and hash match, so an
- * interrupted pull never leaves a torn file.
+ * interrupted pull never leaves a torn file.  Everything in the destination
+ * is created relative to directories opened without following links
+ * (lib/safe-open), so a link planted there is never written through, and
+ * nothing beyond the size the listing announced is ever written.
  */
 #include <config.h>
 
@@ -22,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/safe-open.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
@@ -32,6 +36,8 @@
 #define BACKOFF_MAX_NS (2 * NSEC_PER_SEC)
 #define STREAM_BUF 65536
 #define WRITEBACK_STEP (256 * 1024)
+/* Longest server message shown (ERROR frames). */
+#define SERVER_TEXT_MAX 512
 
 enum pull {
 	PULL_DONE,
@@ -49,6 +55,8 @@ struct xfer {
 	uint64_t written;
 	uint64_t flushed; /* writeback started up to here */
 	uint64_t hash;
+	uint64_t limit; /* the size the listing announced */
+	bool too_big;	/* the reply went beyond it */
 	int disk_error; /* -errno of a local write, or 0 */
 };
 
@@ -131,8 +139,14 @@ static int connect_to(struct client *cl)
 static int write_out(void *arg, const void *buf, size_t len)
 {
 	struct xfer *x = arg;
-	int r = write_all(x->fd, buf, len);
+	int r;
 
+	/* A patch that grows past the listed size: not one byte of it. */
+	if (len > x->limit - x->written) {
+		x->too_big = true;
+		return -EFBIG;
+	}
+	r = write_all(x->fd, buf, len);
 	if (r) {
 		x->disk_error = r;
 		return r;
@@ -156,39 +170,85 @@ static int write_out(void *arg, const void *buf, size_t len)
 	return r;
 }
 
-/* Create the directories leading to NAME below DEST. */
-static int make_parents(const char *dest, const char *name)
+/* Control characters from the network reach no terminal. */
+static char *printable(char *s)
 {
-	char *path = xasprintf("%s/%s", dest, name);
-	char *p = path + strlen(dest) + 1;
-	int r = 0;
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
+}
 
-	while ((p = strchr(p, '/'))) {
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
-			r = -errno;
-			break;
-		}
-		*p++ = '/';
+int dest_open(const char *dir, char *err, size_t len)
+{
+	char why[128];
+	int fd = safe_dir_open(dir, true, 0755), r;
+
+	if (fd < 0) {
+		snprintf(err, len, "cannot create '%s': %s", dir,
+			 strerror(-fd));
+		return -1;
 	}
-	free(path);
-	return r;
+	r = safe_dir_check(fd, why, sizeof(why));
+	if (r) {
+		(void)close(fd); /* a directory */
+		if (r == -EPERM)
+			snprintf(err, len, "refusing to write into '%s': %s",
+				 dir, why);
+		else
+			snprintf(err, len, "cannot use '%s': %s", dir,
+				 strerror(-r));
+		return -1;
+	}
+	return fd;
 }
 
-/* "DEST/dir/.base.SUFFIX" */
-static char *temp_name(const char *dest, const char *name, const char *suffix)
+/*
+ * Open the directory of NAME below the destination, one component at a
+ * time, creating and checking each; fill P with the names in it.
+ */
+static enum pull open_parent(struct client *cl, const char *name,
+			     struct dest_names *p)
 {
-	const char *slash = strrchr(name, '/');
+	const char *base = strrchr(name, '/');
+	char *dirs = base ? xasprintf("%.*s", (int)(base - name), name) : NULL;
+	char *comp = dirs, *next, why[128];
+	int fd = fcntl(cl->dest_fd, F_DUPFD_CLOEXEC, 0);
+	bool unsafe = false;
 
-	if (!slash)
-		return xasprintf("%s/.%s.%s", dest, name, suffix);
-	return xasprintf("%s/%.*s/.%s.%s", dest, (int)(slash - name), name,
-			 slash + 1, suffix);
-}
+	if (fd < 0)
+		fd = -errno;
+	base = base ? base + 1 : name;
+	*p = (struct dest_names){ .dirfd = -1 };
+	p->dir = dirs ? xasprintf("%s/%s", cl->dest, dirs) : xstrdup(cl->dest);
+	for (; fd >= 0 && comp; comp = next) {
+		int sub;
 
-static bool regular(const char *path, struct stat *st)
-{
-	return !stat(path, st) && S_ISREG(st->st_mode);
+		next = strchr(comp, '/');
+		if (next)
+			*next++ = '\0';
+		sub = safe_subdir_open(fd, comp, true, 0755);
+		(void)close(fd); /* a directory */
+		fd = sub;
+		if (fd >= 0 && safe_dir_check(fd, why, sizeof(why)) == -EPERM) {
+			(void)close(fd);
+			unsafe = true;
+			fd = -EPERM;
+		}
+	}
+	free(dirs);
+	if (unsafe)
+		return fail(cl, PULL_FATAL, "refusing to write into '%s': %s",
+			    p->dir, why);
+	if (fd < 0)
+		return fail(cl, PULL_FATAL,
+			    "cannot create directories for '%s/%s': %s",
+			    cl->dest, name, strerror(-fd));
+	p->dirfd = fd;
+	p->dest = xstrdup(base);
+	p->part = xasprintf(".%s.fm-part", base);
+	p->basis = xasprintf(".%s.fm-basis", base);
+	return PULL_DONE;
 }
 
 /* The frame that ends a file: END (checked) or ERROR. */
@@ -206,11 +266,13 @@ static enum pull receive_end(struct xfer *x, struct rs_job *patch, uint8_t type,
 		return net_status(cl, r, "");
 	buf[len] = '\0';
 	if (type == MSG_ERROR)
-		return fail(cl, PULL_FATAL, "server: %s", buf);
+		return fail(cl, PULL_FATAL, "server: %s",
+			    printable((char *)buf));
 	if (patch)
 		r = job_pump(patch, NULL, 0, true, write_out, x, &why);
 	if (r)
-		return x->disk_error ? PULL_FATAL : net_status(cl, r, why);
+		return x->disk_error || x->too_big ? PULL_FATAL
+						   : net_status(cl, r, why);
 	if (len != 16 || get_u64(buf) != x->written ||
 	    get_u64(buf + 8) != x->hash)
 		return fail(cl, PULL_FATAL, "'%s': size or checksum mismatch",
@@ -243,6 +305,11 @@ static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 			st = net_status(cl, -EPROTO, "unexpected message");
 			break;
 		}
+		/* Literal data is checked against the listing up front. */
+		if (!patch && len > x->limit - x->written) {
+			x->too_big = true;
+			break;
+		}
 		while (len && !r) {
 			ssize_t n = conn_read_some(
 				x->conn, buf,
@@ -260,13 +327,20 @@ static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 				r = write_out(x, buf, (size_t)n);
 		}
 		if (r) {
-			st = x->disk_error ? PULL_FATAL
-					   : net_status(cl, r, why);
+			st = x->disk_error || x->too_big
+				     ? PULL_FATAL
+				     : net_status(cl, r, why);
 			break;
 		}
 	}
 	free(buf);
-	if (st == PULL_FATAL && x->disk_error && cl->meter.emit_failed)
+	if (x->too_big)
+		st = fail(cl, PULL_FATAL,
+			  "protocol error from %s:%s: '%s' is larger than "
+			  "the %llu bytes listed",
+			  cl->host, cl->port, name,
+			  (unsigned long long)x->limit);
+	else if (st == PULL_FATAL && x->disk_error && cl->meter.emit_failed)
 		snprintf(cl->err, sizeof(cl->err),
 			 "cannot write progress lines: %s",
 			 strerror(-x->disk_error));
@@ -276,41 +350,45 @@ static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 	return st;
 }
 
-/* The paths of one file in DEST. */
-struct paths {
-	char *dest;  /* DEST/NAME */
-	char *part;  /* what is being written */
-	char *basis; /* a partial copy kept as the next basis */
-};
-
-static void paths_free(struct paths *p)
+/*
+ * A basis is read, never followed: a regular file with a single link (a
+ * hard link planted to another file is not ours to send hashes of).
+ */
+static FILE *open_basis(int dirfd, const char *name, struct stat *st)
 {
-	free(p->dest);
-	free(p->part);
-	free(p->basis);
+	int fd = safe_open_regular(dirfd, name, st);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (st->st_nlink == 1 && (f = fdopen(fd, "rb")))
+		return f;
+	(void)close(fd); /* read-only */
+	return NULL;
 }
 
 /*
  * Pick the basis: a partial copy from a broken transfer (it holds the newest
- * bytes), else the version already in DEST.  Returns its path or NULL.
+ * bytes), else the version already in DEST.  Returns it open, or NULL.
  */
-static const char *pick_basis(const struct paths *p, bool use_dest,
-			      struct stat *st)
+static FILE *pick_basis(const struct dest_names *p, bool use_dest,
+			struct stat *st)
 {
 	struct stat pst;
+	FILE *f;
 
-	if (regular(p->part, &pst) && pst.st_size > 0 &&
-	    !rename(p->part, p->basis))
-		return regular(p->basis, st) ? p->basis : NULL;
-	if (regular(p->basis, st))
-		return p->basis;
-	if (use_dest && regular(p->dest, st))
-		return p->dest;
-	return NULL;
+	if (!fstatat(p->dirfd, p->part, &pst, AT_SYMLINK_NOFOLLOW) &&
+	    S_ISREG(pst.st_mode) && pst.st_size > 0)
+		(void)renameat(p->dirfd, p->part, p->dirfd,
+			       p->basis); /* else no partial basis */
+	f = open_basis(p->dirfd, p->basis, st);
+	if (!f && use_dest)
+		f = open_basis(p->dirfd, p->dest, st);
+	return f;
 }
 
 /* Stamp the finished file and hand it to the committer. */
-static enum pull commit(struct client *cl, struct xfer *x, struct paths *p,
+static enum pull commit(struct client *cl, struct xfer *x, struct dest_names *p,
 			const struct entry *e)
 {
 	struct timespec ts[2] = {
@@ -320,19 +398,20 @@ static enum pull commit(struct client *cl, struct xfer *x, struct paths *p,
 
 	ts[1] = ts[0];
 	if (futimens(x->fd, ts))
-		return fail(cl, PULL_FATAL, "cannot set the time of '%s': %s",
+		return fail(cl, PULL_FATAL,
+			    "cannot set the time of '%s/%s': %s", p->dir,
 			    p->part, strerror(errno));
-	committer_add(&cl->committer, x->fd, p->part, p->dest, p->basis);
+	committer_add(&cl->committer, x->fd, p);
 	x->fd = -1;
-	p->part = p->dest = p->basis = NULL;
 	return PULL_DONE;
 }
 
-static bool up_to_date(const char *path, const struct entry *e)
+static bool up_to_date(const struct dest_names *p, const struct entry *e)
 {
 	struct stat st;
 
-	return regular(path, &st) && (uint64_t)st.st_size == e->size &&
+	return !fstatat(p->dirfd, p->dest, &st, AT_SYMLINK_NOFOLLOW) &&
+	       S_ISREG(st.st_mode) && (uint64_t)st.st_size == e->size &&
 	       (uint64_t)st.st_mtim.tv_sec * NSEC_PER_SEC +
 			       (uint64_t)st.st_mtim.tv_nsec ==
 		       e->mtime_ns;
@@ -340,47 +419,41 @@ static bool up_to_date(const char *path, const struct entry *e)
 
 /* Ask for E (a delta where there is a basis), receive it, commit it. */
 static enum pull transfer(struct client *cl, struct conn *c,
-			  const struct entry *e, struct paths *p, bool fresh)
+			  const struct entry *e, struct dest_names *p,
+			  bool fresh)
 {
-	struct xfer x = { cl, c, -1, 0, 0, FNV1A64_INIT, 0 };
+	struct xfer x = { cl, c, -1, 0, 0, FNV1A64_INIT, e->size, false, 0 };
 	struct rs_job *patch = NULL;
-	const char *basis, *why = "";
+	const char *why = "";
 	unsigned char mode;
-	FILE *bf = NULL;
 	struct stat st;
 	enum pull ret;
-	int r = make_parents(cl->dest, e->name);
+	FILE *bf = pick_basis(p, !fresh, &st);
+	int r;
 
-	if (r)
-		return fail(cl, PULL_FATAL,
-			    "cannot create directories for '%s': %s", p->dest,
-			    strerror(-r));
-	basis = pick_basis(p, !fresh, &st);
-	if (basis && !(bf = fopen(basis, "rb")))
-		basis = NULL;
-	x.fd = open(p->part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	x.fd = safe_create(p->dirfd, p->part, O_WRONLY, 0644);
 	if (x.fd < 0) {
-		ret = fail(cl, PULL_FATAL, "cannot create '%s': %s", p->part,
-			   strerror(errno));
+		ret = fail(cl, PULL_FATAL, "cannot create '%s/%s': %s", p->dir,
+			   p->part, strerror(-x.fd));
 		goto out;
 	}
 	cl->meter.sync_fd = cl->fdatasync ? x.fd : -1;
-	mode = basis ? GET_DELTA : GET_WHOLE;
+	mode = bf ? GET_DELTA : GET_WHOLE;
 	r = conn_send(c, MSG_GET, &mode, 1, e->name, strlen(e->name));
-	if (!r && basis)
+	if (!r && bf)
 		r = delta_send_sig(c, fileno(bf), (uint64_t)st.st_size, &why);
 	if (r) {
 		ret = net_status(cl, r, why);
 		goto out;
 	}
-	if (basis)
+	if (bf)
 		patch = delta_patch_begin(bf);
 	ret = receive(&x, patch, e->name);
 	if (ret == PULL_DONE)
 		ret = commit(cl, &x, p, e);
 	if (ret == PULL_DONE) {
 		cl->files++;
-		cl->deltas += basis != NULL;
+		cl->deltas += bf != NULL;
 	}
 out:
 	cl->meter.sync_fd = -1;
@@ -393,40 +466,41 @@ out:
 	return ret;
 }
 
+/* Remove what a failed transfer left in P's directory. */
+static void remove_partial(const struct dest_names *p)
+{
+	if (p->dirfd < 0)
+		return;
+	(void)unlinkat(p->dirfd, p->part, 0); /* best effort */
+	(void)unlinkat(p->dirfd, p->basis, 0);
+}
+
 static enum pull sync_file(struct client *cl, struct conn *c,
 			   const struct entry *e, bool fresh)
 {
-	struct paths p = { xasprintf("%s/%s", cl->dest, e->name),
-			   temp_name(cl->dest, e->name, "fm-part"),
-			   temp_name(cl->dest, e->name, "fm-basis") };
+	struct dest_names p = { .dirfd = -1 };
 	enum pull ret;
 
 	/*
 	 * --loop pulls every file whole again; the old copy stays in place
 	 * until the new one replaces it.
 	 */
-	if (committer_error(&cl->committer, cl->err, sizeof(cl->err))) {
+	if (committer_error(&cl->committer, cl->err, sizeof(cl->err)))
 		ret = PULL_FATAL;
-	} else if (!fresh && up_to_date(p.dest, e)) {
+	else
+		ret = open_parent(cl, e->name, &p);
+	if (ret == PULL_DONE && !fresh && up_to_date(&p, e))
 		cl->uptodate++;
-		ret = PULL_DONE;
-	} else {
+	else if (ret == PULL_DONE)
 		ret = transfer(cl, c, e, &p, fresh);
-	}
 	/* A broken connection keeps the partial file as the next basis. */
-	if (ret != PULL_DONE && ret != PULL_NET && p.part) {
-		(void)unlink(p.part);
-		(void)unlink(p.basis);
-	}
-	free(cl->left_part);
-	free(cl->left_basis);
-	cl->left_part = cl->left_basis = NULL;
-	if (ret == PULL_NET && p.part) {
-		cl->left_part = p.part;
-		cl->left_basis = p.basis;
-		p.part = p.basis = NULL;
-	}
-	paths_free(&p);
+	if (ret != PULL_DONE && ret != PULL_NET)
+		remove_partial(&p);
+	dest_names_release(&cl->left);
+	if (ret == PULL_NET)
+		cl->left = p;
+	else
+		dest_names_release(&p);
 	return ret;
 }
 
@@ -452,7 +526,8 @@ static enum pull get_list(struct client *cl, struct conn *c, struct entry **out,
 		if (type == MSG_LIST_END)
 			break;
 		if (type == MSG_ERROR) {
-			st = fail(cl, PULL_FATAL, "server: %s", buf);
+			st = fail(cl, PULL_FATAL, "server: %s",
+				  printable((char *)buf));
 			break;
 		}
 		if (type != MSG_ENTRY || len < 17 ||
@@ -484,7 +559,7 @@ static enum pull get_list(struct client *cl, struct conn *c, struct entry **out,
 static enum pull session(struct client *cl, struct conn *c, size_t *next,
 			 size_t *fresh_from)
 {
-	unsigned char hello[16];
+	unsigned char hello[SERVER_TEXT_MAX + 1];
 	struct entry *e;
 	size_t n, len;
 	uint8_t type;
@@ -496,6 +571,12 @@ static enum pull session(struct client *cl, struct conn *c, size_t *next,
 		r = conn_recv_msg(c, &type, hello, sizeof(hello) - 1, &len);
 	if (r)
 		return net_status(cl, r, "bad hello");
+	/* Refused instead of greeted (busy): worth a retry. */
+	if (type == MSG_ERROR) {
+		hello[len] = '\0';
+		return fail(cl, PULL_NET, "server %s:%s: %s", cl->host,
+			    cl->port, printable((char *)hello));
+	}
 	if (type != MSG_HELLO || proto_check_hello(hello, len))
 		return fail(cl, PULL_FATAL,
 			    "%s:%s is not a fake-music server "
@@ -596,24 +677,20 @@ static enum pull pass(struct client *cl, struct conn *c, struct pace *rp)
 
 int client_run(struct client *cl)
 {
-	struct conn *c = xmalloc(sizeof(*c));
+	struct conn *c;
 	struct pace rp;
 	enum pull st;
 	int r;
 
-	if (mkdir(cl->dest, 0755) && errno != EEXIST) {
-		free(c);
-		snprintf(cl->err, sizeof(cl->err), "cannot create '%s': %s",
-			 cl->dest, strerror(errno));
-		return -1;
-	}
+	cl->left = (struct dest_names){ .dirfd = -1 };
 	r = committer_start(&cl->committer);
 	if (r) {
-		free(c);
+		(void)close(cl->dest_fd); /* a directory */
 		snprintf(cl->err, sizeof(cl->err), "cannot start a thread: %s",
 			 strerror(-r));
 		return -1;
 	}
+	c = xmalloc(sizeof(*c));
 	pace_reset(&rp, cl->rate, 0);
 	cl->pace_start_ns = rp.start_ns;
 	for (;;) {
@@ -632,13 +709,9 @@ int client_run(struct client *cl)
 		st = PULL_FATAL;
 	free(c);
 	/* A partial file left by the last broken connection goes too. */
-	if (cl->left_part) {
-		(void)unlink(cl->left_part);
-		(void)unlink(cl->left_basis);
-		free(cl->left_part);
-		free(cl->left_basis);
-		cl->left_part = cl->left_basis = NULL;
-	}
+	remove_partial(&cl->left);
+	dest_names_release(&cl->left);
+	(void)close(cl->dest_fd); /* a directory */
 	cl->timed_out = st == PULL_TIME;
 	if (st == PULL_STOP)
 		return -EINTR;

@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,31 +23,45 @@
 struct commit_item {
 	struct commit_item *next;
 	int fd;
-	char *part, *dest, *basis;
+	struct dest_names p;
 };
 
+void dest_names_release(struct dest_names *p)
+{
+	if (p->dirfd >= 0)
+		(void)close(p->dirfd); /* a directory: nothing to flush */
+	free(p->dir);
+	free(p->dest);
+	free(p->part);
+	free(p->basis);
+	*p = (struct dest_names){ .dirfd = -1 };
+}
+
+/* Relative to the directory opened once: a link swapped in is renamed. */
 static int commit_one(struct commit_item *it, char *msg, size_t len)
 {
+	const struct dest_names *p = &it->p;
 	int fd = it->fd;
 
 	if (fsync(fd)) {
 		int e = errno;
 
-		(void)close(fd);	/* the fsync error is what counts */
-		(void)unlink(it->part); /* never renamed: not known on disk */
-		snprintf(msg, len, "cannot write '%s': %s", it->part,
+		(void)close(fd); /* the fsync error is what counts */
+		/* Never renamed: not known on disk. */
+		(void)unlinkat(p->dirfd, p->part, 0);
+		snprintf(msg, len, "cannot write '%s/%s': %s", p->dir, p->part,
 			 strerror(e));
 		return -e;
 	}
-	if (close(fd) || rename(it->part, it->dest)) {
+	if (close(fd) || renameat(p->dirfd, p->part, p->dirfd, p->dest)) {
 		int e = errno;
 
-		(void)unlink(it->part);
-		snprintf(msg, len, "cannot rename '%s': %s", it->part,
+		(void)unlinkat(p->dirfd, p->part, 0);
+		snprintf(msg, len, "cannot rename '%s/%s': %s", p->dir, p->part,
 			 strerror(e));
 		return -e;
 	}
-	(void)unlink(it->basis); /* usually absent */
+	(void)unlinkat(p->dirfd, p->basis, 0); /* usually absent */
 	return 0;
 }
 
@@ -70,9 +85,7 @@ static void *committer_main(void *arg)
 			cm->tailp = &cm->head;
 		pthread_mutex_unlock(&cm->lock);
 		r = commit_one(it, msg, sizeof(msg));
-		free(it->part);
-		free(it->dest);
-		free(it->basis);
+		dest_names_release(&it->p);
 		free(it);
 		pthread_mutex_lock(&cm->lock);
 		if (r && !cm->err) {
@@ -103,12 +116,12 @@ int committer_start(struct committer *cm)
 	return -r;
 }
 
-void committer_add(struct committer *cm, int fd, char *part, char *dest,
-		   char *basis)
+void committer_add(struct committer *cm, int fd, struct dest_names *p)
 {
 	struct commit_item *it = xmalloc(sizeof(*it));
 
-	*it = (struct commit_item){ NULL, fd, part, dest, basis };
+	*it = (struct commit_item){ NULL, fd, *p };
+	*p = (struct dest_names){ .dirfd = -1 };
 	pthread_mutex_lock(&cm->lock);
 	*cm->tailp = it;
 	cm->tailp = &it->next;

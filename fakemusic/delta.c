@@ -110,18 +110,96 @@ static int no_output(void *arg, const void *buf, size_t len)
 	return 0;
 }
 
-int delta_recv_sig(struct conn *c, uint64_t limit, rs_signature_t **sig,
+/* A signature starts with magic, block length and strong sum length. */
+#define SIG_HEADER 12
+#define SIG_STRONG_MAX 64
+
+/*
+ * What librsync holds for one block of a signature: the weak and strong
+ * sums rounded up to 4 bytes, twice while its array grows by doubling, and
+ * about 32 bytes of hash table.  Counting blocks, not bytes, is what keeps
+ * a signature of 1-byte strong sums (5 bytes a block on the wire, ~48 in
+ * memory) inside the budget.
+ */
+static uint64_t block_cost(uint32_t strong)
+{
+	return 2 * ((4 + (uint64_t)strong + 3) & ~3ULL) + 32;
+}
+
+/* Charge COST bytes to B: 0, -EMSGSIZE (this one) or -ENOMEM (the pool). */
+static int charge(struct sig_budget *b, uint64_t cost, const char **why)
+{
+	if (cost > b->limit - b->taken) {
+		*why = "signature too large";
+		return -EMSGSIZE;
+	}
+	if (atomic_fetch_add(b->held, cost) + cost > b->pool) {
+		atomic_fetch_sub(b->held, cost);
+		*why = "signature memory of the server exhausted";
+		return -ENOMEM;
+	}
+	b->taken += cost;
+	return 0;
+}
+
+void sig_budget_release(struct sig_budget *b)
+{
+	atomic_fetch_sub(b->held, b->taken);
+	b->taken = 0;
+}
+
+/* Where the signature stream stands: its header, then whole blocks. */
+struct sig_stream {
+	unsigned char head[SIG_HEADER];
+	uint64_t bytes;
+	uint32_t block; /* bytes per block on the wire, once known */
+};
+
+/*
+ * The cost of the blocks that BUF[0..LEN) completes.  Called before
+ * librsync sees the bytes, so a refused frame never grows its memory.
+ */
+static uint64_t frame_cost(struct sig_stream *st, const unsigned char *buf,
+			   size_t len)
+{
+	uint64_t before = st->bytes, blocks;
+	uint32_t strong;
+
+	for (size_t i = 0; st->bytes + i < SIG_HEADER && i < len; i++)
+		st->head[st->bytes + i] = buf[i];
+	st->bytes += len;
+	if (st->bytes < SIG_HEADER)
+		return 0;
+	if (!st->block) {
+		strong = (uint32_t)st->head[8] << 24 |
+			 (uint32_t)st->head[9] << 16 |
+			 (uint32_t)st->head[10] << 8 | st->head[11];
+		/* librsync refuses what is out of range; count it small. */
+		if (!strong || strong > SIG_STRONG_MAX)
+			strong = 1;
+		st->block = 4 + strong;
+	}
+	if (before < SIG_HEADER)
+		before = SIG_HEADER;
+	blocks = (st->bytes - SIG_HEADER) / st->block -
+		 (before - SIG_HEADER) / st->block;
+	return blocks * block_cost(st->block - 4);
+}
+
+int delta_recv_sig(struct conn *c, struct sig_budget *b, rs_signature_t **sig,
 		   const char **why)
 {
 	unsigned char *buf = xmalloc(PROTO_MAX_BODY);
 	rs_job_t *job = rs_loadsig_begin(sig);
-	uint64_t total = 0;
+	struct sig_stream st = { .bytes = 0 };
 	int r;
 
+	*why = "signature";
 	for (;;) {
 		uint8_t type;
 		size_t len;
 
+		/* Read into our one bounded buffer, then charge. */
 		r = conn_recv_msg(c, &type, buf, PROTO_MAX_BODY, &len);
 		if (r)
 			break;
@@ -130,12 +208,9 @@ int delta_recv_sig(struct conn *c, uint64_t limit, rs_signature_t **sig,
 			r = -EPROTO;
 			break;
 		}
-		total += len;
-		if (total > limit) {
-			*why = "signature too large";
-			r = -EMSGSIZE;
+		r = charge(b, frame_cost(&st, buf, len), why);
+		if (r)
 			break;
-		}
 		r = job_pump(job, buf, len, type == MSG_SIG_END, no_output,
 			     NULL, why);
 		if (r || type == MSG_SIG_END)

@@ -42,6 +42,9 @@ enum {
 	OPT_RETRIES,
 	OPT_FDATASYNC,
 	OPT_LOOP,
+	OPT_MAX_CLIENTS,
+	OPT_IDLE_TIMEOUT,
+	OPT_SIG_MEMORY,
 };
 
 /* clang-format off */
@@ -60,6 +63,9 @@ static const struct option long_options[] = {
 	{ "retries",   required_argument, NULL, OPT_RETRIES },
 	{ "fdatasync", no_argument,       NULL, OPT_FDATASYNC },
 	{ "loop",      no_argument,       NULL, OPT_LOOP },
+	{ "max-clients",  required_argument, NULL, OPT_MAX_CLIENTS },
+	{ "idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT },
+	{ "sig-memory",   required_argument, NULL, OPT_SIG_MEMORY },
 	OPT_LONG_HELP, OPT_LONG_VERSION, OPT_LONG_VERBOSE, OPT_LONG_QUIET,
 	OPT_LONG_DURATION, OPT_LONG_SEED, OPT_LONG_OUTPUT, OPT_LONG_FORMAT,
 	OPT_LONG_END
@@ -82,6 +88,10 @@ struct options {
 	struct album album;
 	unsigned retries;
 	bool fdatasync, loop;
+	bool server_limits; /* one of the three below was given */
+	unsigned max_clients;
+	uint64_t idle_ns;
+	uint64_t sig_memory;
 	enum out_format format;
 	char **paths;
 	int npaths;
@@ -127,6 +137,14 @@ static void usage(int status)
 	      "      --fdatasync       fdatasync the file before each progress "
 	      "line\n"
 	      "      --loop            start over when the folder is done\n"
+	      "      --max-clients=N   serve at most N clients at once "
+	      "(default 64)\n"
+	      "      --idle-timeout=TIME  drop a peer that sends or takes "
+	      "nothing for\n"
+	      "                        TIME (default 30s; 0 = never)\n"
+	      "      --sig-memory=SIZE  signatures all clients may hold "
+	      "(default 64M;\n"
+	      "                        a quarter of it each)\n"
 	      "      --songs=N         songs in the generated album (default "
 	      "10-14)\n"
 	      "      --song-size=SIZE  size of each song (default 3-8 MiB)\n"
@@ -216,6 +234,21 @@ static void parse_prog_option(struct options *o, int opt, const char *arg)
 	case OPT_LOOP:
 		o->loop = true;
 		break;
+	case OPT_MAX_CLIENTS:
+		o->max_clients =
+			(unsigned)opt_u64("--max-clients", arg, 1, 100000);
+		o->server_limits = true;
+		break;
+	case OPT_IDLE_TIMEOUT:
+		o->idle_ns = opt_duration("--idle-timeout", arg);
+		o->server_limits = true;
+		break;
+	case OPT_SIG_MEMORY:
+		o->sig_memory = opt_size("--sig-memory", arg, 1);
+		if (o->sig_memory < 64 * 1024)
+			usage_error("--sig-memory must be at least 64k");
+		o->server_limits = true;
+		break;
 	default:
 		usage_error(NULL);
 	}
@@ -244,6 +277,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->bitrate = 40000;
 	o->retries = 5;
 	o->listen = "127.0.0.1:0";
+	o->max_clients = SERVER_MAX_CLIENTS;
+	o->idle_ns = SERVER_IDLE_NS;
+	o->sig_memory = SERVER_SIG_MEMORY;
 	while ((opt = getopt_long(argc, argv, short_options, long_options,
 				  NULL)) != -1)
 		if (!opt_common_handle(&o->common, opt, optarg, usage))
@@ -266,6 +302,9 @@ static void parse_options(struct options *o, int argc, char **argv)
 		usage_error("unexpected argument '%s'", o->paths[0]);
 	if (o->from && o->mode != MODE_PULL)
 		usage_error("--from needs --to");
+	if (o->server_limits && o->mode != MODE_SERVE)
+		usage_error("--max-clients, --idle-timeout and --sig-memory "
+			    "need --serve");
 	if (o->from)
 		check_host(o->host);
 	if (!o->has_bwlimit && o->mode != MODE_SERVE)
@@ -278,6 +317,7 @@ struct summary {
 	bool interrupted;
 	uint64_t wire_in, wire_out, written, read;
 	uint64_t files, deltas, uptodate, reconnects;
+	uint64_t conns, refused, dropped; /* serve */
 	uint64_t lines, unit, max_gap_ns, elapsed_ns, rate_req;
 	bool quiet;    /* failed before anything happened */
 	char err[512]; /* why the run failed, printed last */
@@ -311,6 +351,9 @@ static void report_json(FILE *f, const struct summary *s,
 	json_u64(&j, "deltas", s->deltas);
 	json_u64(&j, "files_up_to_date", s->uptodate);
 	json_u64(&j, "reconnects", s->reconnects);
+	json_u64(&j, "connections", s->conns);
+	json_u64(&j, "connections_refused", s->refused);
+	json_u64(&j, "connections_dropped", s->dropped);
 	json_double(&j, "rate_bytes_s", rate_of(s));
 	json_u64(&j, "rate_requested_bytes_s", s->rate_req);
 	json_u64(&j, "lines", s->lines);
@@ -350,8 +393,15 @@ static void report_text(FILE *f, const struct summary *s)
 			100.0 * rate_of(s) / (double)s->rate_req);
 	else
 		fprintf(f, "%s: rate %.0f bytes/s (no limit)\n", p, rate_of(s));
-	if (!strcmp(s->mode, "serve"))
+	if (!strcmp(s->mode, "serve")) {
+		fprintf(f,
+			"%s: %llu connections served, %llu refused (busy), "
+			"%llu dropped\n",
+			p, (unsigned long long)s->conns,
+			(unsigned long long)s->refused,
+			(unsigned long long)s->dropped);
 		return;
+	}
 	fprintf(f, "%s: %llu lines of %llu bytes, longest gap %s s\n", p,
 		(unsigned long long)s->lines, (unsigned long long)s->unit, gap);
 }
@@ -426,6 +476,10 @@ static void start_server(const struct options *o, struct server *srv,
 	memset(srv, 0, sizeof(*srv));
 	srv->src = src;
 	srv->rate = o->mode == MODE_SERVE ? o->bwlimit : 0;
+	srv->max_clients = o->max_clients;
+	srv->idle_ns =
+		o->mode == MODE_SERVE ? o->idle_ns : SERVER_LOOPBACK_IDLE_NS;
+	srv->sig_memory = o->sig_memory;
 	srv->verbose = o->common.verbose;
 	r = server_listen(srv, o->listen, &what);
 	if (r == -EINVAL)
@@ -436,6 +490,39 @@ static void start_server(const struct options *o, struct server *srv,
 	if (o->port_file && (r = write_port_file(o->port_file, srv->addr)))
 		die(EXIT_RUN_FAILED, "cannot write '%s': %s", o->port_file,
 		    strerror(-r));
+}
+
+static int run_generate(const struct options *o)
+{
+	char err[512];
+	const char *what;
+	int fd = dest_open(o->dir, err, sizeof(err)), r;
+
+	if (fd < 0)
+		die(EXIT_RUN_FAILED, "%s", err);
+	r = album_write(&o->album, fd, &what);
+	(void)close(fd); /* a directory */
+	if (r == -EINTR)
+		return EXIT_SIGNAL(sig_stop);
+	if (r)
+		die(EXIT_RUN_FAILED, "cannot %s in '%s': %s", what, o->dir,
+		    strerror(-r));
+	return EXIT_OK;
+}
+
+/* -o FILE must be creatable before any work, not found wanting after. */
+static void check_output(const struct options *o)
+{
+	struct atomic_file af;
+	int r;
+
+	if (!o->common.output || !strcmp(o->common.output, "-"))
+		return;
+	r = atomic_open(&af, o->common.output);
+	if (r)
+		die(EXIT_RUN_FAILED, "cannot create '%s': %s", o->common.output,
+		    strerror(-r));
+	atomic_abort(&af);
 }
 
 static int run_serve(const struct options *o, struct summary *s)
@@ -460,6 +547,9 @@ static int run_serve(const struct options *o, struct summary *s)
 	s->wire_out = atomic_load(&srv.bytes_out);
 	s->files = atomic_load(&srv.n_files);
 	s->deltas = atomic_load(&srv.n_deltas);
+	s->conns = atomic_load(&srv.n_conns);
+	s->refused = atomic_load(&srv.n_refused);
+	s->dropped = atomic_load(&srv.n_dropped);
 	s->rate_req = o->bwlimit;
 	s->elapsed_ns = mono_ns() - t0;
 	if (r)
@@ -476,6 +566,12 @@ static int run_pull(const struct options *o, struct summary *s)
 	char host[256], port[16];
 	int r;
 
+	cl.dest_fd = dest_open(o->dir, s->err, sizeof(s->err));
+	if (cl.dest_fd < 0) {
+		s->mode = "pull";
+		s->quiet = true;
+		return EXIT_RUN_FAILED;
+	}
 	cl.host = o->host;
 	cl.port = o->port;
 	if (!o->from) {
@@ -557,7 +653,6 @@ int main(int argc, char **argv)
 	struct summary s = { 0 };
 	struct run_info ri;
 	struct options o;
-	const char *what;
 	int status, r;
 
 	prog_init(argc, argv);
@@ -568,15 +663,9 @@ int main(int argc, char **argv)
 	r = sig_stop_install();
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot install signal handlers");
-	if (o.mode == MODE_GENERATE) {
-		r = album_write(&o.album, o.dir, &what);
-		if (r == -EINTR)
-			return EXIT_SIGNAL(sig_stop);
-		if (r)
-			die(EXIT_RUN_FAILED, "cannot %s in '%s': %s", what,
-			    o.dir, strerror(-r));
-		return EXIT_OK;
-	}
+	if (o.mode == MODE_GENERATE)
+		return run_generate(&o);
+	check_output(&o);
 	if (o.mode == MODE_SERVE)
 		status = run_serve(&o, &s);
 	else if (o.mode == MODE_PLAY)

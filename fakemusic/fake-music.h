@@ -69,8 +69,11 @@ struct conn {
 	struct pace *wpace;   /* paces sends, or NULL */
 	size_t chunk;	      /* largest single recv() when paced */
 	uint64_t deadline_ns; /* reads give -ETIME after this (0 = never) */
-	const volatile sig_atomic_t *sig; /* stop on signal, or NULL */
-	atomic_bool *stop;		  /* stop flag of a server, or NULL */
+	/* A wait for the peer longer than this gives -ETIMEDOUT (0 = none). */
+	uint64_t idle_ns;
+	atomic_uint_fast64_t *progress_ns; /* stamped when bytes move */
+	const volatile sig_atomic_t *sig;  /* stop on signal, or NULL */
+	atomic_bool *stop;		   /* stop flag of a server, or NULL */
 	uint64_t bytes_in;
 	uint64_t bytes_out;
 	size_t pos, len;
@@ -80,7 +83,7 @@ struct conn {
 void conn_init(struct conn *c, int fd);
 /*
  * Read exactly LEN bytes.  Returns 0, -ECONNRESET at end of stream, -EINTR
- * (stop), -ETIME (deadline) or -errno.
+ * (stop), -ETIME (deadline), -ETIMEDOUT (idle) or -errno.
  */
 int conn_read(struct conn *c, void *buf, size_t len);
 /* Read between 1 and MAX bytes (one paced step).  Returns the count or <0. */
@@ -95,9 +98,16 @@ int conn_recv_msg(struct conn *c, uint8_t *type, void *buf, size_t cap,
 		  size_t *len);
 /* Skip LEN payload bytes. */
 int conn_skip(struct conn *c, size_t len);
-/* Send one frame whose payload is A then B (either may be empty). */
+/*
+ * Send one frame whose payload is A then B (either may be empty).  With
+ * idle_ns, a send that moves nothing for that long gives -ETIMEDOUT.
+ */
 int conn_send(struct conn *c, uint8_t type, const void *a, size_t alen,
 	      const void *b, size_t blen);
+/* The header of a frame with TYPE and PAYLOAD bytes after the type. */
+void proto_put_header(unsigned char *h, uint8_t type, size_t payload);
+/* Parse header H as conn_recv_header() does: 0, -EPROTO or -EMSGSIZE. */
+int proto_get_header(const unsigned char *h, uint8_t *type, uint32_t *len);
 /* The END frame after a file: its SIZE and FNV-1a HASH. */
 int proto_send_end(struct conn *c, uint64_t size, uint64_t hash);
 /* HELLO frame payload, and its check (0, -EPROTO bad magic, -EPROTONOSUPPORT). */
@@ -198,8 +208,8 @@ unsigned album_songs(const struct album *a);
 void album_entry(const struct album *a, unsigned i, struct entry *e);
 void album_fill(const struct album *a, unsigned i, uint64_t off, void *buf,
 		size_t len);
-/* Write the album into DIR (created if needed).  0 or -errno, *WHAT set. */
-int album_write(const struct album *a, const char *dir, const char **what);
+/* Write the album into the directory DFD.  0 or -errno, *WHAT set. */
+int album_write(const struct album *a, int dfd, const char **what);
 
 /* ---- librsync glue (delta.c) ---- */
 
@@ -218,12 +228,24 @@ int job_pump(struct rs_job *job, const void *in, size_t len, bool eof,
 	     pump_out_fn *out, void *arg, const char **why);
 /* Client: send the librsync signature of FD (SIZE bytes) as SIG frames. */
 int delta_send_sig(struct conn *c, int fd, uint64_t size, const char **why);
+/* What the signatures of a server's clients may hold, all and each. */
+struct sig_budget {
+	atomic_uint_fast64_t *held; /* by all connections */
+	uint64_t pool;		    /* cap on *held */
+	uint64_t limit;		    /* cap on one signature */
+	uint64_t taken;		    /* by this one */
+};
+
 /*
- * Server: receive SIG frames up to SIG_END (at most LIMIT bytes) into a
- * signature with its hash table built.  Free with delta_free_sig().
+ * Server: receive SIG frames up to SIG_END into a signature with its hash
+ * table built.  Each frame is charged to B for the memory librsync will
+ * hold for its blocks before librsync sees it: -EMSGSIZE when that would
+ * pass B->limit, -ENOMEM when B->pool (*WHY says which).  Free with
+ * delta_free_sig(), then sig_budget_release().
  */
-int delta_recv_sig(struct conn *c, uint64_t limit, struct rs_signature **sig,
-		   const char **why);
+int delta_recv_sig(struct conn *c, struct sig_budget *b,
+		   struct rs_signature **sig, const char **why);
+void sig_budget_release(struct sig_budget *b);
 void delta_free_sig(struct rs_signature *sig);
 /*
  * Server: send R as DELTA frames of at most CHUNK bytes against SIG, then
@@ -237,16 +259,38 @@ void delta_job_free(struct rs_job *job);
 
 /* ---- server (server.c) ---- */
 
+/* Defaults of --max-clients, --idle-timeout and --sig-memory. */
+#define SERVER_MAX_CLIENTS 64
+#define SERVER_IDLE_NS (30ULL * 1000000000)
+/*
+ * The built-in loopback server of a pull serves only its own client, which
+ * the machine under test may stall for long: it is cut off only after this.
+ */
+#define SERVER_LOOPBACK_IDLE_NS (600ULL * 1000000000)
+#define SERVER_SIG_MEMORY (64ULL << 20)
+/* One signature may take this share of --sig-memory. */
+#define SERVER_SIG_SHARE 4
+/* Connections still saying hello, per client slot. */
+#define SERVER_PENDING_PER_CLIENT 4
+
+struct pending;
+
 struct server {
 	const struct source *src;
 	uint64_t rate; /* per-connection send limit, 0 = none */
+	unsigned max_clients;
+	uint64_t idle_ns;    /* 0 = wait forever */
+	uint64_t sig_memory; /* bytes of signature held by all clients */
 	int verbose;
 	int lfd;
 	char addr[300]; /* "HOST:PORT" actually bound */
 	atomic_bool stop;
 	uint64_t deadline_ns; /* stop accepting then (0 = never) */
 	struct server_conn *conns;
-	atomic_uint_fast64_t n_conns, n_files, n_deltas, n_dropped;
+	struct pending *pending; /* hellos on their way (accept loop) */
+	size_t n_pending;
+	atomic_uint_fast64_t sig_held;
+	atomic_uint_fast64_t n_conns, n_files, n_deltas, n_dropped, n_refused;
 	atomic_uint_fast64_t bytes_out;
 };
 
@@ -265,6 +309,20 @@ void *server_thread(void *arg);
 
 /* ---- the committer thread (commit.c) ---- */
 
+/*
+ * A file in the destination: its names relative to DIRFD, opened without
+ * following links (lib/safe-open), and that directory's path for messages.
+ */
+struct dest_names {
+	int dirfd;
+	char *dir;   /* "DEST" or "DEST/sub" */
+	char *dest;  /* "NAME" */
+	char *part;  /* ".NAME.fm-part": what is being written */
+	char *basis; /* ".NAME.fm-basis": a partial copy kept as basis */
+};
+
+void dest_names_release(struct dest_names *p);
+
 struct commit_item;
 
 struct committer {
@@ -281,11 +339,11 @@ struct committer {
 /* Start the thread.  0 or -errno. */
 int committer_start(struct committer *cm);
 /*
- * Queue a finished file: FD is fsync'd and closed, PART renamed to DEST,
- * BASIS removed.  The committer owns FD and the three strings from here.
+ * Queue a finished file: FD is fsync'd and closed, P->part renamed to
+ * P->dest, P->basis removed.  The committer owns FD and *P from here (*P
+ * is left empty).
  */
-void committer_add(struct committer *cm, int fd, char *part, char *dest,
-		   char *basis);
+void committer_add(struct committer *cm, int fd, struct dest_names *p);
 /* Wait for everything queued.  0, or the first error (text into MSG). */
 int committer_drain(struct committer *cm, char *msg, size_t len);
 /* The first error so far, without waiting (0 if none). */
@@ -310,12 +368,22 @@ struct client {
 	uint64_t files, deltas, uptodate, reconnects, passes;
 	uint64_t pace_start_ns, end_ns;
 	bool timed_out;
-	char *left_part, *left_basis; /* kept for a resume */
+	int dest_fd;		/* the destination directory */
+	struct dest_names left; /* partial file kept for a resume */
 	struct committer committer;
 	char err[512];
 };
 
-/* Pull the folder into c->dest.  0, -EINTR (signal), or -1 with c->err. */
+/*
+ * Open (creating it if needed) the destination directory DIR: fd, or -1
+ * with a one-line message in ERR when it cannot be opened or is another
+ * user's directory that others may write to (lib/safe-open).
+ */
+int dest_open(const char *dir, char *err, size_t len);
+/*
+ * Pull the folder into c->dest, opened as c->dest_fd (closed here).  0,
+ * -EINTR (signal), or -1 with c->err.
+ */
 int client_run(struct client *c);
 
 /* ---- local player (player.c) ---- */

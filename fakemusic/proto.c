@@ -12,6 +12,8 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -40,6 +42,58 @@ static bool conn_stopped(const struct conn *c)
 	return (c->sig && *c->sig) || (c->stop && atomic_load(c->stop));
 }
 
+static void conn_progress(struct conn *c)
+{
+	if (c->progress_ns)
+		atomic_store(c->progress_ns, mono_ns());
+}
+
+/*
+ * Wait until the socket is ready for EVENTS, within the deadline and the
+ * idle limit (blocking in the call itself is fine without either).  0,
+ * -EINTR (stop), -ETIME (deadline) or -ETIMEDOUT (idle).
+ */
+static int conn_wait(struct conn *c, short events)
+{
+	uint64_t idle_end = c->idle_ns ? mono_ns() + c->idle_ns : 0;
+	int queued = -1, q;
+
+	if (!c->deadline_ns && !idle_end)
+		return 0;
+	for (;;) {
+		struct pollfd p = { .fd = c->fd, .events = events };
+		uint64_t now = mono_ns(), end = now + NSEC_PER_SEC;
+
+		/*
+		 * Writable comes only once half the send buffer is free, which
+		 * a slow reader may take minutes to make: a send queue that
+		 * shrinks is progress too.
+		 */
+		if (idle_end && (events & POLLOUT) &&
+		    !ioctl(c->fd, SIOCOUTQ, &q)) {
+			if (queued >= 0 && q < queued) {
+				idle_end = now + c->idle_ns;
+				conn_progress(c);
+			}
+			queued = q;
+		}
+
+		if (conn_stopped(c))
+			return -EINTR;
+		if (c->deadline_ns && now >= c->deadline_ns)
+			return -ETIME;
+		if (idle_end && now >= idle_end)
+			return -ETIMEDOUT;
+		if (c->deadline_ns && c->deadline_ns < end)
+			end = c->deadline_ns;
+		if (idle_end && idle_end < end)
+			end = idle_end;
+		/* Timed out or interrupted: the checks above decide. */
+		if (poll(&p, 1, (int)((end - now) / NSEC_PER_MSEC + 1)) > 0)
+			return 0;
+	}
+}
+
 /* One paced recv() into the empty buffer. */
 static int conn_fill(struct conn *c)
 {
@@ -58,28 +112,23 @@ static int conn_fill(struct conn *c)
 			return -EINTR;
 	}
 	for (;;) {
+		int r;
+
 		if (conn_stopped(c))
 			return -EINTR;
-		if (c->deadline_ns) {
-			/* A silent peer must not outlast --duration. */
-			uint64_t now = mono_ns();
-			struct pollfd p = { .fd = c->fd, .events = POLLIN };
-
-			if (now >= c->deadline_ns)
-				return -ETIME;
-			if (poll(&p, 1,
-				 (int)((c->deadline_ns - now) / NSEC_PER_MSEC +
-				       1)) <= 0)
-				continue; /* timed out or interrupted: recheck */
-		}
+		/* A silent peer must not outlast --duration or the idle limit. */
+		r = conn_wait(c, POLLIN);
+		if (r)
+			return r;
 		n = recv(c->fd, c->buf, want, 0);
 		if (n > 0)
 			break;
 		if (n == 0)
 			return -ECONNRESET;
-		if (errno != EINTR)
+		if (errno != EINTR && errno != EAGAIN)
 			return -errno;
 	}
+	conn_progress(c);
 	c->len = (size_t)n;
 	c->bytes_in += (uint64_t)n;
 	if (c->rpace)
@@ -135,16 +184,11 @@ int conn_skip(struct conn *c, size_t len)
 	return 0;
 }
 
-int conn_recv_header(struct conn *c, uint8_t *type, uint32_t *len)
+int proto_get_header(const unsigned char *h, uint8_t *type, uint32_t *len)
 {
-	unsigned char h[PROTO_HDR];
-	uint32_t body;
-	int r = conn_read(c, h, sizeof(h));
+	uint32_t body = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 |
+			(uint32_t)h[2] << 8 | h[3];
 
-	if (r)
-		return r;
-	body = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 |
-	       (uint32_t)h[2] << 8 | h[3];
 	if (body > PROTO_MAX_BODY)
 		return -EMSGSIZE;
 	if (body == 0 || h[4] == 0 || h[4] >= MSG_TYPE_MAX)
@@ -152,6 +196,25 @@ int conn_recv_header(struct conn *c, uint8_t *type, uint32_t *len)
 	*type = h[4];
 	*len = body - 1;
 	return 0;
+}
+
+void proto_put_header(unsigned char *h, uint8_t type, size_t payload)
+{
+	size_t body = payload + 1;
+
+	h[0] = (unsigned char)(body >> 24);
+	h[1] = (unsigned char)(body >> 16);
+	h[2] = (unsigned char)(body >> 8);
+	h[3] = (unsigned char)body;
+	h[4] = type;
+}
+
+int conn_recv_header(struct conn *c, uint8_t *type, uint32_t *len)
+{
+	unsigned char h[PROTO_HDR];
+	int r = conn_read(c, h, sizeof(h));
+
+	return r ? r : proto_get_header(h, type, len);
 }
 
 int conn_recv_msg(struct conn *c, uint8_t *type, void *buf, size_t cap,
@@ -178,14 +241,12 @@ int conn_send(struct conn *c, uint8_t type, const void *a, size_t alen,
 
 	if (body > PROTO_MAX_BODY)
 		return -EMSGSIZE;
-	if (c->wpace && c->wpace->rate &&
-	    pace_wait(c->wpace, c->bytes_out, c->sig))
-		return -EINTR;
-	h[0] = (unsigned char)(body >> 24);
-	h[1] = (unsigned char)(body >> 16);
-	h[2] = (unsigned char)(body >> 8);
-	h[3] = (unsigned char)body;
-	h[4] = type;
+	if (c->wpace && c->wpace->rate) {
+		if (pace_wait(c->wpace, c->bytes_out, c->sig))
+			return -EINTR;
+		conn_progress(c); /* our own pacing is not the peer's stall */
+	}
+	proto_put_header(h, type, alen + blen);
 	iov[0] = (struct iovec){ h, sizeof(h) };
 	iov[1] = (struct iovec){ (void *)a, alen };
 	iov[2] = (struct iovec){ (void *)b, blen };
@@ -193,13 +254,24 @@ int conn_send(struct conn *c, uint8_t type, const void *a, size_t alen,
 	mh.msg_iov = iov;
 	mh.msg_iovlen = 3;
 	while (total) {
-		ssize_t n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
+		ssize_t n;
 
+		/* With an idle limit, a peer that takes nothing times out. */
+		if (c->idle_ns) {
+			int r = conn_wait(c, POLLOUT);
+
+			if (r)
+				return r;
+		}
+		n = sendmsg(c->fd, &mh,
+			    MSG_NOSIGNAL | (c->idle_ns ? MSG_DONTWAIT : 0));
 		if (n < 0) {
-			if (errno == EINTR && !conn_stopped(c))
+			if (errno == EAGAIN ||
+			    (errno == EINTR && !conn_stopped(c)))
 				continue;
 			return errno == EINTR ? -EINTR : -errno;
 		}
+		conn_progress(c);
 		c->bytes_out += (uint64_t)n;
 		total -= (size_t)n;
 		if (c->wpace)

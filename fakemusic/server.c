@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The server: one thread per connection, so a client that reads slowly
- * (its own pacing) blocks only its own sender.  A connection that breaks
- * the protocol (bad hello, unknown or oversized frame, unsafe path) is
- * dropped with one log line; the others carry on.
+ * The server.  A new connection waits in the accept loop, without a thread,
+ * until its hello has arrived whole; only then does it get a thread of its
+ * own, so a client that reads slowly (its own pacing) blocks only its own
+ * sender.  What peers can hold is bounded: --max-clients threads (beyond
+ * them the client stalled longest, over a tenth of the idle limit, makes
+ * room, or the newcomer is refused with an ERROR frame), 4 per client slot
+ * still saying hello (the oldest goes), --idle-timeout for a peer that
+ * sends or takes nothing, --sig-memory for the signatures held.  A
+ * connection that breaks the protocol (bad hello, unknown or oversized
+ * frame, unsafe path) is dropped with one log line; the others carry on.
  */
 #include <config.h>
 
@@ -27,17 +33,35 @@
 
 #include "fakemusic/fake-music.h"
 
-/* A client's signature may not exceed this (a 4 GiB file needs ~40 MiB). */
-#define SIG_LIMIT (256ULL << 20)
 #define SERVER_SNDBUF (128 * 1024)
+/* Largest hello payload (ours is 6 bytes). */
+#define HELLO_MAX 64
+/* A full server evicts a client after this share of the idle limit. */
+#define EVICT_FRACTION 10
+/* Connections accepted per turn of the loop. */
+#define ACCEPT_BURST 64
+#define PEER_MAX (INET6_ADDRSTRLEN + 8)
 
 struct server_conn {
 	struct server_conn *next;
 	struct server *srv;
 	pthread_t tid;
 	int fd;
+	bool stalled; /* timed out or evicted: close with a reset */
 	atomic_bool done;
-	char peer[INET6_ADDRSTRLEN + 8];
+	atomic_bool evicted;
+	atomic_uint_fast64_t progress_ns; /* when bytes last moved */
+	atomic_uint_fast64_t stalled_ns;  /* for the eviction's log line */
+	char peer[PEER_MAX];
+};
+
+/* A connection whose hello is on its way (the accept loop's own). */
+struct pending {
+	int fd;
+	uint64_t since_ns;
+	size_t have, need;
+	unsigned char buf[PROTO_HDR + HELLO_MAX];
+	char peer[PEER_MAX];
 };
 
 static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -59,10 +83,12 @@ int server_listen(struct server *s, const char *addr, const char **what)
 	if (getaddrinfo(host, port, &hints, &ai) || !ai)
 		return -EINVAL;
 	*what = "bind";
-	s->lfd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	s->lfd = socket(ai->ai_family,
+			SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->lfd < 0 ||
 	    setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(s->lfd, ai->ai_addr, ai->ai_addrlen) || listen(s->lfd, 64) ||
+	    bind(s->lfd, ai->ai_addr, ai->ai_addrlen) ||
+	    listen(s->lfd, SOMAXCONN) ||
 	    getsockname(s->lfd, (struct sockaddr *)&ss, &sl)) {
 		r = -errno;
 		freeaddrinfo(ai);
@@ -83,16 +109,47 @@ int server_listen(struct server *s, const char *addr, const char **what)
 	return 0;
 }
 
-static void log_drop(struct server_conn *sc, const char *why, int err)
+/*
+ * Close FD with a reset, not a FIN queued behind unsent data: a peer that
+ * stopped reading would never see that FIN, and the kernel would keep the
+ * data for it long after we let go.
+ */
+static void abort_close(int fd)
 {
-	atomic_fetch_add(&sc->srv->n_dropped, 1);
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+	(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l)); /* hint */
+	(void)close(fd); /* nothing left worth sending */
+}
+
+static void log_drop(struct server *s, const char *peer, const char *why,
+		     int err)
+{
+	atomic_fetch_add(&s->n_dropped, 1);
 	fprintf(stderr, "%s: dropping connection from %s: %s%s%s\n", progname(),
-		sc->peer, why, err ? ": " : "", err ? strerror(-err) : "");
+		peer, why, err ? ": " : "", err ? strerror(-err) : "");
 }
 
 static int send_error(struct conn *c, const char *msg)
 {
 	return conn_send(c, MSG_ERROR, msg, strlen(msg), NULL, 0);
+}
+
+/*
+ * An ERROR frame on a connection no thread serves: one send that does not
+ * wait (a fresh socket has room; if not, the peer only misses the text).
+ */
+static void send_error_now(int fd, const char *msg)
+{
+	unsigned char frame[PROTO_HDR + 256];
+	size_t len = strlen(msg);
+
+	if (len > sizeof(frame) - PROTO_HDR)
+		len = sizeof(frame) - PROTO_HDR;
+	proto_put_header(frame, MSG_ERROR, len);
+	memcpy(frame + PROTO_HDR, msg, len);
+	(void)send(fd, frame, PROTO_HDR + len,
+		   MSG_DONTWAIT | MSG_NOSIGNAL); /* see above */
 }
 
 static int send_list(struct server *s, struct conn *c)
@@ -141,13 +198,35 @@ static int send_whole(struct conn *c, struct reader *rd, size_t chunk,
 	return r ? r : proto_send_end(c, rd->off, hash);
 }
 
+/* A delta against the signature that follows the request. */
+static int send_delta(struct server *s, struct conn *c, struct reader *rd,
+		      size_t chunk, const char **why)
+{
+	struct sig_budget b = { &s->sig_held, s->sig_memory,
+				s->sig_memory / SERVER_SIG_SHARE, 0 };
+	struct rs_signature *sig = NULL;
+	int r = delta_recv_sig(c, &b, &sig, why);
+
+	/* Tell a client what it ran into; the connection goes anyway. */
+	if (r == -EMSGSIZE || r == -ENOMEM)
+		(void)send_error(c, *why);
+	if (!r) {
+		*why = "send";
+		r = delta_send(c, rd, sig, chunk, why);
+	}
+	delta_free_sig(sig);
+	sig_budget_release(&b);
+	if (!r)
+		atomic_fetch_add(&s->n_deltas, 1);
+	return r;
+}
+
 /* One GET: the name is checked, then the file goes whole or as a delta. */
 static int serve_get(struct server_conn *sc, struct conn *c, unsigned char *msg,
 		     size_t len, const char **why)
 {
 	struct server *s = sc->srv;
 	size_t chunk = s->rate ? pace_chunk(s->rate) : 65536;
-	struct rs_signature *sig = NULL;
 	const char *name = (const char *)msg + 1;
 	struct reader rd;
 	int r;
@@ -175,13 +254,9 @@ static int serve_get(struct server_conn *sc, struct conn *c, unsigned char *msg,
 		return send_error(c, text);
 	}
 	if (msg[0] == GET_DELTA) {
-		r = delta_recv_sig(c, SIG_LIMIT, &sig, why);
-		if (!r)
-			r = delta_send(c, &rd, sig, chunk, why);
-		delta_free_sig(sig);
-		if (!r)
-			atomic_fetch_add(&s->n_deltas, 1);
+		r = send_delta(s, c, &rd, chunk, why);
 	} else {
+		*why = "send";
 		r = send_whole(c, &rd, chunk, why);
 	}
 	reader_close(&rd);
@@ -190,6 +265,7 @@ static int serve_get(struct server_conn *sc, struct conn *c, unsigned char *msg,
 	return r;
 }
 
+/* The hello was read in the accept loop: answer it, then serve requests. */
 static int serve(struct server_conn *sc, struct conn *c, const char **why)
 {
 	unsigned char *msg = xmalloc(PROTO_NAME_MAX + 2);
@@ -198,14 +274,7 @@ static int serve(struct server_conn *sc, struct conn *c, const char **why)
 	int r;
 
 	*why = "hello";
-	r = conn_recv_msg(c, &type, msg, PROTO_NAME_MAX + 1, &len);
-	if (!r && (type != MSG_HELLO || proto_check_hello(msg, len))) {
-		(void)send_error(c,
-				 "bad hello or unsupported protocol version");
-		r = -EPROTO;
-	}
-	if (!r)
-		r = conn_send(c, MSG_HELLO, msg, proto_hello(msg), NULL, 0);
+	r = conn_send(c, MSG_HELLO, msg, proto_hello(msg), NULL, 0);
 	while (!r) {
 		*why = "request";
 		r = conn_recv_msg(c, &type, msg, PROTO_NAME_MAX + 1, &len);
@@ -215,11 +284,12 @@ static int serve(struct server_conn *sc, struct conn *c, const char **why)
 		}
 		if (r)
 			break;
-		if (type == MSG_LIST)
+		if (type == MSG_LIST) {
+			*why = "list";
 			r = send_list(sc->srv, c);
-		else if (type == MSG_GET)
+		} else if (type == MSG_GET) {
 			r = serve_get(sc, c, msg, len, why);
-		else {
+		} else {
 			*why = "unexpected message";
 			r = -EPROTO;
 		}
@@ -239,18 +309,32 @@ static void *conn_main(void *arg)
 
 	conn_init(c, sc->fd);
 	c->stop = &s->stop;
+	c->idle_ns = s->idle_ns;
+	c->progress_ns = &sc->progress_ns;
 	if (s->rate) {
 		pace_reset(&wp, s->rate, 0);
 		c->wpace = &wp;
 	}
 	r = serve(sc, c, &why);
 	atomic_fetch_add(&s->bytes_out, c->bytes_out);
-	/* A client that goes away mid-file is not worth a line. */
-	if (r && r != -ECONNRESET && r != -EPIPE && !atomic_load(&s->stop))
-		log_drop(sc, why, r);
-	else if (s->verbose)
+	sc->stalled = r == -ETIMEDOUT || atomic_load(&sc->evicted);
+	if (atomic_load(&sc->evicted)) {
+		char stalled[32];
+
+		stalled[fmt_ns_fixed(stalled, atomic_load(&sc->stalled_ns),
+				     1)] = '\0';
+		fprintf(stderr,
+			"%s: dropping connection from %s: evicted for a new "
+			"client after %s s without progress\n",
+			progname(), sc->peer, stalled);
+	} else if (r && r != -ECONNRESET && r != -EPIPE &&
+		   !atomic_load(&s->stop)) {
+		/* A client that goes away mid-file is not worth a line. */
+		log_drop(s, sc->peer, why, r);
+	} else if (s->verbose) {
 		fprintf(stderr, "%s: %s: closed after %llu bytes\n", progname(),
 			sc->peer, (unsigned long long)c->bytes_out);
+	}
 	free(c);
 	atomic_store(&sc->done, true);
 	return NULL;
@@ -272,7 +356,10 @@ static void reap(struct server *s, bool all)
 		pthread_mutex_lock(&conns_lock);
 		*pp = sc->next;
 		pthread_mutex_unlock(&conns_lock);
-		(void)close(sc->fd); /* socket: nothing buffered to lose */
+		if (sc->stalled)
+			abort_close(sc->fd);
+		else
+			(void)close(sc->fd); /* all sent: a FIN follows it */
 		free(sc);
 	}
 }
@@ -296,35 +383,226 @@ static void peer_name(const struct sockaddr_storage *ss, char *buf, size_t len)
 	snprintf(buf, len, "%s:%u", host, port);
 }
 
-static int spawn(struct server *s, int fd, const struct sockaddr_storage *ss)
+static int spawn(struct server *s, const struct pending *p)
 {
 	struct server_conn *sc = xcalloc(1, sizeof(*sc));
 	sigset_t all, old;
 	int r;
 
 	sc->srv = s;
-	sc->fd = fd;
-	/* Bounded in-flight data per client: memory, and a kill is a kill. */
-	(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &(int){ SERVER_SNDBUF },
-			 sizeof(int)); /* a hint only */
+	sc->fd = p->fd;
 	atomic_init(&sc->done, false);
-	peer_name(ss, sc->peer, sizeof(sc->peer));
+	atomic_init(&sc->evicted, false);
+	atomic_init(&sc->progress_ns, mono_ns());
+	atomic_init(&sc->stalled_ns, 0);
+	memcpy(sc->peer, p->peer, sizeof(sc->peer));
 	/* Stop signals belong to the main thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	r = pthread_create(&sc->tid, NULL, conn_main, sc);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (r) {
-		(void)close(fd); /* never used */
 		free(sc);
 		return -r;
 	}
-	atomic_fetch_add(&s->n_conns, 1);
 	pthread_mutex_lock(&conns_lock);
 	sc->next = s->conns;
 	s->conns = sc;
 	pthread_mutex_unlock(&conns_lock);
 	return 0;
+}
+
+/*
+ * The server is full: make room by evicting the client that has moved
+ * nothing for longest, if that is over a tenth of the idle limit.  A
+ * well-behaved client moves bytes every second or so even when slow; one
+ * that holds its slot without doing so is what stands between the
+ * newcomer and the music.
+ */
+static bool evict(struct server *s)
+{
+	struct server_conn *worst = NULL;
+	uint64_t now = mono_ns(), oldest = now;
+
+	if (!s->idle_ns)
+		return false;
+	for (struct server_conn *sc = s->conns; sc; sc = sc->next) {
+		uint64_t t = atomic_load(&sc->progress_ns);
+
+		if (!atomic_load(&sc->done) && !atomic_load(&sc->evicted) &&
+		    t < oldest) {
+			oldest = t;
+			worst = sc;
+		}
+	}
+	if (!worst || now - oldest < s->idle_ns / EVICT_FRACTION)
+		return false;
+	atomic_fetch_add(&s->n_dropped, 1);
+	atomic_store(&worst->stalled_ns, now - oldest);
+	atomic_store(&worst->evicted, true);
+	(void)shutdown(worst->fd, SHUT_RDWR); /* wakes its thread */
+	return true;
+}
+
+static unsigned clients(const struct server *s)
+{
+	unsigned n = 0;
+
+	for (const struct server_conn *sc = s->conns; sc; sc = sc->next)
+		n += !atomic_load(&sc->done) && !atomic_load(&sc->evicted);
+	return n;
+}
+
+/* A whole hello arrived: a thread for it, room made for it, or a refusal. */
+static void admit(struct server *s, const struct pending *p)
+{
+	char text[128];
+	int r;
+
+	if (clients(s) < s->max_clients || evict(s)) {
+		r = spawn(s, p);
+		if (!r) {
+			atomic_fetch_add(&s->n_conns, 1);
+			return;
+		}
+		warn("cannot start a connection thread: %s", strerror(-r));
+	}
+	snprintf(text, sizeof(text),
+		 "busy: %u clients connected, try again later", s->max_clients);
+	send_error_now(p->fd, text);
+	(void)close(p->fd); /* never served */
+	atomic_fetch_add(&s->n_refused, 1);
+	if (s->verbose)
+		fprintf(stderr, "%s: refusing connection from %s: %s\n",
+			progname(), p->peer, text);
+}
+
+static size_t pending_cap(const struct server *s)
+{
+	return (size_t)s->max_clients * SERVER_PENDING_PER_CLIENT;
+}
+
+/* Forget pending connection I (its fd closed or handed on). */
+static void pending_forget(struct server *s, size_t i)
+{
+	s->pending[i] = s->pending[--s->n_pending];
+}
+
+/* Close pending connection I: not worth a line unless verbose. */
+static void pending_drop(struct server *s, size_t i, const char *why)
+{
+	abort_close(s->pending[i].fd);
+	atomic_fetch_add(&s->n_dropped, 1);
+	if (s->verbose)
+		fprintf(stderr, "%s: dropping connection from %s: %s\n",
+			progname(), s->pending[i].peer, why);
+	pending_forget(s, i);
+}
+
+/* Read what has come of pending connection I's hello (never more). */
+static void hello_step(struct server *s, size_t i)
+{
+	struct pending *p = &s->pending[i];
+	ssize_t n =
+		recv(p->fd, p->buf + p->have, p->need - p->have, MSG_DONTWAIT);
+	uint8_t type;
+	uint32_t len;
+	int r;
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		/* The peer went away: not a drop of ours. */
+		(void)close(p->fd);
+		pending_forget(s, i);
+		return;
+	}
+	p->have += (size_t)n;
+	if (p->have < p->need)
+		return;
+	if (p->need == PROTO_HDR) {
+		r = proto_get_header(p->buf, &type, &len);
+		if (!r && type != MSG_HELLO)
+			r = -EPROTO;
+		if (!r && len > HELLO_MAX)
+			r = -EMSGSIZE;
+		p->need += r ? 0 : len;
+		if (!r && len)
+			return; /* now its payload */
+	} else {
+		r = proto_check_hello(p->buf + PROTO_HDR, p->have - PROTO_HDR);
+	}
+	if (r) {
+		send_error_now(p->fd,
+			       "bad hello or unsupported protocol version");
+		log_drop(s, p->peer, "hello", r == -EMSGSIZE ? r : -EPROTO);
+		(void)close(p->fd); /* nothing was served */
+		pending_forget(s, i);
+		return;
+	}
+	admit(s, p);
+	pending_forget(s, i);
+}
+
+static size_t oldest_pending(const struct server *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < s->n_pending; i++)
+		if (s->pending[i].since_ns < s->pending[k].since_ns)
+			k = i;
+	return k;
+}
+
+/* Accept what is waiting; a full hello queue loses its oldest. */
+static void accept_some(struct server *s)
+{
+	for (int burst = 0; burst < ACCEPT_BURST; burst++) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		struct pending *p;
+		int fd = accept4(s->lfd, (struct sockaddr *)&ss, &sl,
+				 SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno != EMFILE && errno != ENFILE &&
+			    errno != ENOBUFS && errno != ENOMEM)
+				return; /* EAGAIN: all taken; or the peer left */
+			if (s->n_pending) {
+				pending_drop(s, oldest_pending(s),
+					     "out of file descriptors");
+				continue;
+			}
+			warn_errno("cannot accept a connection");
+			(void)poll(NULL, 0, 100); /* let some close */
+			return;
+		}
+		if (s->n_pending == pending_cap(s))
+			pending_drop(s, oldest_pending(s),
+				     "too many connections saying hello");
+		/* Bounded in-flight data per client: memory, and a kill is a
+		 * kill. */
+		(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF,
+				 &(int){ SERVER_SNDBUF },
+				 sizeof(int)); /* a hint only */
+		p = &s->pending[s->n_pending++];
+		*p = (struct pending){ .fd = fd,
+				       .since_ns = mono_ns(),
+				       .need = PROTO_HDR };
+		peer_name(&ss, p->peer, sizeof(p->peer));
+	}
+}
+
+/* A connection that has not said hello within the idle limit goes. */
+static void expire_pending(struct server *s)
+{
+	uint64_t now = mono_ns();
+
+	if (!s->idle_ns)
+		return;
+	for (size_t i = s->n_pending; i-- > 0;)
+		if (now - s->pending[i].since_ns >= s->idle_ns)
+			pending_drop(s, i, "no hello: timed out");
 }
 
 static bool server_done(struct server *s, bool watch_signals)
@@ -333,35 +611,39 @@ static bool server_done(struct server *s, bool watch_signals)
 	       (s->deadline_ns && mono_ns() >= s->deadline_ns);
 }
 
+/* One turn: wait for the listening socket or a hello, handle what came. */
+static void turn(struct server *s, struct pollfd *pfd)
+{
+	size_t n = 1;
+
+	reap(s, false);
+	expire_pending(s);
+	pfd[0] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
+	for (size_t i = 0; i < s->n_pending; i++)
+		pfd[n++] = (struct pollfd){ .fd = s->pending[i].fd,
+					    .events = POLLIN };
+	if (poll(pfd, (nfds_t)n, 50) <= 0)
+		return;
+	/* From the end: removing I moves the last, already seen, into I. */
+	for (size_t i = n - 1; i-- > 0;)
+		if (pfd[i + 1].revents)
+			hello_step(s, i);
+	if (pfd[0].revents & POLLIN)
+		accept_some(s);
+}
+
 static int run(struct server *s, bool watch_signals)
 {
-	int r = 0;
+	struct pollfd *pfd = xcalloc(pending_cap(s) + 1, sizeof(*pfd));
 
-	while (!server_done(s, watch_signals)) {
-		struct pollfd p = { .fd = s->lfd, .events = POLLIN };
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		int fd;
-
-		reap(s, false);
-		if (poll(&p, 1, 50) <= 0)
-			continue;
-		fd = accept4(s->lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EMFILE || errno == ENFILE ||
-			    errno == ENOBUFS || errno == ENOMEM) {
-				warn_errno("cannot accept a connection");
-				(void)poll(NULL, 0, 100); /* let some close */
-			}
-			continue;
-		}
-		r = spawn(s, fd, &ss);
-		if (r)
-			warn("cannot start a connection thread: %s",
-			     strerror(-r));
-		r = 0;
-	}
+	s->pending = xcalloc(pending_cap(s), sizeof(*s->pending));
+	s->n_pending = 0;
+	while (!server_done(s, watch_signals))
+		turn(s, pfd);
 	atomic_store(&s->stop, true);
+	for (size_t i = 0; i < s->n_pending; i++)
+		(void)close(s->pending[i].fd); /* nothing was served */
+	s->n_pending = 0;
 	pthread_mutex_lock(&conns_lock);
 	for (struct server_conn *sc = s->conns; sc; sc = sc->next)
 		(void)shutdown(sc->fd, SHUT_RDWR); /* wakes blocked threads */
@@ -369,7 +651,10 @@ static int run(struct server *s, bool watch_signals)
 	reap(s, true);
 	(void)close(s->lfd); /* listening socket */
 	s->lfd = -1;
-	return r;
+	free(s->pending);
+	s->pending = NULL;
+	free(pfd);
+	return 0;
 }
 
 int server_run(struct server *s)

@@ -17,6 +17,7 @@
 
 #include "lib/err.h"
 #include "lib/rand.h"
+#include "lib/safe-open.h"
 #include "lib/sig.h"
 #include "lib/xalloc.h"
 
@@ -71,21 +72,21 @@ void album_fill(const struct album *a, unsigned i, uint64_t off, void *buf,
 	}
 }
 
-static int write_song(const struct album *a, unsigned i, const char *dir,
+/* As the client does: never through a link planted in DFD. */
+static int write_song(const struct album *a, unsigned i, int dfd,
 		      const char **what)
 {
 	static unsigned char buf[65536];
 	struct entry e;
-	char *path, *tmp;
+	char *tmp;
 	int fd, r = 0;
 
 	album_entry(a, i, &e);
-	path = xasprintf("%s/%s", dir, e.name);
-	tmp = xasprintf("%s/.%s.fm-part", dir, e.name);
+	tmp = xasprintf(".%s.fm-part", e.name);
 	*what = "create";
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = safe_create(dfd, tmp, O_WRONLY, 0644);
 	if (fd < 0) {
-		r = -errno;
+		r = fd;
 		goto out;
 	}
 	*what = "write";
@@ -113,26 +114,23 @@ static int write_song(const struct album *a, unsigned i, const char *dir,
 	if (close(fd) && !r)
 		r = -errno;
 	*what = "rename";
-	if (!r && rename(tmp, path))
+	if (!r && renameat(dfd, tmp, dfd, e.name))
 		r = -errno;
 	if (r)
-		(void)unlink(tmp); /* best effort: the error is what matters */
+		/* best effort: the error is what matters */
+		(void)unlinkat(dfd, tmp, 0);
 out:
-	free(path);
 	free(tmp);
 	free(e.name);
 	return r;
 }
 
-int album_write(const struct album *a, const char *dir, const char **what)
+int album_write(const struct album *a, int dfd, const char **what)
 {
 	unsigned n = album_songs(a);
 
-	*what = "create directory";
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
 	for (unsigned i = 0; i < n; i++) {
-		int r = write_song(a, i, dir, what);
+		int r = write_song(a, i, dfd, what);
 
 		if (r)
 			return r;

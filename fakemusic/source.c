@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/safe-open.h"
 #include "lib/xalloc.h"
 
 #include "fakemusic/fake-music.h"
@@ -209,16 +210,18 @@ int source_open(const struct source *s, const char *name, struct reader *r)
 	free(path);
 	if (!real)
 		return -errno;
-	if (!inside(s->root_real, real))
-		e = -EACCES;
-	else if ((r->fd = open(real, O_RDONLY | O_CLOEXEC)) < 0)
-		e = -errno;
-	else if (fstat(r->fd, &st))
-		e = -errno;
-	else if (!S_ISREG(st.st_mode))
-		e = -EACCES;
+	/* A FIFO put there must not block a thread in open(). */
+	if (inside(s->root_real, real))
+		e = safe_open_regular(AT_FDCWD, real, &st);
 	else
+		e = -EACCES;
+	if (e >= 0) {
+		r->fd = e;
 		r->size = (uint64_t)st.st_size;
+		e = 0;
+	} else if (e == -EINVAL) {
+		e = -EACCES; /* not a regular file: never listed */
+	}
 	free(real);
 	if (e)
 		reader_close(r);

@@ -4,6 +4,9 @@
 
 command -v bash >/dev/null 2>&1 && test_set_prereq BASH
 
+# A single quote, for expected messages in single-quoted test bodies.
+SQ="'"
+
 # start_server DIR NAME [OPTION...]: serve DIR in the background, on a free
 # port written to NAME.port, its pid in NAME.pid and stderr in NAME.log.
 start_server() {
