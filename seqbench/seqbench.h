@@ -46,6 +46,7 @@ struct sb_opts {
 	uint64_t *sizes; /* bytes, total over all threads */
 	size_t n_sizes;
 	const char **targets;
+	int *target_fds; /* each directory target, opened O_NOFOLLOW */
 	size_t n_targets;
 	bool raw;	     /* targets are block devices */
 	uint64_t random_ops; /* total over all threads */
@@ -123,6 +124,7 @@ struct sb_error {
 
 struct sb_run_state {
 	const struct sb_opts *o;
+	struct rand names; /* file names: seeded unpredictably, not --seed */
 	struct sb_error error;
 	bool interrupted; /* a stop signal arrived */
 	int signo;
