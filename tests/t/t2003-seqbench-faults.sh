@@ -26,13 +26,31 @@ test_expect_success ROOT 'ENOSPC: stop, report what was measured, exit 1' '
 	! grep -q "\"rand_write\": {" full.json
 '
 
+test_expect_success ROOT 'ENOSPC: the incomplete phase has no rate (null)' '
+	sed -n "/\"seq_write\": {/,/\"rate_mib_s\"/p" full.json >phase &&
+	grep -q "\"complete\": false,\$" phase &&
+	grep -q "\"rate_mib_s\": null,\$" phase &&
+	grep -q "\"incomplete_runs\": 1,\$" full.json
+'
+
+test_expect_success ROOT 'ENOSPC: latency-compare takes the result as partial' '
+	latency-compare --format json full.json full.json >cmp.json &&
+	grep -q "\"partial\": true" cmp.json
+'
+
 test_expect_success ROOT 'ENOSPC: the table shows the write, marked incomplete' '
 	test_expect_code 1 seqbench -t 2 -b 4k -s 4M -r 8 -d small \
 		--identifier full >full.txt 2>err &&
 	grep -A5 "^Sequential Writes$" full.txt >sec &&
-	grep -q "^full " sec &&
+	grep -q "^full  *4  *4096  *2  *-  *[0-9.]*%  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *-  incomplete$" sec &&
 	grep -q "^note: incomplete: thread [01]: pwrite .*No space left on device$" full.txt &&
 	grep -q "phase=seq_write .* incomplete$" full.txt
+'
+
+test_expect_success ROOT 'ENOSPC: CSV leaves the rate of the phase empty' '
+	test_expect_code 1 seqbench -t 2 -b 4k -s 4M -r 8 -d small --csv \
+		>full.csv 2>err &&
+	grep -q ",seq_write,0,[0-9]*,[0-9]*,[0-9.]*,,[0-9.]*," full.csv
 '
 
 test_expect_success ROOT 'ENOSPC: the files are gone' '
