@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target: latency-compare's result loader (scripts/compare-load.c)
+ * on any bytes, written to a temporary file and loaded as latency-compare
+ * loads a result named on its command line, then reported in every format
+ * against itself.  Beyond "no crash, no sanitizer report" it checks what the
+ * loader promises: a loaded result has a label, every figure is its
+ * samples' mean, every seqbench group has a run.
+ *
+ * The loader ends the program on bad input (one line, exit 1): that is its
+ * documented answer, not a finding.  The build links with
+ * -Wl,--wrap=die,--wrap=die_err,--wrap=die_errno so those calls return here
+ * (longjmp) instead, quietly; the tree being loaded is tracked through
+ * --wrap=json_read_file/json_read_free and freed, so no leak is reported
+ * (and the reader's limit is brought down to the input: see below).
+ * Built and run by `make fuzz`.
+ */
+#include <config.h>
+
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/json-read.h"
+#include "lib/output.h"
+#include "scripts/compare.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The linker's --wrap names. */
+noreturn void __wrap_die(int status, const char *fmt, ...);
+noreturn void __wrap_die_errno(int status, const char *fmt, ...);
+noreturn void __wrap_die_err(int status, int errnum, const char *fmt, ...);
+int __real_json_read_file(const char *path, size_t max_bytes,
+			  struct json_node **root, struct json_read_error *err);
+int __wrap_json_read_file(const char *path, size_t max_bytes,
+			  struct json_node **root, struct json_read_error *err);
+void __real_json_read_free(struct json_node *root);
+void __wrap_json_read_free(struct json_node *root);
+
+#define CHECK(c)                                                               \
+	do {                                                                   \
+		if (!(c)) {                                                    \
+			fprintf(stderr, "invariant failed: %s\n", #c);         \
+			abort();                                               \
+		}                                                              \
+	} while (0)
+
+static jmp_buf refused;
+static struct json_node *live; /* the tree the loader holds, if any */
+static char path[64];
+static size_t input_size; /* of the file being loaded */
+static FILE *devnull;
+static struct run_info ri;
+
+noreturn void __wrap_die(int status, const char *fmt, ...)
+{
+	(void)status;
+	(void)fmt;
+	longjmp(refused, 1);
+}
+
+noreturn void __wrap_die_errno(int status, const char *fmt, ...)
+{
+	(void)status;
+	(void)fmt;
+	longjmp(refused, 1);
+}
+
+noreturn void __wrap_die_err(int status, int errnum, const char *fmt, ...)
+{
+	(void)status;
+	(void)errnum;
+	(void)fmt;
+	longjmp(refused, 1);
+}
+
+int __wrap_json_read_file(const char *file, size_t max_bytes,
+			  struct json_node **root, struct json_read_error *err)
+{
+	int r;
+
+	/*
+	 * The reader allocates its limit (64 MiB) up front: cheap untouched,
+	 * but ASan poisons all of it at every call.  An input is far below
+	 * the limit, so a limit just above it changes no answer.
+	 */
+	if (max_bytes > input_size + 1)
+		max_bytes = input_size + 1;
+	r = __real_json_read_file(file, max_bytes, root, err);
+
+	if (!r)
+		live = *root;
+	return r;
+}
+
+void __wrap_json_read_free(struct json_node *root)
+{
+	if (root == live)
+		live = NULL;
+	__real_json_read_free(root);
+}
+
+static void setup(void)
+{
+	const char *dir = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/fuzz-compare-load.XXXXXX", dir);
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	devnull = fopen("/dev/null", "w");
+	CHECK(devnull);
+	run_info_init(&ri, "latency-compare", 0, NULL);
+}
+
+static void put_file(const uint8_t *data, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	CHECK(fd >= 0);
+	CHECK(write_all(fd, data, size) == 0);
+	CHECK(close(fd) == 0);
+}
+
+/* What a loaded result promises the reports. */
+static void check_loaded(const struct cmp_result *r)
+{
+	size_t i, k;
+	int f;
+
+	CHECK(r->label && r->path);
+	for (f = 0; f < FIG_COUNT; f++)
+		if (r->fig[f].n)
+			CHECK(r->fig[f].samples);
+	for (i = 0; i < r->n_sb; i++) {
+		CHECK(r->sb[i].n >= 1 && r->sb[i].phase < SB_PHASES);
+		CHECK(r->sb[i].rate && r->sb[i].cpu);
+		/* Groups are sorted, and each configuration appears once. */
+		for (k = 0; k + 1 < r->n_sb && i == 0; k++)
+			CHECK(cmp_sb_order(&r->sb[k], &r->sb[k + 1]) < 0);
+	}
+	CHECK(r->hist.n == 0 || (r->hist.le_s && r->hist.count));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum cmp_format formats[] = {
+		CMP_2009, CMP_TEXT, CMP_CSV, CMP_JSON, CMP_MARKDOWN,
+	};
+	struct cmp_options o = { .workload = "fake-gitk", .alpha = 0.05 };
+	/* volatile: set before longjmp may come back */
+	struct cmp_result *volatile r = NULL;
+	size_t i;
+
+	if (!devnull)
+		setup();
+	put_file(data, size);
+	input_size = size;
+	r = calloc(2, sizeof(*r));
+	CHECK(r);
+	live = NULL;
+	if (setjmp(refused)) {
+		/* Refused: what a dying latency-compare would not free. */
+		if (live)
+			__real_json_read_free(live);
+		live = NULL;
+		cmp_result_release(&r[0]);
+		free(r);
+		return 0;
+	}
+	cmp_load(&r[0], path, &o);
+	CHECK(!live);
+	check_loaded(&r[0]);
+	cmp_load(&r[1], path, &o);
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		cmp_report(devnull, formats[i], r, 2, &o, &ri);
+	for (i = 0; i < FIG_COUNT; i++) {
+		struct change c = cmp_change(&r[0], &r[1], (enum fig)i, o.alpha);
+
+		/* A result against itself never changes significantly. */
+		CHECK(!c.significant);
+	}
+	cmp_result_release(&r[0]);
+	cmp_result_release(&r[1]);
+	free(r);
+	return 0;
+}
