@@ -184,7 +184,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 		cmp_report(devnull, formats[i], r, 2, &o, &ri);
 	for (i = 0; i < FIG_COUNT; i++) {
-		struct change c = cmp_change(&r[0], &r[1], (enum fig)i, o.alpha);
+		struct change c =
+			cmp_change(&r[0], &r[1], (enum fig)i, o.alpha);
 
 		/* A result against itself never changes significantly. */
 		CHECK(!c.significant);

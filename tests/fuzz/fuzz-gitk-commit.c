@@ -63,8 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			git_oid_fmt(hex, &ids[k]);
 			for (i = 0; i < GIT_OID_HEXSZ; i++)
-				CHECK(hex[i] == tolower((unsigned char)
-							       p[at + 7 + i]));
+				CHECK(hex[i] ==
+				      tolower((unsigned char)p[at + 7 + i]));
 		}
 	}
 	return 0;

@@ -56,8 +56,8 @@ static void check_address(const char *s)
 		return;
 	CHECK(host[0] && strlen(host) < sizeof(host));
 	CHECK(!parse_u64(port, &num) && num <= 65535);
-	snprintf(back, sizeof(back), s[0] == '[' ? "[%s]:%s" : "%s:%s",
-		 host, port);
+	snprintf(back, sizeof(back), s[0] == '[' ? "[%s]:%s" : "%s:%s", host,
+		 port);
 	CHECK(!strcmp(back, s));
 }
 
