@@ -31,8 +31,7 @@
 #include "lib/json-read.h"
 #include "lib/output.h"
 #include "scripts/compare.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "tests/fuzz/fuzz.h"
 
 /* The linker's --wrap names. */
 noreturn void __wrap_die(int status, const char *fmt, ...);
@@ -44,14 +43,6 @@ int __wrap_json_read_file(const char *path, size_t max_bytes,
 			  struct json_node **root, struct json_read_error *err);
 void __real_json_read_free(struct json_node *root);
 void __wrap_json_read_free(struct json_node *root);
-
-#define CHECK(c)                                                               \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			fprintf(stderr, "invariant failed: %s\n", #c);         \
-			abort();                                               \
-		}                                                              \
-	} while (0)
 
 static jmp_buf refused;
 static struct json_node *live; /* the tree the loader holds, if any */

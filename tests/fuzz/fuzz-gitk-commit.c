@@ -18,16 +18,7 @@
 #include <git2.h>
 
 #include "fakegitk/fake-gitk.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                               \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			fprintf(stderr, "invariant failed: %s\n", #c);         \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+#include "tests/fuzz/fuzz.h"
 
 /* fake-gitk.c's error printer, which walk.c calls and the parser does not. */
 int git_fail(const char *fmt, ...)

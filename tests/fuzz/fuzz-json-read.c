@@ -11,8 +11,7 @@
 #include <stdint.h>
 
 #include "lib/json-read.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -22,16 +22,7 @@
 #include "lib/parse.h"
 #include "lib/progress.h"
 #include "latency-output/latout.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                               \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			fprintf(stderr, "invariant failed: %s\n", #c);         \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+#include "tests/fuzz/fuzz.h"
 
 static FILE *devnull;
 static struct run_info ri;

@@ -25,16 +25,7 @@
 
 #include "lib/err.h"
 #include "fakemusic/fake-music.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                               \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			fprintf(stderr, "invariant failed: %s\n", #c);         \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+#include "tests/fuzz/fuzz.h"
 
 static struct conn conn; /* 64 KiB of buffer: not on the stack */
 static unsigned char frame[PROTO_MAX_BODY];

@@ -18,16 +18,7 @@
 
 #include "lib/parse.h"
 #include "fakemusic/fake-music.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                               \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			fprintf(stderr, "invariant failed: %s\n", #c);         \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+#include "tests/fuzz/fuzz.h"
 
 static void check_name(const char *p, size_t n)
 {
