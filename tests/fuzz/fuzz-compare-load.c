@@ -30,6 +30,7 @@
 #include "lib/err.h"
 #include "lib/json-read.h"
 #include "lib/output.h"
+#include "lib/stats.h"
 #include "scripts/compare.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -125,20 +126,27 @@ static void put_file(const uint8_t *data, size_t size)
 /* What a loaded result promises the reports. */
 static void check_loaded(const struct cmp_result *r)
 {
-	size_t i, k;
+	size_t i;
 	int f;
 
 	CHECK(r->label && r->path);
-	for (f = 0; f < FIG_COUNT; f++)
-		if (r->fig[f].n)
-			CHECK(r->fig[f].samples);
+	for (f = 0; f < FIG_COUNT; f++) {
+		const struct figure *x = &r->fig[f];
+		double m;
+
+		if (!x->n)
+			continue;
+		CHECK(x->samples);
+		m = stats_mean_of(x->samples, x->n);
+		CHECK(m == x->value || (isnan(m) && isnan(x->value)));
+	}
 	for (i = 0; i < r->n_sb; i++) {
 		CHECK(r->sb[i].n >= 1 && r->sb[i].phase < SB_PHASES);
 		CHECK(r->sb[i].rate && r->sb[i].cpu);
-		/* Groups are sorted, and each configuration appears once. */
-		for (k = 0; k + 1 < r->n_sb && i == 0; k++)
-			CHECK(cmp_sb_order(&r->sb[k], &r->sb[k + 1]) < 0);
 	}
+	/* Groups are sorted, and each configuration appears once. */
+	for (i = 0; i + 1 < r->n_sb; i++)
+		CHECK(cmp_sb_order(&r->sb[i], &r->sb[i + 1]) < 0);
 	CHECK(r->hist.n == 0 || (r->hist.le_s && r->hist.count));
 }
 
