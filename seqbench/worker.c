@@ -593,7 +593,11 @@ static int create_file(struct sb_job *j, struct sb_thread *t)
 	}
 	if (fstat(fd, &st)) {
 		fail(j, (int)t->idx, errno, "fstat of '%s'", t->path);
-		(void)close(fd); /* empty: nothing to lose */
+		/* Empty and just made: remove it while the name is sure. */
+		(void)close(fd);
+		(void)unlinkat(t->dirfd, t->name, 0);
+		free(t->name);
+		t->name = NULL;
 		return -1;
 	}
 	t->dev = st.st_dev;
