@@ -11,8 +11,10 @@
  * documented answer, not a finding.  The build links with
  * -Wl,--wrap=die,--wrap=die_err,--wrap=die_errno so those calls return here
  * (longjmp) instead, quietly; the tree being loaded is tracked through
- * --wrap=json_read_file/json_read_free and freed, so no leak is reported
- * (and the reader's limit is brought down to the input: see below).
+ * --wrap=json_read_file/json_read_free and freed, and so are the escaped
+ * copies of the file's name that the messages of a refusal were given
+ * (--wrap=text_escape), so no leak is reported (and the reader's limit is
+ * brought down to the input: see below).
  * Built and run by `make fuzz`.
  */
 #include <config.h>
@@ -44,11 +46,16 @@ int __wrap_json_read_file(const char *path, size_t max_bytes,
 			  struct json_node **root, struct json_read_error *err);
 void __real_json_read_free(struct json_node *root);
 void __wrap_json_read_free(struct json_node *root);
+char *__real_text_escape(const char *s);
+char *__wrap_text_escape(const char *s);
 
 static jmp_buf refused;
 static struct json_node *live; /* the tree the loader holds, if any */
 static char path[64];
 static size_t input_size; /* of the file being loaded */
+/* Escaped copies of PATH made during this input (messages only). */
+static char *escaped[8];
+static size_t n_escaped;
 static FILE *devnull;
 static struct run_info ri;
 
@@ -98,6 +105,19 @@ void __wrap_json_read_free(struct json_node *root)
 	if (root == live)
 		live = NULL;
 	__real_json_read_free(root);
+}
+
+/*
+ * The loader escapes the file's name only for the message of a refusal,
+ * which never returns: those copies are the refusal's to free.
+ */
+char *__wrap_text_escape(const char *s)
+{
+	char *e = __real_text_escape(s);
+
+	if (!strcmp(s, path) && n_escaped < sizeof(escaped) / sizeof(*escaped))
+		escaped[n_escaped++] = e;
+	return e;
 }
 
 static void setup(void)
@@ -150,15 +170,36 @@ static void check_loaded(const struct cmp_result *r)
 	CHECK(r->hist.n == 0 || (r->hist.le_s && r->hist.count));
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The two results as two labels, reported in every format. */
+static void report(struct cmp_result *r, const struct cmp_options *o)
 {
 	static const enum cmp_format formats[] = {
 		CMP_2009, CMP_TEXT, CMP_CSV, CMP_JSON, CMP_MARKDOWN,
 	};
+	struct cmp_label *l = NULL;
+	size_t i, nl;
+
+	nl = cmp_group(r, 2, &l);
+	CHECK(nl == 2 && l);
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		cmp_report(devnull, formats[i], l, nl, o, &ri);
+	for (i = 0; i < FIG_COUNT; i++) {
+		struct change c =
+			cmp_change(&l[0], &l[1], (enum fig)i, o->alpha);
+
+		/* A result against itself never changes significantly. */
+		CHECK(!c.significant);
+	}
+	for (i = 0; i < nl; i++)
+		cmp_label_release(&l[i]);
+	free(l);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
 	struct cmp_options o = { .workload = "fake-gitk", .alpha = 0.05 };
 	/* volatile: set before longjmp may come back */
 	struct cmp_result *volatile r = NULL;
-	size_t i;
 
 	if (!devnull)
 		setup();
@@ -167,28 +208,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = calloc(2, sizeof(*r));
 	CHECK(r);
 	live = NULL;
+	n_escaped = 0;
 	if (setjmp(refused)) {
 		/* Refused: what a dying latency-compare would not free. */
 		if (live)
 			__real_json_read_free(live);
 		live = NULL;
+		while (n_escaped)
+			free(escaped[--n_escaped]);
 		cmp_result_release(&r[0]);
+		cmp_result_release(&r[1]);
 		free(r);
 		return 0;
 	}
-	cmp_load(&r[0], path, &o);
+	cmp_load(&r[0], path, NULL, &o);
 	CHECK(!live);
 	check_loaded(&r[0]);
-	cmp_load(&r[1], path, &o);
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		cmp_report(devnull, formats[i], r, 2, &o, &ri);
-	for (i = 0; i < FIG_COUNT; i++) {
-		struct change c =
-			cmp_change(&r[0], &r[1], (enum fig)i, o.alpha);
-
-		/* A result against itself never changes significantly. */
-		CHECK(!c.significant);
-	}
+	/* The same file again under another label: the baseline. */
+	cmp_load(&r[1], path, "fuzz-base", &o);
+	report(r, &o);
 	cmp_result_release(&r[0]);
 	cmp_result_release(&r[1]);
 	free(r);
