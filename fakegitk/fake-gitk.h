@@ -127,6 +127,14 @@ int walk_history(const struct walk_opts *o, unsigned iter,
 		 struct walk_result *res, struct children_map *map_out);
 /* Whether REPO has a commit-graph file git would use (libgit2 does not). */
 bool repo_has_commit_graph(const char *repo_path);
+/*
+ * The parent lines of raw commit DATA[0..LEN), in order, into IDS (at most
+ * MAX stored), and in *HEADER_LEN the length of the header with its blank
+ * line.  Returns the number of parents found or -1 when the header is
+ * malformed.  (Exported for the fuzz target, tests/fuzz/fuzz-gitk-commit.c.)
+ */
+int parse_parents(const char *data, size_t len, git_oid *ids, int max,
+		  size_t *header_len);
 
 /* ---- refs.c: the refs a load starts from ---- */
 

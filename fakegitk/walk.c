@@ -358,8 +358,8 @@ static int add_revision(struct walker *w, const char *rev)
  * The parent lines of raw commit DATA, in order.  Returns the number found
  * (up to MAX stored) or -1 when the header is malformed.
  */
-static int parse_parents(const char *data, size_t len, git_oid *ids, int max,
-			 size_t *header_len)
+int parse_parents(const char *data, size_t len, git_oid *ids, int max,
+		  size_t *header_len)
 {
 	const char *p = data, *end = data + len, *hdr_end;
 	int n = 0;

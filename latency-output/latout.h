@@ -42,7 +42,9 @@ struct lo_line {
 
 /*
  * Classify LINE[0..LEN) (without its terminator): empty, binary junk, a
- * broken timestamp, or a good line with or without its own timestamp.  BY
+ * broken timestamp (also one of 2^63 ns or more, which no CLOCK_MONOTONIC
+ * reading is and no signed column can show), or a good line with or
+ * without its own timestamp.  BY
  * (NUL-terminated, may be NULL) names the KEY=value field whose value is
  * returned in OUT->key.  Never reads outside LINE.
  */

@@ -81,10 +81,13 @@ void lo_line_parse(const char *line, size_t len, const char *by,
 	}
 	if (lo_has_junk(line, len))
 		out->bad = LO_BINARY;
-	else if (progress_parse_ts(line, len, &out->ts, &end))
+	else if (progress_parse_ts(line, len, &out->ts, &end) &&
+		 out->ts <= INT64_MAX)
 		out->timed = true;
 	else if (looks_like_ts(line, len))
 		out->bad = LO_BAD_TS;
+	if (!out->timed)
+		out->ts = 0;
 	/* Junk makes no group name: such a line goes with the keyless. */
 	if (by && out->bad != LO_BINARY)
 		out->key = progress_find_key(line, len, by, &out->key_len);

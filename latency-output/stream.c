@@ -323,6 +323,17 @@ static void from_time(struct lo_state *s, const char **line, size_t *len,
 	*t = (uint64_t)v;
 }
 
+/*
+ * Whether a line timed T has an epoch column: T plus the offset must fit
+ * the signed nanoseconds the columns print (until the year 2262).
+ */
+static bool epoch_fits(const struct lo_state *s, uint64_t t)
+{
+	int64_t epoch;
+
+	return !__builtin_add_overflow((int64_t)t, s->cfg.epoch_off, &epoch);
+}
+
 static int handle_line(struct lo_state *s, const char *line, size_t len,
 		       uint64_t now)
 {
@@ -337,6 +348,11 @@ static int handle_line(struct lo_state *s, const char *line, size_t len,
 		from_time(s, &line, &len, &l, &t);
 	} else {
 		lo_line_parse(line, len, s->cfg.by, &l);
+		if (l.timed && !epoch_fits(s, l.ts)) {
+			/* Beyond the epoch column: stamped on arrival. */
+			l.timed = false;
+			l.bad = LO_BAD_TS;
+		}
 		if (l.timed)
 			t = l.ts;
 	}

@@ -571,12 +571,18 @@ static void load_sb_entry(struct cmp_result *r, const char *file,
 	key.threads = need_num(file, e, "threads", "results[].threads");
 	phases = need_type(file, e, "phases", JSON_OBJECT);
 	for (ph = 0; ph < SB_PHASES; ph++) {
-		const struct json_node *p;
+		const struct json_node *p, *done;
 		double rate, cpu;
 
 		p = json_read_member(phases, sb_phase_name[ph]);
 		if (!p || p->type == JSON_NULL)
 			continue;
+		/* A phase cut short has no rate (null): the run is partial. */
+		done = json_read_member(p, "complete");
+		if (done && done->type == JSON_FALSE) {
+			r->partial = true;
+			continue;
+		}
 		key.phase = (enum sb_phase)ph;
 		if (!cmp_sb_find(r->sb, r->n_sb, &key) &&
 		    r->n_sb >= MAX_SB_GROUPS)

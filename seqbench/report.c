@@ -56,7 +56,11 @@ void sb_figures_of(const struct sb_phase_result *p, struct sb_figures *f)
 	memset(f, 0, sizeof(*f));
 	if (!p->ran)
 		return;
-	f->rate = secs > 0 ? (double)p->bytes / MIB / secs : 0;
+	/* Bytes over time of a phase cut short is no rate of the phase. */
+	if (!p->complete)
+		f->rate = NAN;
+	else
+		f->rate = secs > 0 ? (double)p->bytes / MIB / secs : 0;
 	f->cpu_pct = secs > 0 ? (double)p->cpu_ns / 1e9 / secs * 100 : 0;
 	if (p->hist && p->hist->count) {
 		f->lat_avg_ms = hist_mean(p->hist) / 1e6;
@@ -66,7 +70,10 @@ void sb_figures_of(const struct sb_phase_result *p, struct sb_figures *f)
 		f->gt1_pct = (double)p->gt1 * 100 / (double)p->ops;
 		f->gt2_pct = (double)p->gt2 * 100 / (double)p->ops;
 	}
-	f->cpu_eff = f->cpu_pct > 0 ? f->rate / (f->cpu_pct / 100) : 0;
+	if (isnan(f->rate))
+		f->cpu_eff = NAN;
+	else
+		f->cpu_eff = f->cpu_pct > 0 ? f->rate / (f->cpu_pct / 100) : 0;
 }
 
 #define N_FIG 7
@@ -112,12 +119,14 @@ void sb_aggregate(const struct sb_result *res, size_t n, enum sb_phase phase,
 		sb_figures_of(&res[i].phase[phase], &f);
 		fig_to_array(&f, v);
 		for (k = 0; k < N_FIG; k++)
-			stats_add(&s[k], v[k]);
+			if (!isnan(v[k]))
+				stats_add(&s[k], v[k]);
 		out->runs++;
+		out->incomplete += !res[i].phase[phase].complete;
 	}
 	for (k = 0; k < N_FIG; k++) {
-		mean[k] = out->runs ? s[k].mean : 0;
-		sd[k] = stats_stddev(&s[k]);
+		mean[k] = s[k].n ? s[k].mean : out->runs ? NAN : 0;
+		sd[k] = s[k].n ? stats_stddev(&s[k]) : out->runs ? NAN : 0;
 	}
 	fig_from_array(&out->mean, mean);
 	fig_from_array(&out->sd, sd);
@@ -200,6 +209,7 @@ static const struct column cols03[N_COLS] = {
 
 struct row {
 	char cell[N_COLS][CELL];
+	bool incomplete; /* marked at its end */
 };
 
 /* CPU% as Perl's 5-character text field showed it, rounded not cut. */
@@ -215,20 +225,33 @@ static void fmt_cpu(char *buf, double v)
 		snprintf(buf, CELL, "%.0f%%", v);
 }
 
-static void make_row(struct row *r, const char *ident,
-		     const struct sb_result *res, const struct sb_figures *f)
+/* V with DECIMALS, or "-" for a figure that is not there (NaN). */
+static const char *fmt_fig(char *buf, size_t size, double v, int decimals)
 {
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.*f", decimals, v);
+	return buf;
+}
+
+static void make_row(struct row *r, const char *ident,
+		     const struct sb_result *res, const struct sb_summary *sum)
+{
+	const struct sb_figures *f = &sum->mean;
+
+	r->incomplete = sum->incomplete > 0;
 	snprintf(r->cell[0], CELL, "%s", ident);
 	size_label(r->cell[1], res->size);
 	snprintf(r->cell[2], CELL, "%llu", (unsigned long long)res->block);
 	snprintf(r->cell[3], CELL, "%llu", (unsigned long long)res->threads);
-	snprintf(r->cell[4], CELL, "%.2f", f->rate);
+	fmt_fig(r->cell[4], CELL, f->rate, 2);
 	fmt_cpu(r->cell[5], f->cpu_pct);
 	snprintf(r->cell[6], CELL, "%.3f", f->lat_avg_ms);
 	snprintf(r->cell[7], CELL, "%.2f", f->lat_max_ms);
 	snprintf(r->cell[8], CELL, "%.5f", f->gt1_pct);
 	snprintf(r->cell[9], CELL, "%.5f", f->gt2_pct);
-	snprintf(r->cell[10], CELL, "%.0f", f->cpu_eff);
+	fmt_fig(r->cell[10], CELL, f->cpu_eff, 0);
 }
 
 static void put_cell(FILE *fp, const char *s, unsigned w, enum align a)
@@ -290,7 +313,8 @@ static void put_table(FILE *fp, const struct column *c, const struct row *rows,
 			fputs(c[k].sep, fp);
 			put_cell(fp, rows[i].cell[k], w[k], c[k].align);
 		}
-		fputc('\n', fp);
+		/* After the columns, so that they stay where parsers look. */
+		fputs(rows[i].incomplete ? "  incomplete\n" : "\n", fp);
 	}
 }
 
@@ -342,8 +366,7 @@ static void put_tables(FILE *fp, const struct sb_report *r, bool v04)
 			if (!any_ran(r->res + i, g, ph))
 				continue;
 			sb_aggregate(r->res + i, g, ph, &sum);
-			make_row(&rows[n++], ident_of(r), &r->res[i],
-				 &sum.mean);
+			make_row(&rows[n++], ident_of(r), &r->res[i], &sum);
 		}
 		put_table(fp, v04 ? cols04 : cols03, rows, n, v04);
 	}
@@ -424,24 +447,28 @@ static void put_details(FILE *fp, const struct sb_report *r)
 		size_label(sz, r->res[i].size);
 		for (ph = 0; ph < SB_PHASES; ph++) {
 			struct sb_summary s;
+			char rm[32], rs[32];
 
 			if (!any_ran(r->res + i, g, ph))
 				continue;
 			sb_aggregate(r->res + i, g, ph, &s);
 			fprintf(fp,
 				"%s size=%s block=%llu threads=%llu phase=%s "
-				"runs=%llu rate=%.2f+-%.2f cpu=%.2f+-%.2f "
+				"runs=%llu rate=%s+-%s cpu=%.2f+-%.2f "
 				"avg_latency=%.3f+-%.3f max_latency=%.2f+-%.2f "
-				"lat_gt_2s=%.5f+-%.5f lat_gt_10s=%.5f+-%.5f\n",
+				"lat_gt_2s=%.5f+-%.5f "
+				"lat_gt_10s=%.5f+-%.5f%s\n",
 				ident_of(r), sz,
 				(unsigned long long)r->res[i].block,
 				(unsigned long long)r->res[i].threads,
 				sb_phase_key(ph), (unsigned long long)s.runs,
-				s.mean.rate, s.sd.rate, s.mean.cpu_pct,
-				s.sd.cpu_pct, s.mean.lat_avg_ms,
+				fmt_fig(rm, sizeof(rm), s.mean.rate, 2),
+				fmt_fig(rs, sizeof(rs), s.sd.rate, 2),
+				s.mean.cpu_pct, s.sd.cpu_pct, s.mean.lat_avg_ms,
 				s.sd.lat_avg_ms, s.mean.lat_max_ms,
 				s.sd.lat_max_ms, s.mean.gt1_pct, s.sd.gt1_pct,
-				s.mean.gt2_pct, s.sd.gt2_pct);
+				s.mean.gt2_pct, s.sd.gt2_pct,
+				s.incomplete ? " incomplete" : "");
 		}
 	}
 }
@@ -654,6 +681,7 @@ static void put_json(FILE *fp, const struct sb_report *r)
 			sb_aggregate(r->res + i, g, ph, &s);
 			json_object_begin(&j, sb_phase_key(ph));
 			json_u64(&j, "runs", s.runs);
+			json_u64(&j, "incomplete_runs", s.incomplete);
 			json_figures(&j, "mean", &s.mean);
 			json_figures(&j, "stddev", &s.sd);
 			json_object_end(&j);
@@ -687,10 +715,12 @@ static void put_csv(FILE *fp, const struct sb_report *r)
 		for (ph = 0; ph < SB_PHASES; ph++) {
 			const struct sb_phase_result *p = &x->phase[ph];
 			struct sb_figures f;
+			char rate[32];
 
 			if (!p->ran)
 				continue;
 			sb_figures_of(p, &f);
+			fmt_fig(rate, sizeof(rate), f.rate, 6);
 			fprintf(fp, "%d,", OUTPUT_FORMAT_VERSION);
 			csv_field(fp, r->ri->program, ',');
 			csv_field(fp, PACKAGE_VERSION, ',');
@@ -700,7 +730,7 @@ static void put_csv(FILE *fp, const struct sb_report *r)
 			csv_field(fp, ident_of(r), ',');
 			fprintf(fp,
 				"%llu,%llu,%llu,%llu,%s,%d,%llu,%llu,%.9f,"
-				"%.6f,%.4f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,"
+				"%s,%.4f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,"
 				"%.3f,%.5f,%.5f,%llu,%d\n",
 				(unsigned long long)x->size,
 				(unsigned long long)x->block,
@@ -708,7 +738,8 @@ static void put_csv(FILE *fp, const struct sb_report *r)
 				(unsigned long long)x->run, sb_phase_key(ph),
 				p->complete, (unsigned long long)p->ops,
 				(unsigned long long)p->bytes,
-				(double)p->wall_ns / 1e9, f.rate, f.cpu_pct,
+				(double)p->wall_ns / 1e9,
+				isnan(f.rate) ? "" : rate, f.cpu_pct,
 				f.lat_avg_ms, f.lat_max_ms, pct_us(p->hist, 50),
 				pct_us(p->hist, 90), pct_us(p->hist, 99),
 				pct_us(p->hist, 99.9), pct_us(p->hist, 99.99),

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -434,15 +435,38 @@ static uint64_t device_need(const struct sb_opts *o)
 	return need;
 }
 
+/*
+ * The descriptor the files of directory target DIR are made in: the
+ * directory itself, not a link to one (a link in a shared place may be
+ * changed under us), so that every file is created relative to it.
+ */
+static int open_target_dir(const char *dir)
+{
+	struct stat st;
+	int fd;
+
+	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
+		die(EXIT_RUN_FAILED,
+		    "cannot use '%s': a symbolic link (name the directory "
+		    "it points to)",
+		    dir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		die_errno(EXIT_RUN_FAILED, "cannot use '%s'", dir);
+	return fd;
+}
+
 static void check_targets(struct cli *cl)
 {
 	struct sb_opts *o = &cl->o;
 	size_t i, n_dev = 0;
 
+	o->target_fds = xcalloc(o->n_targets, sizeof(*o->target_fds));
 	for (i = 0; i < o->n_targets; i++) {
 		struct stat st;
 		struct statvfs vfs;
 
+		o->target_fds[i] = -1;
 		if (stat(o->targets[i], &st))
 			die_errno(EXIT_RUN_FAILED, "cannot use '%s'",
 				  o->targets[i]);
@@ -462,6 +486,7 @@ static void check_targets(struct cli *cl)
 		if (access(o->targets[i], W_OK | X_OK))
 			die_errno(EXIT_RUN_FAILED, "cannot write in '%s'",
 				  o->targets[i]);
+		o->target_fds[i] = open_target_dir(o->targets[i]);
 	}
 	if (n_dev && n_dev != o->n_targets)
 		usage_error("targets must be all directories or all block "
@@ -633,6 +658,32 @@ static int write_report(const struct cli *cl, struct sb_report *rep)
 	return atomic_commit(&af);
 }
 
+/* The file-name generator, from the kernel's random pool. */
+static void seed_names(struct rand *r)
+{
+	uint64_t seed;
+	ssize_t n;
+
+	do
+		n = getrandom(&seed, sizeof(seed), 0);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(seed))
+		die_errno(EXIT_RUN_FAILED,
+			  "cannot get random bytes for the file names");
+	rand_seed(r, seed);
+}
+
+/* The target directories stay open for the whole run (check_targets). */
+static void close_targets(const struct sb_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_targets; i++)
+		if (o->target_fds[i] >= 0)
+			(void)close(o->target_fds[i]); /* read-only */
+	free(o->target_fds);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cl;
@@ -656,6 +707,7 @@ int main(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	st.o = &cl.o;
 	st.error.thread = -1;
+	seed_names(&st.names);
 	if (cl.o.dump_offsets && !(st.dump = fopen(cl.o.dump_offsets, "w")))
 		die_errno(EXIT_RUN_FAILED, "cannot create '%s'",
 			  cl.o.dump_offsets);
@@ -702,6 +754,7 @@ int main(int argc, char **argv)
 	free(cl.o.threads);
 	free(cl.o.blocks);
 	free(cl.o.sizes);
+	close_targets(&cl.o);
 	free(cl.o.targets);
 	return status;
 }

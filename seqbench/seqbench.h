@@ -46,6 +46,7 @@ struct sb_opts {
 	uint64_t *sizes; /* bytes, total over all threads */
 	size_t n_sizes;
 	const char **targets;
+	int *target_fds; /* each directory target, opened O_NOFOLLOW */
 	size_t n_targets;
 	bool raw;	     /* targets are block devices */
 	uint64_t random_ops; /* total over all threads */
@@ -96,7 +97,10 @@ struct sb_result {
 	struct sb_phase_result phase[SB_PHASES];
 };
 
-/* Derived figures of a phase, as the tables print them. */
+/*
+ * Derived figures of a phase, as the tables print them.  A phase that did
+ * not complete has no rate (nor CPU efficiency): NaN, printed "-" or null.
+ */
 struct sb_figures {
 	double rate; /* MiB/s */
 	double cpu_pct;
@@ -107,9 +111,13 @@ struct sb_figures {
 	double cpu_eff;
 };
 
-/* Means and sample standard deviations of sb_figures over runs. */
+/*
+ * Means and sample standard deviations of sb_figures over runs; a figure
+ * that no run has (the rate when every run was incomplete) is NaN.
+ */
 struct sb_summary {
 	uint64_t runs;
+	uint64_t incomplete; /* of the runs, those cut short */
 	struct sb_figures mean;
 	struct sb_figures sd;
 };
@@ -123,6 +131,7 @@ struct sb_error {
 
 struct sb_run_state {
 	const struct sb_opts *o;
+	struct rand names; /* file names: seeded unpredictably, not --seed */
 	struct sb_error error;
 	bool interrupted; /* a stop signal arrived */
 	int signo;
@@ -155,7 +164,8 @@ int sb_run(struct sb_run_state *st, struct sb_result *res);
 void sb_figures_of(const struct sb_phase_result *p, struct sb_figures *f);
 /*
  * Means and stddevs of the figures of phase PHASE over RES[0..N) (the runs
- * of one combination); runs where the phase did not run are skipped.
+ * of one combination); runs where the phase did not run are skipped, and
+ * the rate of an incomplete run does not count.
  */
 void sb_aggregate(const struct sb_result *res, size_t n, enum sb_phase phase,
 		  struct sb_summary *out);

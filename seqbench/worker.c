@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/err.h"
@@ -33,6 +34,8 @@
 
 /* The main thread looks at signals and the terminal this often. */
 #define POLL_NS (50 * NSEC_PER_MSEC)
+/* Names tried before giving up on a directory full of our own names. */
+#define NAME_TRIES 100
 
 struct sb_job;
 
@@ -40,7 +43,11 @@ struct sb_job;
 struct sb_thread {
 	struct sb_job *job;
 	unsigned idx;
-	char *path;
+	char *path;	 /* for messages: DIR/NAME, or the device */
+	int dirfd;	 /* the target directory (borrowed), -1: a device */
+	char *name;	 /* the file in it, NULL until created */
+	dev_t dev;	 /* the file as created: reopened only if it is */
+	ino_t ino;	 /* still the same one */
 	uint64_t base;	 /* byte offset of this thread's area */
 	uint64_t extent; /* blocks holding data (after the seq write) */
 	int fd;
@@ -239,10 +246,9 @@ static int open_flags(const struct sb_job *j)
 	const struct sb_opts *o = j->o;
 	int fl = O_CLOEXEC;
 
+	/* The files exist already (create_file): never created here. */
 	if (phase_writes(j->phase)) {
 		fl |= O_WRONLY;
-		if (j->phase == SB_SEQ_WRITE && !o->raw)
-			fl |= O_CREAT | O_TRUNC;
 		if (o->osync)
 			fl |= O_SYNC;
 	} else {
@@ -250,7 +256,39 @@ static int open_flags(const struct sb_job *j)
 	}
 	if (o->direct)
 		fl |= O_DIRECT;
+	if (!o->raw)
+		fl |= O_NOFOLLOW;
 	return fl;
+}
+
+/*
+ * Open this thread's file for the phase: a device by its name, a file
+ * relative to its directory, without following a link, and only if it is
+ * still the file create_file() made (a shared directory without the sticky
+ * bit lets anyone swap it for a link to something else).
+ */
+static int open_file(struct sb_thread *t)
+{
+	struct sb_job *j = t->job;
+	struct stat st;
+	int fd;
+
+	if (j->o->raw)
+		fd = open(t->path, open_flags(j));
+	else
+		fd = openat(t->dirfd, t->name, open_flags(j));
+	if (fd < 0) {
+		fail(j, (int)t->idx, errno, "open of '%s'", t->path);
+		return -1;
+	}
+	if (!j->o->raw && (fstat(fd, &st) || st.st_dev != t->dev ||
+			   st.st_ino != t->ino || !S_ISREG(st.st_mode))) {
+		fail(j, (int)t->idx, ESTALE,
+		     "open of '%s' (not the file seqbench created)", t->path);
+		(void)close(fd); /* opened for nothing: no data to lose */
+		return -1;
+	}
+	return fd;
 }
 
 /* Wait for this thread's turn in a --nofrag write phase. */
@@ -273,10 +311,8 @@ static void *worker(void *arg)
 	struct sb_job *j = t->job;
 	bool opened, turns;
 
-	t->fd = open(t->path, open_flags(j), 0600);
+	t->fd = open_file(t);
 	opened = t->fd >= 0;
-	if (!opened)
-		fail(j, (int)t->idx, errno, "open of '%s'", t->path);
 
 	pthread_mutex_lock(&j->lock);
 	j->ready++;
@@ -521,6 +557,61 @@ static void dump_offsets(FILE *f, const struct sb_opts *o,
 	}
 }
 
+/*
+ * Create the file of thread T in its directory under a name no one can
+ * guess (from ST->names, not --seed: the workload stays reproducible, the
+ * names do not), exclusively and without following links, so that nothing
+ * planted in a shared directory is ever written through; another name is
+ * tried when one exists.  Returns 0, or -1 after recording the error.
+ */
+static int create_file(struct sb_job *j, struct sb_thread *t)
+{
+	const struct sb_opts *o = j->o;
+	const char *dir = o->targets[t->idx % o->n_targets];
+	struct stat st;
+	int i, fd = -1;
+
+	for (i = 0; i < NAME_TRIES && fd < 0; i++) {
+		free(t->name);
+		free(t->path);
+		t->name =
+			xasprintf("seqbench.%016llx",
+				  (unsigned long long)rand_next(&j->st->names));
+		t->path = xasprintf("%s/%s", dir, t->name);
+		fd = openat(t->dirfd, t->name,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		fail(j, (int)t->idx, errno, "create of '%s'", t->path);
+		free(t->name);
+		t->name = NULL; /* nothing of ours to remove */
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		fail(j, (int)t->idx, errno, "fstat of '%s'", t->path);
+		/* Empty and just made: remove it while the name is sure. */
+		(void)close(fd);
+		(void)unlinkat(t->dirfd, t->name, 0);
+		free(t->name);
+		t->name = NULL;
+		return -1;
+	}
+	t->dev = st.st_dev;
+	t->ino = st.st_ino;
+	if (close(fd)) {
+		fail(j, (int)t->idx, errno, "close of '%s'", t->path);
+		return -1;
+	}
+	if (o->verbose)
+		fprintf(stderr, "%s: thread %u: file '%s'\n", progname(),
+			t->idx, t->path);
+	return 0;
+}
+
 static void setup_threads(struct sb_job *j, const struct sb_result *res)
 {
 	const struct sb_opts *o = j->o;
@@ -537,13 +628,10 @@ static void setup_threads(struct sb_job *j, const struct sb_result *res)
 		t->idx = (unsigned)i;
 		t->extent = j->file_blocks;
 		t->fd = -1;
+		t->dirfd = o->raw ? -1 : o->target_fds[tg];
 		if (o->raw) {
 			t->path = xstrdup(o->targets[tg]);
 			t->base = per_target[tg]++ * res->file_bytes;
-		} else {
-			t->path = xasprintf("%s/seqbench.%ld.%llu",
-					    o->targets[tg], (long)getpid(),
-					    (unsigned long long)i);
 		}
 		if (posix_memalign(&t->buf, 4096, j->block))
 			die(EXIT_RUN_FAILED, "out of memory");
@@ -556,6 +644,27 @@ static void setup_threads(struct sb_job *j, const struct sb_result *res)
 		progress_init(&t->prog, o->progress_bytes ? 1 : -1, progname());
 	}
 	free(per_target);
+	for (i = 0; !o->raw && i < j->n; i++)
+		if (create_file(j, &j->t[i]))
+			break;
+}
+
+/* Remove the file of T if it is still the one we created. */
+static void remove_file(struct sb_job *j, struct sb_thread *t)
+{
+	struct stat st;
+
+	if (!t->name)
+		return;
+	if (fstatat(t->dirfd, t->name, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (errno != ENOENT)
+			fail(j, (int)t->idx, errno, "stat of '%s'", t->path);
+		return;
+	}
+	if (st.st_dev != t->dev || st.st_ino != t->ino)
+		return; /* someone else's now: not ours to remove */
+	if (unlinkat(t->dirfd, t->name, 0) && errno != ENOENT)
+		fail(j, (int)t->idx, errno, "unlink of '%s'", t->path);
 }
 
 static void teardown_threads(struct sb_job *j, uint64_t n)
@@ -565,8 +674,8 @@ static void teardown_threads(struct sb_job *j, uint64_t n)
 	for (i = 0; i < n; i++) {
 		struct sb_thread *t = &j->t[i];
 
-		if (!j->o->raw && unlink(t->path) && errno != ENOENT)
-			fail(j, (int)i, errno, "unlink of '%s'", t->path);
+		remove_file(j, t);
+		free(t->name);
 		free(t->path);
 		free(t->buf);
 	}

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer harness for lib/json-read.  Build and run (clang):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -Ibuild \
- *     tests/fuzz/fuzz-json-read.c lib/json-read.c lib/err.c -o fuzz-json-read
- *   ./fuzz-json-read -max_len=4096 corpus-dir
- * (build/ being a configured build directory, for config.h).
+ * libFuzzer target: lib/json-read, the reader of every result file a
+ * person hands latency-compare.  Its seeds are the result fixtures of the
+ * tests and a report of each program (tests/fuzz/corpus/json-read).
+ * Built and run by `make fuzz` (tests/fuzz/Makefile.inc).
  */
 #include <config.h>
 
@@ -12,8 +11,7 @@
 #include <stdint.h>
 
 #include "lib/json-read.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -67,6 +67,32 @@ test_expect_success '--strict passes good input' '
 	test_line_count = 2 out
 '
 
+test_expect_success 'timestamps beyond 2^63 ns or the epoch column are bad' '
+	printf "10.0 a\n9223372036.854775808 b\n9999999999.999999999 c\n" >huge &&
+	printf "9223372036.854775807 d\n7600000000.5 e\n11.0 f\n" >>huge &&
+	latency-output --epoch-offset 1700000000 --format json \
+		--report huge.json <huge >huge.out &&
+	grep "^    \"bad_timestamp\": 4,$" huge.json &&
+	grep "^  \"gaps\": 1,$" huge.json &&
+	grep "^  \"max_s\": 1.000000000,$" huge.json &&
+	sed -n "s/^ *\([^ ]*\) .*/\1/p" huge.out >epochs &&
+	test_line_count = 6 epochs &&
+	! grep -v "^17[0-9]\{8\}\.[0-9]\{4\}$" epochs &&
+	sed -n "1p;6p" huge.out >ends &&
+	cat >expect <<-\EOF &&
+	 1700000010.0000   0.0000     0.0000 -- 10.0 a
+	 1700000011.0000   1.0000     1.0000 -- 11.0 f
+	EOF
+	test_cmp expect ends
+'
+
+test_expect_success '--strict: a timestamp beyond 2^63 ns is an error' '
+	printf "1.0 w\n9999999999.0 w\n" >big &&
+	test_expect_code 1 latency-output --strict <big >out 2>err &&
+	echo "latency-output: line 2: bad timestamp (--strict)" >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'binary junk of every byte value never crashes it' '
 	awk "BEGIN { for (i = 0; i < 20000; i++) printf \"%c\", (i * 131 + int(i / 256)) % 256 }" >junk &&
 	latency-output --format json --report rep.json <junk >out &&

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "lib/hist.h"
@@ -73,5 +74,23 @@ int main(void)
 
 	sb_aggregate(res, 1, SB_SEQ_READ, &s);
 	is_double(s.sd.rate, 0.0, 0, "one run has no spread");
+
+	/* A third run cut short (ENOSPC, a signal): no rate of its own. */
+	phase(&res[2].phase[SB_SEQ_READ], &hists[2], 100, 100, 6, 10, 0);
+	res[2].phase[SB_SEQ_READ].complete = false;
+	sb_figures_of(&res[2].phase[SB_SEQ_READ], &f);
+	ok(isnan(f.rate), "an incomplete phase has no rate");
+	ok(isnan(f.cpu_eff), "nor a CPU efficiency");
+	is_double(f.cpu_pct, 100.0, 1e-9, "but its CPU%% stands");
+	sb_aggregate(res, 3, SB_SEQ_READ, &s);
+	is_u64(s.runs, 3, "three runs ran the phase");
+	is_u64(s.incomplete, 1, "one of them incomplete");
+	is_double(s.mean.rate, 150.0, 1e-9,
+		  "the mean rate is of the complete runs only");
+	is_double(s.mean.lat_avg_ms, 4.0, 1e-9,
+		  "latencies of every run count (2, 4 and 6 ms)");
+	sb_aggregate(res + 2, 1, SB_SEQ_READ, &s);
+	ok(isnan(s.mean.rate) && isnan(s.sd.rate),
+	   "no complete run: no mean rate");
 	return done_testing();
 }

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# run-fuzz.sh: run libFuzzer targets for a bounded time each (make fuzz).
+#
+#   run-fuzz.sh SECONDS SEEDS BINDIR TARGET...
+#
+# For each TARGET, BINDIR/fuzz-TARGET runs for SECONDS on a temporary copy
+# of SEEDS/TARGET (the seeds in the source tree never change), and one line
+# says how many inputs it ran and what it found.  A crash, a sanitizer
+# report, a leak or a hang (FUZZ_TIMEOUT seconds on one input) fails the
+# run; the input that did it is kept as BINDIR/TARGET-crash-* (or -leak-,
+# -timeout-, -oom-) and the fuzzer's log as BINDIR/TARGET.log.
+#
+# Environment:
+#   FUZZ_TIMEOUT   seconds one input may take (default 60)
+#   FUZZ_FLAGS     more libFuzzer flags (default none), e.g. -jobs=2
+set -eu
+
+: "${FUZZ_TIMEOUT:=60}"
+: "${FUZZ_FLAGS:=}"
+
+die() {
+	printf '%s: %s\n' "$0" "$*" >&2
+	exit 1
+}
+
+[ $# -ge 4 ] || die "usage: $0 SECONDS SEEDS BINDIR TARGET..."
+seconds=$1 seeds=$2 bindir=$3
+shift 3
+case $seconds in
+'' | *[!0-9]*) die "'$seconds' is not a number of seconds" ;;
+esac
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/latency-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+failed=
+for t in "$@"; do
+	bin=$bindir/fuzz-$t
+	[ -x "$bin" ] || die "no fuzz target '$bin' (make fuzz builds it)"
+	[ -d "$seeds/$t" ] || die "no seeds in '$seeds/$t'"
+	mkdir "$work/$t"
+	cp "$seeds/$t"/* "$work/$t"/
+	n_seeds=$(find "$work/$t" -type f | wc -l)
+	rm -f "$bindir/$t"-crash-* "$bindir/$t"-leak-* \
+		"$bindir/$t"-timeout-* "$bindir/$t"-oom-*
+	status=0
+	# shellcheck disable=SC2086 # FUZZ_FLAGS is a list of flags
+	"$bin" -max_total_time="$seconds" -timeout="$FUZZ_TIMEOUT" \
+		-print_final_stats=1 -artifact_prefix="$bindir/$t-" \
+		$FUZZ_FLAGS "$work/$t" >"$bindir/$t.log" 2>&1 || status=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+		"$bindir/$t.log")
+	n_corpus=$(find "$work/$t" -type f | wc -l)
+	found=$(find "$bindir" -maxdepth 1 -name "$t-*-*" -type f |
+		sed 's|.*/||' | tr '\n' ' ')
+	if [ "$status" -ne 0 ] || [ -n "$found" ]; then
+		printf 'fuzz-%s: FAILED (exit %s) after %s runs: %s(log %s)\n' \
+			"$t" "$status" "${runs:-?}" "$found" "$bindir/$t.log"
+		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|invariant failed)' \
+			"$bindir/$t.log" | head -n 5
+		failed="$failed $t"
+	else
+		printf 'fuzz-%s: %s runs in %s s, %s seeds -> %s inputs, nothing found\n' \
+			"$t" "$runs" "$seconds" "$n_seeds" "$n_corpus"
+	fi
+	rm -rf "${work:?}/$t"
+done
+[ -z "$failed" ] || die "findings in:$failed"
