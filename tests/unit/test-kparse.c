@@ -252,8 +252,9 @@ static void test_psi(void)
 		"some avg10=1.505 avg60=0.25 avg300=0.00 total=1\n",
 		"some avg10=1.50 avg60=0.25 avg300=0.00\n",
 		"half avg10=1.50 avg60=0.25 avg300=0.00 total=1\n",
-		"some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n"
-		"some avg10=0.00 avg60=0.00 avg300=0.00 total=2\n",
+		/* The same line twice: one malformed input. */
+		("some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n"
+		 "some avg10=0.00 avg60=0.00 avg300=0.00 total=2\n"),
 		"some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n\n",
 	};
 	struct kparse_psi p;
