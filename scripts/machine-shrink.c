@@ -51,6 +51,7 @@ struct outcome {
 	char *offlined; /* "memoryN,memoryM" */
 	size_t offlined_n;
 	uint64_t hugetlb_pages;
+	uint64_t hugetlb_released; /* given back: the machine was too small */
 	uint64_t offline_ns, hugetlb_ns;
 };
 
@@ -377,6 +378,60 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 	out->hugetlb_ns = mono_ns() - t0;
 }
 
+/*
+ * The hugetlb pool before this run first grew it: the oldest "hugepages N"
+ * entry of the run's record, or none (false).
+ */
+static bool recorded_pool(int dirfd, uint64_t *pool)
+{
+	struct record r;
+	bool found = false;
+	size_t i;
+
+	state_lock(dirfd);
+	if (!record_load(dirfd, &r)) {
+		for (i = 0; i < r.n && !found; i++)
+			if (!strcmp(r.e[i].field[0], "hugepages") &&
+			    r.e[i].nfield == 2 &&
+			    !parse_u64(r.e[i].field[1], pool))
+				found = true;
+		record_release(&r);
+	}
+	state_unlock(dirfd);
+	return found;
+}
+
+/*
+ * A shrink again, when the machine is now smaller than the target (what
+ * was in use has grown since): give back hugetlb pages this run reserved,
+ * never below the pool it found, so that every run starts with the same
+ * free memory.  Blocks stay offline (they are the mem= part of the plan).
+ */
+static void release_hugetlb(int dirfd, const struct plan *p,
+			    struct outcome *out)
+{
+	char *path = kpath(menv.proc, "/sys/vm/nr_hugepages"), buf[32];
+	uint64_t hp = p->m0.hugepage_bytes, usable, pool, nr, give;
+	struct meminfo m;
+	int r;
+
+	read_meminfo(&m);
+	usable = meminfo_usable(&m);
+	if (!hp || usable + hp > p->target || !recorded_pool(dirfd, &pool) ||
+	    kfile_read_u64(path, false, &nr) || nr <= pool)
+		goto out;
+	give = min_u64((p->target - usable) / hp, nr - pool);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(nr - give));
+	r = kfile_write(path, buf, 0);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", path);
+	out->hugetlb_released = give;
+	say("gave back %llu huge pages: the machine was under the target",
+	    (unsigned long long)give);
+out:
+	free(path);
+}
+
 /* The mem= that would give the target: the kernel's own share on top. */
 static uint64_t mem_boot_mib(const struct plan *p)
 {
@@ -428,6 +483,8 @@ static void report(const struct plan *p, const struct outcome *out)
 	       (unsigned long long)out->tried, (unsigned long long)out->refused,
 	       (unsigned long long)out->timed_out,
 	       out->offlined ? out->offlined : "", s1, s2);
+	printf("hugetlb_released=%llu\n",
+	       (unsigned long long)out->hugetlb_released);
 	if (!reached && !sig_stop)
 		fprintf(stderr,
 			"%s: could not shrink to %llu MiB (%llu MiB left "
@@ -485,6 +542,8 @@ int shrink_run(const struct shrink_opts *o)
 		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
 
 	memset(&out, 0, sizeof(out));
+	if (p.hugetlb_ok)
+		release_hugetlb(dirfd, &p, &out);
 	if (p.block_bytes)
 		offline_blocks(dirfd, o, &p, &out);
 	if (p.hugetlb_ok && !sig_stop)

@@ -130,6 +130,7 @@ test_expect_success 'shrink: refusing and hanging blocks are given up, the next 
 	blocks_refused=2
 	blocks_timed_out=1
 	offlined=memory16,memory11,memory10,memory8,memory7,memory6,memory5
+	hugetlb_released=0
 	EOF
 	grep -v "_s=" out >got &&
 	test_cmp expect got &&
@@ -162,6 +163,31 @@ test_expect_success 'restore after a shrink gives every block and page back' '
 	machine show --format=text >out &&
 	grep -x "offline_blocks=1" out &&
 	! test -e state/state
+'
+
+test_expect_success 'shrink again: hugetlb pages given back when in use has grown' '
+	fake_2g && zero_high &&
+	rm -rf state &&
+	fake_pid 4242 1000 &&
+	machine begin --owner=4242 &&
+	machine shrink --owner=4242 --keep=600M >out &&
+	test "$(value hugetlb_pages out)" = 20 &&
+	# Something else takes 30 MiB: the same share needs 15 pages back.
+	sed "s/^MemFree: .*/MemFree: $(( $(meminfo_kb MemFree) - 30 * 1024 )) kB/" \
+		"$FAKE/proc/meminfo" >mi && mv mi "$FAKE/proc/meminfo" &&
+	machine shrink --owner=4242 --keep=600M >out &&
+	test "$(value hugetlb_released out)" = 15 &&
+	test "$(value offline_blocks out)" = 0 &&
+	test "$(cat "$FAKE/proc/sys/vm/nr_hugepages")" = 5 &&
+	test "$(value reached out)" = yes &&
+	# More than all this run reserved: never below the pool it found.
+	sed "s/^MemFree: .*/MemFree: $(( $(meminfo_kb MemFree) - 100 * 1024 )) kB/" \
+		"$FAKE/proc/meminfo" >mi && mv mi "$FAKE/proc/meminfo" &&
+	machine shrink --owner=4242 --keep=600M >out 2>err &&
+	test "$(value hugetlb_released out)" = 5 &&
+	test "$(cat "$FAKE/proc/sys/vm/nr_hugepages")" = 0 &&
+	machine restore --owner=4242 2>err &&
+	test "$(cat "$FAKE/proc/sys/vm/nr_hugepages")" = 0
 '
 
 test_expect_success 'hugetlb: fewer pages than asked, then none: not reached, mem= advised' '
