@@ -16,7 +16,8 @@
 #                          [scripts/ next to this script, else @pkgdatadir@]
 #   LATENCY_CACHE_DIR      where the synthetic repository is cached
 #                          [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
-#   LATENCY_DEFAULT_RATIO  the default --pressure [3]
+#   LATENCY_DEFAULT_RATIO  the default --pressure [6]
+#   LATENCY_QUICK_RATIO    --quick's default --pressure [3]
 #   LATENCY_QUICK_COMMITS  --quick's synthetic repository size [180000]
 #   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [180000]
 #   LATENCY_STATE_DIR      where the machine-state record is kept
@@ -26,7 +27,8 @@
 #   LATENCY_PROC, LATENCY_SYS  proc and sysfs for sysinfo [/proc, /sys]
 set -eu
 
-: "${LATENCY_DEFAULT_RATIO:=3}"
+: "${LATENCY_DEFAULT_RATIO:=6}"
+: "${LATENCY_QUICK_RATIO:=3}"
 : "${LATENCY_QUICK_COMMITS:=180000}"
 : "${LATENCY_DEFAULT_COMMITS:=180000}"
 
@@ -103,7 +105,8 @@ Run:
 
 Memory pressure (as root):
   --pressure=R         give the workloads fake-gitk's measured footprint
-                       divided by R (default 3); the footprint is measured
+                       divided by R (default 6; 3 with --quick); the
+                       footprint is measured
                        once per repository and options, and cached
   --confine=MODE       auto (default: global as root, memcg with --quick,
                        none without root), global (shrink the whole
@@ -318,6 +321,7 @@ resolve_config() {
 		[ -n "$cfg_gitk_runs" ] || cfg_gitk_runs=3
 		[ -n "$cfg_warmup" ] || cfg_warmup=0
 		[ -n "$cfg_commits" ] || cfg_commits=$LATENCY_QUICK_COMMITS
+		[ -n "$cfg_pressure" ] || cfg_pressure=$LATENCY_QUICK_RATIO
 	fi
 	[ -n "$cfg_gitk_runs" ] || cfg_gitk_runs=auto
 	[ -n "$cfg_warmup" ] || cfg_warmup=1

@@ -64,7 +64,7 @@ music-from=127.0.0.1:8000
 gitk-args=--reread
 music-args=
 stall=500ms
-pressure=3
+pressure=6
 confine=auto
 mem-limit=512M
 swap=1G
@@ -93,11 +93,11 @@ test_expect_success 'the command line overrides the config file' '
 	test_cmp expect config
 '
 
-test_expect_success 'the defaults: pressure 3 by ratio, runs until 2%' '
+test_expect_success 'the defaults: pressure 6 by ratio, runs until 2%' '
 	"$rt" --print-config >config &&
 	grep -x "gitk-runs=auto" config &&
 	grep -x "warmup=1" config &&
-	grep -x "pressure=3" config &&
+	grep -x "pressure=6" config &&
 	grep -x "confine=auto" config &&
 	grep -x "mem-limit=ratio" config &&
 	grep -x "swap=auto" config &&
