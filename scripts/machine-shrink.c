@@ -315,13 +315,36 @@ static void offline_blocks(int dirfd, const struct shrink_opts *o,
 	out->offline_ns = mono_ns() - t0;
 }
 
+/*
+ * The hugetlb pool before this run first grew it: the oldest "hugepages N"
+ * entry of the run's record, or none (false).
+ */
+static bool recorded_pool(int dirfd, uint64_t *pool)
+{
+	struct record r;
+	bool found = false;
+	size_t i;
+
+	state_lock(dirfd);
+	if (!record_load(dirfd, &r)) {
+		for (i = 0; i < r.n && !found; i++)
+			if (!strcmp(r.e[i].field[0], "hugepages") &&
+			    r.e[i].nfield == 2 &&
+			    !parse_u64(r.e[i].field[1], pool))
+				found = true;
+		record_release(&r);
+	}
+	state_unlock(dirfd);
+	return found;
+}
+
 static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 			    const struct plan *p, struct outcome *out)
 {
 	char *path = kpath(menv.proc, "/sys/vm/nr_hugepages"), *line = NULL,
 	     buf[32];
-	uint64_t t0 = mono_ns(), hp = p->m0.hugepage_bytes, old = 0;
-	off_t at = 0;
+	uint64_t t0 = mono_ns(), hp = p->m0.hugepage_bytes, old = 0, pool;
+	off_t at = -1;
 	int round;
 
 	for (round = 0; round < HUGETLB_ROUNDS && !sig_stop; round++) {
@@ -344,7 +367,16 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 			old = nr;
 			line = xasprintf("hugepages\t%llu",
 					 (unsigned long long)nr);
-			at = append_locked(dirfd, o->owner, line);
+			/*
+			 * One entry, the pool the run found: a shrink again
+			 * must not record its own starting point, or a
+			 * restore would set a pool back that was grown
+			 * between two runs (and may no longer be free).
+			 */
+			if (recorded_pool(dirfd, &pool))
+				at = -1;
+			else
+				at = append_locked(dirfd, o->owner, line);
 		}
 		snprintf(buf, sizeof(buf), "%llu",
 			 (unsigned long long)(nr + min_u64(want, cap)));
@@ -370,35 +402,12 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 			m.hugepages_total > p->m0.hugepages_total
 				? m.hugepages_total - p->m0.hugepages_total
 				: 0;
-		if (!kfile_read_u64(path, false, &nr) && nr == old)
+		if (at >= 0 && !kfile_read_u64(path, false, &nr) && nr == old)
 			withdraw_locked(dirfd, at, line);
 	}
 	free(line);
 	free(path);
 	out->hugetlb_ns = mono_ns() - t0;
-}
-
-/*
- * The hugetlb pool before this run first grew it: the oldest "hugepages N"
- * entry of the run's record, or none (false).
- */
-static bool recorded_pool(int dirfd, uint64_t *pool)
-{
-	struct record r;
-	bool found = false;
-	size_t i;
-
-	state_lock(dirfd);
-	if (!record_load(dirfd, &r)) {
-		for (i = 0; i < r.n && !found; i++)
-			if (!strcmp(r.e[i].field[0], "hugepages") &&
-			    r.e[i].nfield == 2 &&
-			    !parse_u64(r.e[i].field[1], pool))
-				found = true;
-		record_release(&r);
-	}
-	state_unlock(dirfd);
-	return found;
 }
 
 /*

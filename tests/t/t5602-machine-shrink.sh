@@ -186,6 +186,15 @@ test_expect_success 'shrink again: hugetlb pages given back when in use has grow
 	machine shrink --owner=4242 --keep=600M >out 2>err &&
 	test "$(value hugetlb_released out)" = 5 &&
 	test "$(cat "$FAKE/proc/sys/vm/nr_hugepages")" = 0 &&
+	# Memory freed again: the pool grows again, and the record still
+	# holds one hugepages entry, the pool the run found.
+	sed "s/^MemFree: .*/MemFree: $(( $(meminfo_kb MemFree) + 130 * 1024 )) kB/" \
+		"$FAKE/proc/meminfo" >mi && mv mi "$FAKE/proc/meminfo" &&
+	machine shrink --owner=4242 --keep=600M >out 2>err &&
+	test "$(value hugetlb_pages out)" = 20 &&
+	grep -c "^hugepages" state/state >n &&
+	echo 1 >expect && test_cmp expect n &&
+	grep -x "hugepages	0" state/state &&
 	machine restore --owner=4242 2>err &&
 	test "$(cat "$FAKE/proc/sys/vm/nr_hugepages")" = 0
 '
