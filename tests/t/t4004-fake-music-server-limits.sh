@@ -50,7 +50,7 @@ wait_gone() {
 	_i=0 &&
 	while kill -0 "$(cat "$1.pid")" 2>/dev/null; do
 		_i=$((_i + 1))
-		test $_i -lt 400 || return 1
+		test "$_i" -lt 400 || return 1
 		sleep 0.05
 	done
 }
