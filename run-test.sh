@@ -900,7 +900,12 @@ machine_begin() {
 		_st=$?
 	fi
 	if [ -n "$_out" ]; then
-		printf '%s\n' "$_out" >&2
+		# Every block a dead global run took offline has its line:
+		# the terminal gets their count, the notes every line.
+		printf '%s\n' "$_out" | awk '
+			/ online memory[0-9]+$/ { n++; next }
+			{ print }
+			END { if (n) printf "latency-machine: and %d memory blocks back online (every line in the notes)\n", n }' >&2
 		note "$_out"
 	fi
 	case $_st in
