@@ -306,6 +306,13 @@ int server_listen(struct server *s, const char *addr, const char **what);
 int server_run(struct server *s);
 /* pthread entry point for server_run() (the embedded loopback server). */
 void *server_thread(void *arg);
+/*
+ * Serve the connected socket FD, whose hello has been read, on this thread
+ * as a connection thread does (without its closing log line): 0 when
+ * the client is done, or -errno with *WHY naming the step.  FD stays open.
+ * The seam of the server's fuzz target (tests/fuzz/fuzz-music-server.c).
+ */
+int server_serve_fd(struct server *s, int fd, const char **why);
 
 /* ---- the committer thread (commit.c) ---- */
 

@@ -298,6 +298,39 @@ static int serve(struct server_conn *sc, struct conn *c, const char **why)
 	return r;
 }
 
+/* C set up as SC's thread serves it; WP paces its sends. */
+static void conn_setup(struct server_conn *sc, struct conn *c, struct pace *wp)
+{
+	struct server *s = sc->srv;
+
+	conn_init(c, sc->fd);
+	c->stop = &s->stop;
+	c->idle_ns = s->idle_ns;
+	c->progress_ns = &sc->progress_ns;
+	if (s->rate) {
+		pace_reset(wp, s->rate, 0);
+		c->wpace = wp;
+	}
+}
+
+int server_serve_fd(struct server *s, int fd, const char **why)
+{
+	struct server_conn *sc = xcalloc(1, sizeof(*sc));
+	struct conn *c = xmalloc(sizeof(*c));
+	struct pace wp;
+	int r;
+
+	sc->srv = s;
+	sc->fd = fd;
+	atomic_init(&sc->progress_ns, mono_ns());
+	snprintf(sc->peer, sizeof(sc->peer), "fd %d", fd);
+	conn_setup(sc, c, &wp);
+	r = serve(sc, c, why);
+	free(c);
+	free(sc);
+	return r;
+}
+
 static void *conn_main(void *arg)
 {
 	struct server_conn *sc = arg;
@@ -307,14 +340,7 @@ static void *conn_main(void *arg)
 	const char *why = "";
 	int r;
 
-	conn_init(c, sc->fd);
-	c->stop = &s->stop;
-	c->idle_ns = s->idle_ns;
-	c->progress_ns = &sc->progress_ns;
-	if (s->rate) {
-		pace_reset(&wp, s->rate, 0);
-		c->wpace = &wp;
-	}
+	conn_setup(sc, c, &wp);
 	r = serve(sc, c, &why);
 	atomic_fetch_add(&s->bytes_out, c->bytes_out);
 	sc->stalled = r == -ETIMEDOUT || atomic_load(&sc->evicted);
