@@ -822,6 +822,10 @@ tidy() {
 }
 
 # --- failure and cleanup -----------------------------------------------------
+# The pressure, as confine.sh decides and calibrates it (its defaults, for
+# the facts of a run that stops before).
+pressure_mode=none pressure_why='' pressure_ratio='' footprint_bytes=''
+memory_bytes='' calibration=none
 state=setup
 partial_reason=
 exit_code=

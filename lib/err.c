@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,27 @@ ssize_t read_full(int fd, void *buf, size_t len)
 		got += n;
 	}
 	return got;
+}
+
+ssize_t read_small_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n, more;
+	char extra;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read_full(fd, buf, len - 1);
+	/* One byte more tells a file that fits from one that does not. */
+	more = n == (ssize_t)len - 1 ? read_full(fd, &extra, 1) : 0;
+	(void)close(fd); /* read-only: nothing to lose */
+	if (n < 0)
+		return n;
+	if (more)
+		return more < 0 ? more : -EFBIG;
+	buf[n] = '\0';
+	return n;
 }
 
 void close_stdout(void)

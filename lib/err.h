@@ -53,6 +53,12 @@ int write_all(int fd, const void *buf, size_t len);
  * -errno.
  */
 ssize_t read_full(int fd, void *buf, size_t len);
+/*
+ * Read the whole small file PATH (a /proc or /sys file, say) into BUF of LEN
+ * bytes, NUL-terminated.  Returns its length, -EFBIG when it does not fit
+ * (LEN - 1 bytes at most: a cut file would end in a cut number) or -errno.
+ */
+ssize_t read_small_file(const char *path, char *buf, size_t len);
 
 /*
  * Flush and close stdout and stderr, exiting with EXIT_RUN_FAILED and a

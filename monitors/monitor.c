@@ -376,21 +376,5 @@ int monitor_finish(struct monitor *m)
 
 ssize_t monitor_read_file(const char *path, char *buf, size_t len)
 {
-	ssize_t n, more;
-	char extra;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read_full(fd, buf, len - 1);
-	/* A file cut at the buffer's end would end in a cut number. */
-	more = n == (ssize_t)len - 1 ? read_full(fd, &extra, 1) : 0;
-	(void)close(fd); /* read-only: nothing to lose */
-	if (n < 0)
-		return n;
-	if (more)
-		return more < 0 ? more : -EFBIG;
-	buf[n] = '\0';
-	return n;
+	return read_small_file(path, buf, len);
 }

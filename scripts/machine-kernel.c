@@ -54,18 +54,8 @@ char *kpath(const char *root, const char *fmt, ...)
 
 ssize_t kfile_read(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	char extra;
-	int fd;
+	ssize_t n = read_small_file(path, buf, len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read_full(fd, buf, len - 1);
-	/* One byte more tells a file that fits from one that does not. */
-	if (n == (ssize_t)len - 1 && read_full(fd, &extra, 1) == 1)
-		n = -EFBIG;
-	(void)close(fd); /* read-only: nothing to lose */
 	if (n < 0)
 		return n;
 	if (n > 0 && buf[n - 1] == '\n')

@@ -110,5 +110,22 @@ int main(void)
 	close(fds[0]);
 	wait(&st);
 	is_int(write_all(-1, "x", 1), -EBADF, "write_all returns -errno");
+
+	/* read_small_file: whole, too big by one byte, missing. */
+	{
+		char path[] = "/tmp/test-err.XXXXXX", small[11];
+		int fd = mkstemp(path);
+
+		if (fd < 0 || write_all(fd, "0123456789", 10) || close(fd))
+			skip_all("cannot make a temporary file");
+		is_int(read_small_file(path, small, sizeof(small)), 10,
+		       "read_small_file reads a file that fits");
+		ok(!strcmp(small, "0123456789"), "NUL-terminated, intact");
+		is_int(read_small_file(path, small, 10), -EFBIG,
+		       "one byte too many is -EFBIG, not a cut file");
+		unlink(path);
+		is_int(read_small_file(path, small, sizeof(small)), -ENOENT,
+		       "a missing file is -ENOENT");
+	}
 	return done_testing();
 }
