@@ -122,7 +122,7 @@ char *__wrap_text_escape(const char *s)
 
 static void setup(void)
 {
-	const char *dir = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+	const char *dir = fuzz_tmp_base();
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/fuzz-compare-load.XXXXXX", dir);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -20,5 +21,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 			abort();                                               \
 		}                                                              \
 	} while (0)
+
+/*
+ * Where a harness makes its temporary files: FUZZ_TMPDIR (run-fuzz.sh sets
+ * it to its work directory, which it removes), else memory where there is
+ * some, else /tmp.
+ */
+static inline const char *fuzz_tmp_base(void)
+{
+	const char *d = getenv("FUZZ_TMPDIR");
+
+	if (d && *d)
+		return d;
+	return access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+}
 
 #endif

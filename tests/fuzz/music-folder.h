@@ -67,7 +67,7 @@ static inline void music_folder_make(const char *dir, bool served)
 /* A new empty directory for the folder, in memory where there is one. */
 static inline void music_folder_dir(char *dir, size_t len, const char *what)
 {
-	const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+	const char *base = fuzz_tmp_base();
 
 	snprintf(dir, len, "%s/fuzz-music-%s.XXXXXX", base, what);
 	CHECK(mkdtemp(dir));

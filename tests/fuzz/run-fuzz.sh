@@ -33,6 +33,10 @@ esac
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/latency-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# The harnesses' own temporary files go there too, and go with it.
+mkdir "$work/tmp"
+FUZZ_TMPDIR=$work/tmp
+export FUZZ_TMPDIR
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
