@@ -622,7 +622,7 @@ static enum pull pass(struct client *cl, struct conn *c, struct pace *rp)
 
 	for (;;) {
 		uint64_t before = cl->meter.bytes;
-		int fd = connect_to(cl);
+		int fd = cl->connect ? cl->connect(cl) : connect_to(cl);
 		enum pull st;
 
 		if (fd < 0) {
@@ -664,7 +664,7 @@ static enum pull pass(struct client *cl, struct conn *c, struct pace *rp)
 			return PULL_FATAL;
 		}
 		if (cl->verbose)
-			warn("%s; retrying in %llu ms", cl->err,
+			warn("%s; retrying in %llu ms", printable(cl->err),
 			     (unsigned long long)(backoff / NSEC_PER_MSEC));
 		cl->reconnects++;
 		st = back_off(cl, backoff);
@@ -713,6 +713,8 @@ int client_run(struct client *cl)
 	dest_names_release(&cl->left);
 	(void)close(cl->dest_fd); /* a directory */
 	cl->timed_out = st == PULL_TIME;
+	/* File names from the server are in it, and any byte may be. */
+	printable(cl->err);
 	if (st == PULL_STOP)
 		return -EINTR;
 	return st == PULL_FATAL ? -1 : 0;

@@ -375,6 +375,12 @@ struct client {
 	uint64_t files, deltas, uptodate, reconnects, passes;
 	uint64_t pace_start_ns, end_ns;
 	bool timed_out;
+	/*
+	 * Gives the connected socket (or -errno) instead of dialling
+	 * host:port.  NULL in the program: the seam of the client's fuzz
+	 * target (tests/fuzz/fuzz-music-client.c).
+	 */
+	int (*connect)(struct client *cl);
 	int dest_fd;		/* the destination directory */
 	struct dest_names left; /* partial file kept for a resume */
 	struct committer committer;

@@ -73,6 +73,20 @@ test_expect_success 'a link in place of a subdirectory is not followed' '
 	test_cmp expect list
 '
 
+test_expect_success 'a name with a control character is printed as one line' '
+	nl="$(printf "x\ny.mp3")" &&
+	mkdir src3 dst3 "dst3/$nl" &&
+	cp album/track-01.mp3 "src3/$nl" &&
+	start_server src3 srv3 &&
+	port=$(cat srv3.port) &&
+	test_expect_code 1 fake-music --from 127.0.0.1:$port --to dst3 \
+		--bwlimit 0 -q 2>err &&
+	stop_server srv3 &&
+	echo "fake-music: cannot rename ${SQ}dst3/.x?y.mp3.fm-part${SQ}: Is a directory" >expect &&
+	tail -n 1 err >last &&
+	test_cmp expect last
+'
+
 for mode in 777 775; do
 	case $mode in
 	777) who=others ;;
