@@ -362,9 +362,12 @@ int parse_parents(const char *data, size_t len, git_oid *ids, int max,
 		  size_t *header_len)
 {
 	const char *p = data, *end = data + len, *hdr_end;
+	git_oid tree;
 	int n = 0;
 
-	if (len < 46 || memcmp(p, "tree ", 5) || p[45] != '\n')
+	/* The tree id is hex as git reads it (either case), like a parent's. */
+	if (len < 46 || memcmp(p, "tree ", 5) || p[45] != '\n' ||
+	    git_oid_fromstrn(&tree, p + 5, GIT_OID_HEXSZ))
 		return -1;
 	p += 46;
 	while (end - p >= 48 && !memcmp(p, "parent ", 7)) {

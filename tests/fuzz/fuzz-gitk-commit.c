@@ -3,8 +3,9 @@
  * libFuzzer target: fake-gitk's raw-commit header parser (parse_parents()
  * in fakegitk/walk.c), which reads every commit object of a repository,
  * and a repository is bytes from outside.  Beyond "no crash, no sanitizer
- * report" it checks the answer: parents lie inside the header, each stored
- * id is the hex of its line, and the header ends at the blank line.
+ * report" it checks the answer: the tree id is hex, parents lie inside the
+ * header, each stored id is the hex of its line, and the header ends at the
+ * blank line.
  * Built and run by `make fuzz`.
  */
 #include <config.h>
@@ -41,6 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n < 0)
 		return 0;
 	CHECK(size >= 46 && !memcmp(p, "tree ", 5) && p[45] == '\n');
+	for (k = 5; k < 45; k++)
+		CHECK(isxdigit((unsigned char)p[k]));
 	CHECK(46 + 48 * (size_t)n <= size);
 	CHECK(hdr >= 46 + 48 * (size_t)n && hdr <= size);
 	if (hdr < size)

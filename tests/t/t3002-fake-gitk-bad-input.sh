@@ -81,6 +81,34 @@ test_expect_success 'a corrupt (truncated) loose object' '
 	expect_one_line corrupt "$oid" "truncated or corrupt loose object"
 '
 
+# bad_tree_commit REPO TREE: a commit on main's tip with TREE as its tree id
+# (as git hash-object --literally writes any), on the branch "odd".
+bad_tree_commit() {
+	git clone -q --no-local repo "$1" &&
+	printf "tree %s\nparent %s\nauthor A <a@b> 1 +0000\ncommitter A <a@b> 1 +0000\n\nodd\n" \
+		"$2" "$(git -C "$1" rev-parse main)" >"$1.raw" &&
+	git -C "$1" hash-object -t commit --literally -w --stdin <"$1.raw" \
+		>"$1.oid" &&
+	# update-ref would refuse it: git itself cannot read it.
+	cp "$1.oid" "$1/.git/refs/heads/odd"
+}
+
+test_expect_success 'a commit whose tree id is not hex' '
+	bad_tree_commit badtree zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz &&
+	test_expect_code 1 fake-gitk -q badtree >out 2>err &&
+	expect_one_line badtree "corrupt commit $(cat badtree.oid)" \
+		"malformed commit header"
+'
+
+test_expect_success 'a tree id in upper-case hex is read, as git reads it' '
+	bad_tree_commit uptree "$(git -C repo rev-parse "main^{tree}" |
+		tr a-f A-F)" &&
+	git -C uptree log --oneline odd >/dev/null &&
+	fake-gitk -q -n 1 --format json uptree >out.json &&
+	git -C uptree rev-list --all >all &&
+	test "$(json_field commits out.json)" = "$(wc -l <all)"
+'
+
 test_expect_success 'a damaged pack' '
 	git clone -q --no-local repo badpack &&
 	git -C badpack repack -q -a -d &&
