@@ -383,6 +383,9 @@ int split_host_port(const char *s, char *host, size_t hlen, char *port,
 	}
 	if (!n || n >= hlen || !colon[1] || strlen(colon + 1) >= plen)
 		return -EINVAL;
+	/* A bracket belongs around a whole IPv6 host, never in one. */
+	if (memchr(h, '[', n) || memchr(h, ']', n))
+		return -EINVAL;
 	if (parse_u64(colon + 1, &num) || num > 65535)
 		return -EINVAL;
 	memcpy(host, h, n);

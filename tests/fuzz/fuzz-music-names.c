@@ -5,8 +5,9 @@
  * served folder) and split_host_port() (--from, --serve).  Beyond "no crash,
  * no sanitizer report" it checks their answers against their contracts: an
  * accepted name is relative, has no empty, "." or ".." component and no NUL,
- * and fits PROTO_NAME_MAX; an accepted address gives a non-empty host and a
- * port of 0 to 65535 that put back together give the input.
+ * and fits PROTO_NAME_MAX; an accepted address gives a non-empty host
+ * without brackets and a port of 0 to 65535 that put back together give the
+ * input.
  * Built and run by `make fuzz`.
  */
 #include <config.h>
@@ -46,6 +47,7 @@ static void check_address(const char *s)
 	if (split_host_port(s, host, sizeof(host), port, sizeof(port)))
 		return;
 	CHECK(host[0] && strlen(host) < sizeof(host));
+	CHECK(!strpbrk(host, "[]"));
 	CHECK(!parse_u64(port, &num) && num <= 65535);
 	snprintf(back, sizeof(back), s[0] == '[' ? "[%s]:%s" : "%s:%s", host,
 		 port);

@@ -16,6 +16,10 @@ test_expect_success 'bad rate, size and address are usage errors' '
 	test_expect_code 2 fake-music --to d --from nohost 2>err &&
 	grep "invalid address .nohost. for --from" err &&
 	test_expect_code 2 fake-music --to d --from 1.2.3.4:99999 2>err &&
+	test_expect_code 2 fake-music --to d --from "a]b:80" 2>err &&
+	grep -x "fake-music: invalid address .a\]b:80. for --from (expected HOST:PORT)" err &&
+	test_expect_code 2 fake-music --serve . --listen "a]b:0" 2>err &&
+	grep "invalid address .a\]b:0. for --listen" err &&
 	test_expect_code 2 fake-music --to d --serve s 2>err &&
 	test_expect_code 2 fake-music --play 2>err &&
 	test_expect_code 2 fake-music --to d extra 2>err &&
