@@ -20,6 +20,18 @@
 
 #define JOB_OUT 65536
 
+/* librsync's reason reaches the user through our message (rs_strerror). */
+static void no_trace(rs_loglevel level, char const *msg)
+{
+	(void)level;
+	(void)msg;
+}
+
+void delta_init(void)
+{
+	rs_trace_to(no_trace);
+}
+
 int job_pump(rs_job_t *job, const void *in, size_t len, bool eof,
 	     pump_out_fn *out, void *arg, const char **why)
 {

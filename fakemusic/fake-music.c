@@ -656,6 +656,7 @@ int main(int argc, char **argv)
 	int status, r;
 
 	prog_init(argc, argv);
+	delta_init();
 	parse_options(&o, argc, argv);
 	run_info_init(&ri, "fake-music", argc, argv);
 	ri.has_seed = true;

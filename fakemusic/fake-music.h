@@ -219,6 +219,11 @@ int album_write(const struct album *a, int dfd, const char **what);
 struct rs_job;
 struct rs_signature;
 
+/*
+ * Once, before any job or thread: librsync prints nothing of its own (a
+ * corrupt delta or signature is one line of ours, with librsync's reason).
+ */
+void delta_init(void);
 /* Receives a job's output; returns 0 or -errno. */
 typedef int pump_out_fn(void *arg, const void *buf, size_t len);
 

@@ -197,6 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int r;
 
 	set_progname("fuzz-music-client");
+	delta_init();
 	music_folder_dir(run, sizeof(run), "client");
 	run_len = strlen(run);
 	snprintf(dest, sizeof(dest), "%s/dest", run);

@@ -40,6 +40,7 @@ static void setup(void)
 	static char dir[64];
 
 	set_progname("fuzz-music-server");
+	delta_init();
 	music_folder_dir(dir, sizeof(dir), "server");
 	music_folder_make(dir, true);
 	CHECK(source_init_dir(&src, dir) == 0);

@@ -102,6 +102,15 @@ test_expect_success BASH 'malformed and oversized messages drop only that connec
 	same_files src after $files
 '
 
+test_expect_success BASH 'a corrupt signature is one line of ours, none of librsync' '
+	port=$(cat srv.port) &&
+	printf "$hello\000\000\000\016\005\001track-01.mp3" >badsig &&
+	printf "\000\000\000\015\006JUNKJUNKJUNK\000\000\000\001\007" >>badsig &&
+	raw $port badsig answer7 &&
+	grep "dropping connection from 127.0.0.1:[0-9]*: stream corrupt: Protocol error" srv.log &&
+	! grep librsync srv.log
+'
+
 test_expect_success 'SIGTERM stops the server with status 143 and a summary' '
 	pid=$(cat srv.pid) &&
 	kill -TERM $pid &&
