@@ -11,6 +11,20 @@ test_description='fake-music: links planted in the destination, shared directori
 # gives a link itself), as if that user had planted them.
 nobody=65534
 
+# pull_fails SRC DST LINE: a pull of SRC (served for it) into DST exits 1
+# with LINE as its last line on stderr.
+pull_fails() {
+	start_server "$1" "$1.srv" || return 1
+	test_expect_code 1 fake-music --from "127.0.0.1:$(cat "$1.srv.port")" \
+		--to "$2" --bwlimit 0 -q 2>err
+	_r=$?
+	stop_server "$1.srv"
+	test "$_r" = 0 &&
+	echo "$3" >expect &&
+	tail -n 1 err >last &&
+	test_cmp expect last
+}
+
 test_expect_success 'setup: the album and a private directory' '
 	fake-music --generate album --songs 1 --song-size 64k &&
 	mkdir -m 700 private &&
@@ -58,16 +72,9 @@ test_expect_success ROOT 'a planted .fm-part link is not read as the basis of a 
 test_expect_success 'a link in place of a subdirectory is not followed' '
 	mkdir src src/disc2 elsewhere &&
 	cp album/track-01.mp3 src/disc2/bonus.mp3 &&
-	start_server src srv &&
-	port=$(cat srv.port) &&
 	mkdir dst &&
 	ln -s ../elsewhere dst/disc2 &&
-	test_expect_code 1 fake-music --from 127.0.0.1:$port --to dst \
-		--bwlimit 0 -q 2>err &&
-	stop_server srv &&
-	echo "fake-music: cannot create directories for ${SQ}dst/disc2/bonus.mp3${SQ}: Too many levels of symbolic links" >expect &&
-	tail -n 1 err >last &&
-	test_cmp expect last &&
+	pull_fails src dst "fake-music: cannot create directories for ${SQ}dst/disc2/bonus.mp3${SQ}: Too many levels of symbolic links" &&
 	ls -a elsewhere >list &&
 	printf "%s\n" . .. >expect &&
 	test_cmp expect list
@@ -77,14 +84,7 @@ test_expect_success 'a name with a control character is printed as one line' '
 	nl="$(printf "x\ny.mp3")" &&
 	mkdir src3 dst3 "dst3/$nl" &&
 	cp album/track-01.mp3 "src3/$nl" &&
-	start_server src3 srv3 &&
-	port=$(cat srv3.port) &&
-	test_expect_code 1 fake-music --from 127.0.0.1:$port --to dst3 \
-		--bwlimit 0 -q 2>err &&
-	stop_server srv3 &&
-	echo "fake-music: cannot rename ${SQ}dst3/.x?y.mp3.fm-part${SQ}: Is a directory" >expect &&
-	tail -n 1 err >last &&
-	test_cmp expect last
+	pull_fails src3 dst3 "fake-music: cannot rename ${SQ}dst3/.x?y.mp3.fm-part${SQ}: Is a directory"
 '
 
 for mode in 777 775; do
@@ -120,17 +120,10 @@ test_expect_success ROOT "another user's sticky directory is fine (the sticky bi
 test_expect_success ROOT 'a subdirectory that another user shares is refused' '
 	mkdir src2 src2/disc2 &&
 	cp album/track-01.mp3 src2/disc2/bonus.mp3 &&
-	start_server src2 srv2 &&
-	port=$(cat srv2.port) &&
 	mkdir dst2 dst2/disc2 &&
 	chmod 777 dst2/disc2 &&
 	chown $nobody dst2/disc2 &&
-	test_expect_code 1 fake-music --from 127.0.0.1:$port --to dst2 \
-		--bwlimit 0 -q 2>err &&
-	stop_server srv2 &&
-	echo "fake-music: refusing to write into ${SQ}dst2/disc2${SQ}: owned by uid $nobody and writable by others without the sticky bit" >expect &&
-	tail -n 1 err >last &&
-	test_cmp expect last
+	pull_fails src2 dst2 "fake-music: refusing to write into ${SQ}dst2/disc2${SQ}: owned by uid $nobody and writable by others without the sticky bit"
 '
 
 test_expect_success ROOT "another user's link as the destination, in a sticky directory, is not followed" '
