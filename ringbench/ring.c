@@ -63,6 +63,7 @@ struct ring {
 	uint64_t work_loops;
 	_Atomic bool failed; /* a member met an error */
 	uint64_t cycles, warm_cycles, start_ns, end_ns;
+	pid_t *pid; /* processes: of members 1..NR-1, 0 once reaped */
 	unsigned n;
 	struct member m[];
 };
@@ -167,6 +168,10 @@ static int recv_token(struct ring *r, unsigned i, struct token *t,
 	uint64_t v;
 	ssize_t n;
 
+	/* A member that died while we ran; one dying between this check
+	 * and the wait below interrupts the wait (SIGCHLD). */
+	if (interrupted(r))
+		return -ECHILD;
 	switch (r->o->via) {
 	case VIA_PIPE:
 		while ((n = read(me->rfd, t, sizeof(*t))) < 0 && errno == EINTR)
@@ -282,6 +287,35 @@ static bool leader_done(struct ring *r, bool measuring, uint64_t now)
 	return now - r->start_ns >= o->duration_ns;
 }
 
+/* Processes: record which member died, and how, as the run's error. */
+static void note_dead(struct ring *r)
+{
+	int status;
+	pid_t p;
+	unsigned i;
+
+	atomic_store(&r->failed, true);
+	while ((p = waitpid(-1, &status, WNOHANG)) > 0)
+		for (i = 1; i < r->n; i++) {
+			if (r->pid[i] != p)
+				continue;
+			r->pid[i] = 0;
+			if (r->m[i].err)
+				continue;
+			r->m[i].err = EINTR;
+			if (WIFSIGNALED(status))
+				snprintf(r->m[i].what, sizeof(r->m[i].what),
+					 "ring member %u (pid %d) was killed "
+					 "by signal %d",
+					 i, (int)p, WTERMSIG(status));
+			else
+				snprintf(r->m[i].what, sizeof(r->m[i].what),
+					 "ring member %u (pid %d) exited with "
+					 "status %d",
+					 i, (int)p, WEXITSTATUS(status));
+		}
+}
+
 /* Member 0: starts the token, ends warmup, ends the run. */
 static void leader(struct ring *r)
 {
@@ -301,6 +335,10 @@ static void leader(struct ring *r)
 			return;
 		}
 		e = recv_token(r, 0, &t, &seen);
+		if (e == -ECHILD) {
+			note_dead(r);
+			return;
+		}
 		if (e) {
 			member_fail(r, 0, e, "cannot receive the token");
 			return;
@@ -392,7 +430,7 @@ static void close_fds(struct ring *r)
 }
 
 /* Start members 1..NR-1 as threads or processes; returns how many ran. */
-static unsigned start_members(struct ring *r, pthread_t *tid, pid_t *pid,
+static unsigned start_members(struct ring *r, pthread_t *tid,
 			      struct member_arg *args)
 {
 	sigset_t block, old;
@@ -417,12 +455,13 @@ static unsigned start_members(struct ring *r, pthread_t *tid, pid_t *pid,
 			}
 			continue;
 		}
-		pid[i] = fork();
-		if (pid[i] < 0) {
+		r->pid[i] = fork();
+		if (r->pid[i] < 0) {
+			r->pid[i] = 0;
 			rb_fail(r->st, errno, "cannot start ring member %u", i);
 			break;
 		}
-		if (!pid[i]) {
+		if (!r->pid[i]) {
 			(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 			member_thread(&args[i]);
 			_exit(r->m[i].err ? 1 : 0);
@@ -432,37 +471,29 @@ static unsigned start_members(struct ring *r, pthread_t *tid, pid_t *pid,
 	return i;
 }
 
-/* Wait for members 1..STARTED-1 and note a process that died. */
-static void join_members(struct ring *r, unsigned started, pthread_t *tid,
-			 pid_t *pid)
+/* Wait for members 1..STARTED-1 (a death was noted by note_dead()). */
+static void join_members(struct ring *r, unsigned started, pthread_t *tid)
 {
 	unsigned i;
-	int status;
 
 	for (i = 1; i < started; i++) {
-		if (!r->o->processes) {
+		if (!r->o->processes)
 			pthread_join(tid[i], NULL);
-			continue;
-		}
-		while (waitpid(pid[i], &status, 0) < 0 && errno == EINTR)
-			;
-		if (WIFSIGNALED(status) && !r->m[i].err) {
-			r->m[i].err = EINTR;
-			snprintf(r->m[i].what, sizeof(r->m[i].what),
-				 "ring member %u (pid %d) was killed by "
-				 "signal %d",
-				 i, (int)pid[i], WTERMSIG(status));
-		}
+		else if (r->pid[i] > 0)
+			while (waitpid(r->pid[i], NULL, 0) < 0 &&
+			       errno == EINTR)
+				;
 	}
 }
 
 /* A process member that is stuck or gone: kill them all. */
-static void kill_members(struct ring *r, unsigned started, pid_t *pid)
+static void kill_members(struct ring *r, unsigned started)
 {
 	unsigned i;
 
 	for (i = 1; r->o->processes && i < started; i++)
-		(void)kill(pid[i], SIGKILL); /* may be gone already */
+		if (r->pid[i] > 0)
+			(void)kill(r->pid[i], SIGKILL); /* may be exiting */
 }
 
 static void collect(struct ring *r, struct rb_run *run)
@@ -472,11 +503,13 @@ static void collect(struct ring *r, struct rb_run *run)
 	run->cycles = r->cycles;
 	run->warmup_cycles = r->warm_cycles;
 	run->elapsed_ns = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
-	for (i = 0; i < r->n; i++) {
+	/* A member that died explains member 0's failure: it goes first. */
+	for (i = r->n; i-- > 0;) {
 		run->tokens += r->m[i].tokens;
 		hist_merge(run->hist, &r->m[i].hist);
 		if (r->m[i].err && !atomic_load(&r->st->err))
-			rb_fail(r->st, r->m[i].err, "%s", r->m[i].what);
+			rb_fail(r->st, r->m[i].err == EINTR ? -1 : r->m[i].err,
+				"%s", r->m[i].what);
 	}
 	run->complete = !atomic_load(&r->st->err) && !sig_stop;
 }
@@ -507,6 +540,7 @@ int rb_ring_run(struct rb_state *st, const struct rb_calib *c,
 	r->st = st;
 	r->n = o->members;
 	r->work_loops = c->work_loops;
+	r->pid = pid;
 	for (i = 0; i < r->n; i++) {
 		hist_init(&r->m[i].hist);
 		r->m[i].cpu = rb_cpu_of(o, i);
@@ -519,7 +553,7 @@ int rb_ring_run(struct rb_state *st, const struct rb_calib *c,
 	child_died = 0;
 	if (o->processes)
 		sigaction(SIGCHLD, &sa, &old_sa);
-	started = e ? 1 : start_members(r, tid, pid, args);
+	started = e ? 1 : start_members(r, tid, args);
 	if (started == r->n) {
 		e = rb_pin(r->m[0].cpu);
 		if (e)
@@ -530,13 +564,13 @@ int rb_ring_run(struct rb_state *st, const struct rb_calib *c,
 	/* A ring that did not unwind by its stop token has members stuck:
 	 * processes are killed; threads started get a stop token. */
 	if (started < r->n || atomic_load(&r->failed) || r->m[0].err)
-		kill_members(r, started, pid);
+		kill_members(r, started);
 	if (started < r->n && !o->processes) {
 		struct token t = { .flags = TOK_STOP };
 
 		(void)send_token(r, 0, &t); /* a failed start was reported */
 	}
-	join_members(r, started, tid, pid);
+	join_members(r, started, tid);
 	if (o->processes)
 		sigaction(SIGCHLD, &old_sa, NULL);
 	collect(r, run);
