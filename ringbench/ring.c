@@ -155,10 +155,51 @@ static int send_token(struct ring *r, unsigned i, const struct token *t)
 	return -EINVAL;
 }
 
+/*
+ * Processes: reap the members that ended.  One that passed the stop token
+ * on exits 0; any other end is the run's error: returns true then.
+ */
+static bool note_dead(struct ring *r)
+{
+	bool bad = false;
+	int status;
+	pid_t p;
+	unsigned i;
+
+	while ((p = waitpid(-1, &status, WNOHANG)) > 0)
+		for (i = 1; i < r->n; i++) {
+			if (r->pid[i] != p)
+				continue;
+			r->pid[i] = 0;
+			if (WIFEXITED(status) && !WEXITSTATUS(status))
+				continue;
+			bad = true;
+			if (r->m[i].err)
+				continue;
+			r->m[i].err = EINTR;
+			if (WIFSIGNALED(status))
+				snprintf(r->m[i].what, sizeof(r->m[i].what),
+					 "ring member %u (pid %d) was killed "
+					 "by signal %d",
+					 i, (int)p, WTERMSIG(status));
+			else
+				snprintf(r->m[i].what, sizeof(r->m[i].what),
+					 "ring member %u (pid %d) exited with "
+					 "status %d",
+					 i, (int)p, WEXITSTATUS(status));
+		}
+	if (bad)
+		atomic_store(&r->failed, true);
+	return bad;
+}
+
 /* A blocked wait was interrupted: give up only if a member process died. */
 static bool interrupted(struct ring *r)
 {
-	return r->o->processes && child_died;
+	if (!r->o->processes || !child_died)
+		return false;
+	child_died = 0;
+	return note_dead(r);
 }
 
 static int recv_token(struct ring *r, unsigned i, struct token *t,
@@ -287,35 +328,6 @@ static bool leader_done(struct ring *r, bool measuring, uint64_t now)
 	return now - r->start_ns >= o->duration_ns;
 }
 
-/* Processes: record which member died, and how, as the run's error. */
-static void note_dead(struct ring *r)
-{
-	int status;
-	pid_t p;
-	unsigned i;
-
-	atomic_store(&r->failed, true);
-	while ((p = waitpid(-1, &status, WNOHANG)) > 0)
-		for (i = 1; i < r->n; i++) {
-			if (r->pid[i] != p)
-				continue;
-			r->pid[i] = 0;
-			if (r->m[i].err)
-				continue;
-			r->m[i].err = EINTR;
-			if (WIFSIGNALED(status))
-				snprintf(r->m[i].what, sizeof(r->m[i].what),
-					 "ring member %u (pid %d) was killed "
-					 "by signal %d",
-					 i, (int)p, WTERMSIG(status));
-			else
-				snprintf(r->m[i].what, sizeof(r->m[i].what),
-					 "ring member %u (pid %d) exited with "
-					 "status %d",
-					 i, (int)p, WEXITSTATUS(status));
-		}
-}
-
 /* Member 0: starts the token, ends warmup, ends the run. */
 static void leader(struct ring *r)
 {
@@ -335,10 +347,8 @@ static void leader(struct ring *r)
 			return;
 		}
 		e = recv_token(r, 0, &t, &seen);
-		if (e == -ECHILD) {
-			note_dead(r);
+		if (e == -ECHILD)
 			return;
-		}
 		if (e) {
 			member_fail(r, 0, e, "cannot receive the token");
 			return;

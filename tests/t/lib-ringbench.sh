@@ -41,10 +41,11 @@ stop_server() {
 	}
 }
 
-# wait_lines FILE N: FILE has at least N lines (within 20 s).
+# wait_lines FILE N: FILE has at least N lines (within 20 s).  Start the
+# writer on a FILE that does not exist yet (no old lines to count).
 wait_lines() {
 	_i=0
-	while test "$(wc -l <"$1")" -lt "$2"; do
+	while ! test -f "$1" || test "$(wc -l <"$1")" -lt "$2"; do
 		_i=$((_i + 1))
 		test "$_i" -lt 400 || return 1
 		sleep 0.05
