@@ -115,6 +115,23 @@ static bool parse_hello(const char *line, uint64_t *req, uint64_t *resp)
 	return *req && *resp && *req <= RB_MAX_MSG && *resp <= RB_MAX_MSG;
 }
 
+/*
+ * After an error line to a bad peer: end our side, then read what it still
+ * sends (64 KiB and 1 s at most) so that closing does not reset the
+ * connection before the peer has read the line.
+ */
+static void linger_close(int fd)
+{
+	char buf[4096];
+	size_t total = 0;
+	ssize_t n;
+
+	(void)shutdown(fd, SHUT_WR); /* the peer sees our end */
+	set_timeout(fd, SO_RCVTIMEO, NSEC_PER_SEC);
+	while (total < 65536 && (n = read(fd, buf, sizeof(buf))) > 0)
+		total += (size_t)n;
+}
+
 static void drop(struct conn *c, const char *why)
 {
 	atomic_fetch_add(&c->s->dropped, 1);
@@ -166,6 +183,7 @@ static void serve_tcp(struct conn *c, char *buf)
 	if (e || !parse_hello(buf, &req, &resp)) {
 		/* Best effort: the peer is going anyway. */
 		(void)write_all(c->fd, "ERR bad hello\n", 14);
+		linger_close(c->fd);
 		drop(c, e == -EAGAIN  ? "no hello within 5 s"
 			: e == -EPIPE ? "closed before its hello"
 				      : "bad hello");
@@ -280,6 +298,7 @@ static void accept_one(struct rb_server *s)
 
 		peer_name(fd, tmp.peer, sizeof(tmp.peer));
 		(void)write_all(fd, "ERR busy\n", 9); /* it goes anyway */
+		(void)shutdown(fd, SHUT_WR);
 		(void)close(fd);
 		drop(&tmp, "too many clients");
 		return;
