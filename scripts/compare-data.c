@@ -153,6 +153,52 @@ static void sb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
 	fputc('\n', out);
 }
 
+static void rb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
+		       const struct rb_group *g, const struct cmp_rb_row *row)
+{
+	FILE *out = ctx;
+	int f;
+
+	csv_field(out, l->label, ',');
+	csv_field(out, g->config, ',');
+	fprintf(out, "%zu", g->runs);
+	for (f = 0; f < RBF_COUNT; f++) {
+		const struct change *c = &row->change[f];
+
+		fputc(',', out);
+		csv_num(out, row->mean[f]);
+		fputc(',', out);
+		csv_num(out, row->sd[f]);
+		fputc(',', out);
+		csv_num(out, i ? c->delta : NAN);
+		fputc(',', out);
+		csv_num(out, i ? c->p : NAN);
+		fputc(',', out);
+		csv_bool(out, i && !isnan(c->p), c->significant);
+		fputc(',', out);
+		csv_num(out, i ? c->mde_pct : NAN);
+	}
+	fputc('\n', out);
+}
+
+static void rb_csv(FILE *out, const struct cmp_label *l, size_t n,
+		   double alpha)
+{
+	int f;
+
+	if (!cmp_has_ringbench(l, n))
+		return;
+	fputs("\nlabel,config,runs", out);
+	for (f = 0; f < RBF_COUNT; f++)
+		fprintf(out,
+			",%s_mean,%s_stddev,%s_change_pct,%s_p,%s_significant,"
+			"%s_mde_pct",
+			rb_fig_name[f], rb_fig_name[f], rb_fig_name[f],
+			rb_fig_name[f], rb_fig_name[f], rb_fig_name[f]);
+	fputc('\n', out);
+	cmp_rb_each(l, n, alpha, rb_csv_row, out);
+}
+
 void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
 		    double alpha)
 {
@@ -161,6 +207,7 @@ void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
 	csv_heads(out);
 	for (i = 0; i < n; i++)
 		csv_row(out, &l[0], &l[i], alpha);
+	rb_csv(out, l, n, alpha);
 	if (!cmp_has_seqbench(l, n))
 		return;
 	fputs("\nlabel,phase,size_mib,block_bytes,threads,runs,"
@@ -310,6 +357,36 @@ static void sb_json_row(void *ctx, const struct cmp_label *l, size_t i,
 	json_object_end(j);
 }
 
+static void rb_json_row(void *ctx, const struct cmp_label *l, size_t i,
+			const struct rb_group *g, const struct cmp_rb_row *row)
+{
+	struct json *j = ctx;
+	int f;
+
+	json_object_begin(j, NULL);
+	json_str(j, "label", l->label);
+	json_str(j, "config", g->config);
+	json_u64(j, "runs", g->runs);
+	for (f = 0; f < RBF_COUNT; f++) {
+		const struct change *c = &row->change[f];
+
+		json_object_begin(j, rb_fig_name[f]);
+		json_double(j, "mean", row->mean[f]);
+		json_double(j, "stddev", row->sd[f]);
+		if (i) {
+			json_double(j, "change_pct", c->delta);
+			json_double(j, "p", c->p);
+			if (isnan(c->p))
+				json_null(j, "significant");
+			else
+				json_bool(j, "significant", c->significant);
+			json_double(j, "mde_pct", c->mde_pct);
+		}
+		json_object_end(j);
+	}
+	json_object_end(j);
+}
+
 void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
 		     const struct cmp_options *o, const struct run_info *ri)
 {
@@ -329,6 +406,9 @@ void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
 	json_array_end(&j);
 	json_array_begin(&j, "seqbench");
 	cmp_sb_each(l, n, o->alpha, sb_json_row, &j);
+	json_array_end(&j);
+	json_array_begin(&j, "ringbench");
+	cmp_rb_each(l, n, o->alpha, rb_json_row, &j);
 	json_array_end(&j);
 	json_object_end(&j);
 	json_finish(&j);

@@ -211,6 +211,8 @@ static void label_fill(struct cmp_label *l)
 		}
 		for (j = 0; j < r->n_sb; j++)
 			cmp_sb_add(&l->sb, &l->n_sb, &r->sb[j]);
+		for (j = 0; j < r->n_rb; j++)
+			cmp_rb_add(&l->rb, &l->n_rb, &r->rb[j]);
 	}
 	if (l->n_sb > 1)
 		qsort(l->sb, l->n_sb, sizeof(*l->sb), cmp_sb_order);
@@ -246,6 +248,7 @@ void cmp_label_release(struct cmp_label *l)
 	for (f = 0; f < FIG_COUNT; f++)
 		free(l->fig[f].samples);
 	cmp_sb_release(l->sb, l->n_sb);
+	cmp_rb_release(l->rb, l->n_rb);
 	free(l->hist.le_s);
 	free(l->hist.count);
 	free(l->r);
@@ -329,27 +332,36 @@ struct change cmp_change(const struct cmp_label *base,
 	return c;
 }
 
+struct change cmp_samples_change(const double *b, size_t nb, const double *v,
+				 size_t nv, double alpha)
+{
+	struct change c = { NAN, NAN, false, NAN, TEST_NONE };
+	struct figure fb, fv;
+	double mb;
+
+	if (!nb || !nv)
+		return c;
+	mb = stats_mean_of(b, nb);
+	if (mb != 0)
+		c.delta = (stats_mean_of(v, nv) - mb) / fabs(mb) * 100;
+	if (nb < 2 || nv < 2)
+		return c;
+	fb = (struct figure){ mb, (double *)b, nb };
+	fv = (struct figure){ NAN, (double *)v, nv };
+	welch(&c, &fb, &fv, alpha);
+	c.test = TEST_RUNS;
+	c.significant = c.p < alpha;
+	return c;
+}
+
 struct change cmp_sb_change(const struct cmp_label *base,
 			    const struct sb_group *g, double alpha)
 {
 	const struct sb_group *bg = cmp_sb_find(base->sb, base->n_sb, g);
-	struct change c = { NAN, NAN, false, NAN, TEST_NONE };
-	struct figure b, v;
-	double mb;
 
 	if (!bg)
-		return c;
-	mb = stats_mean_of(bg->rate, bg->n);
-	if (mb != 0)
-		c.delta = (stats_mean_of(g->rate, g->n) - mb) / fabs(mb) * 100;
-	if (bg->n < 2 || g->n < 2)
-		return c;
-	b = (struct figure){ mb, bg->rate, bg->n };
-	v = (struct figure){ NAN, g->rate, g->n };
-	welch(&c, &b, &v, alpha);
-	c.test = TEST_RUNS;
-	c.significant = c.p < alpha;
-	return c;
+		return cmp_samples_change(NULL, 0, NULL, 0, alpha);
+	return cmp_samples_change(bg->rate, bg->n, g->rate, g->n, alpha);
 }
 
 bool cmp_pressure_differs(const struct cmp_pressure *a,

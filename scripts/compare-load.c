@@ -41,6 +41,7 @@
 #define MAX_HIST_ENTRIES 65536 /* over all summaries of a result */
 #define MAX_SB_GROUPS 1024
 #define MAX_SB_ENTRIES 65536
+#define MAX_RB_RUNS 65536
 
 /* The format versions of result.json this program reads. */
 #define MIN_VERSION 1
@@ -620,6 +621,108 @@ static void load_seqbench(struct cmp_result *r, const char *file,
 		r->label = xstrdup(s);
 }
 
+/* A number, or NaN when it is null or absent (a figure a run lacks). */
+static double num_or_nan(const char *file, const struct json_node *n,
+			 const char *key, const char *name)
+{
+	const struct json_node *v = json_read_member(n, key);
+	double x;
+
+	if (!v || v->type == JSON_NULL)
+		return NAN;
+	return get_num(file, n, key, name, &x) ? x : NAN;
+}
+
+/* "ring -t 2 --via pipe -w 0us -s 0us --cpus 0,1": what a group is. */
+static char *rb_config(const char *file, const struct json_node *root)
+{
+	const char *mode = get_label(file, root, "mode", false);
+	const struct json_node *cfg = need_type(file, root, "config",
+						JSON_OBJECT);
+	const struct json_node *cpus = json_read_member(root, "cpus");
+	char *s, *t;
+	size_t i;
+
+	if (!strcmp(mode, "ring"))
+		s = xasprintf(
+			"ring -t %g --via %s%s -w %gus -s %gus",
+			need_num(file, cfg, "members", "config.members"),
+			get_label(file, cfg, "via", false),
+			!strcmp(get_label(file, cfg, "tasks", false), "processes")
+				? " --processes"
+				: "",
+			need_num(file, cfg, "work_s", "config.work_s") * 1e6,
+			need_num(file, cfg, "sleep_s", "config.sleep_s") * 1e6);
+	else if (!strcmp(mode, "rr"))
+		s = xasprintf(
+			"rr %s -c %g --size %g,%g",
+			get_label(file, cfg, "protocol", false),
+			need_num(file, cfg, "clients", "config.clients"),
+			need_num(file, cfg, "request_bytes",
+				 "config.request_bytes"),
+			need_num(file, cfg, "response_bytes",
+				 "config.response_bytes"));
+	else if (!strcmp(mode, "tbench"))
+		s = xasprintf("tbench -c %g",
+			      need_num(file, cfg, "clients", "config.clients"));
+	else
+		bad(file, "ringbench mode \"%s\" has nothing to compare",
+		    text_escape(mode));
+	for (i = 0; cpus && cpus->type == JSON_ARRAY && i < cpus->count &&
+		    i < 64;
+	     i++) {
+		double c = need_num(file, &cpus->items[i], "", "cpus[]");
+
+		t = xasprintf("%s%s%g", s, i ? "," : " --cpus ", c);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* A ringbench result: the complete runs of its one configuration. */
+static void load_ringbench(struct cmp_result *r, const char *file,
+			   const struct json_node *root)
+{
+	char *config = rb_config(file, root);
+	const struct json_node *runs = need_type(file, root, "runs",
+						 JSON_ARRAY), *v;
+	const char *rate = strcmp(get_label(file, root, "mode", false), "ring")
+				   ? "transactions_per_s"
+				   : "cycles_per_s";
+	size_t i;
+
+	if (runs->count > MAX_RB_RUNS)
+		bad(file, "more than %d ringbench runs", MAX_RB_RUNS);
+	for (i = 0; i < runs->count; i++) {
+		const struct json_node *run = &runs->items[i], *done;
+		double x[RBF_COUNT];
+
+		if (run->type != JSON_OBJECT)
+			bad(file, "\"runs\" holds %s, expected objects",
+			    a_type(run->type));
+		done = json_read_member(run, "complete");
+		if (!done ||
+		    (done->type != JSON_TRUE && done->type != JSON_FALSE))
+			bad(file, "\"runs[].complete\" is missing or not "
+				  "true or false");
+		if (done->type == JSON_FALSE) {
+			r->partial = true; /* a run cut short is left out */
+			continue;
+		}
+		x[RBF_RATE] = num_or_nan(file, run, rate, "runs[].rate");
+		x[RBF_US] = num_or_nan(file, run, "us_per_cycle",
+				       "runs[].us_per_cycle");
+		x[RBF_P50] = num_or_nan(file, run, "p50_us", "runs[].p50_us");
+		x[RBF_P99] = num_or_nan(file, run, "p99_us", "runs[].p99_us");
+		cmp_rb_add_run(&r->rb, &r->n_rb, config, x);
+	}
+	v = json_read_member(root, "partial");
+	if (v && v->type == JSON_TRUE)
+		r->partial = true;
+	free(config);
+}
+
 /* The last component of PATH without trailing slashes or SUFFIX. */
 static char *base_name(const char *path, const char *suffix)
 {
@@ -671,10 +774,11 @@ static void load_dir(struct cmp_result *r, const char *dir,
 {
 	char *run = xasprintf("%s/result.json", dir);
 	char *sb = xasprintf("%s/seqbench.json", dir);
+	char *rb = xasprintf("%s/ringbench.json", dir);
 	struct json_node *root;
 	int version;
 
-	if (exists(run) || !exists(sb)) {
+	if (exists(run) || (!exists(sb) && !exists(rb))) {
 		root = load_json(run, &version);
 		load_run(r, run, root, version, o);
 		json_read_free(root);
@@ -686,8 +790,16 @@ static void load_dir(struct cmp_result *r, const char *dir,
 		if (!r->label)
 			r->label = base_name(dir, "");
 	}
+	if (exists(rb)) {
+		root = load_json(rb, &version);
+		load_ringbench(r, rb, root);
+		json_read_free(root);
+		if (!r->label)
+			r->label = base_name(dir, "");
+	}
 	free(run);
 	free(sb);
+	free(rb);
 }
 
 void cmp_load(struct cmp_result *r, const char *path, const char *label,
@@ -713,8 +825,15 @@ void cmp_load(struct cmp_result *r, const char *path, const char *label,
 		load_dir(r, path, o);
 	} else {
 		root = load_json(path, &version);
+		const char *prog = json_read_member(root, "program")
+					   ? get_label(path, root, "program",
+						       true)
+					   : NULL;
+
 		if (json_read_member(root, "gitk_runs"))
 			load_run(r, path, root, version, o);
+		else if (prog && !strcmp(prog, "ringbench"))
+			load_ringbench(r, path, root);
 		else if (json_read_member(root, "results"))
 			load_seqbench(r, path, root);
 		else
@@ -735,6 +854,7 @@ void cmp_result_release(struct cmp_result *r)
 	for (f = 0; f < FIG_COUNT; f++)
 		free(r->fig[f].samples);
 	cmp_sb_release(r->sb, r->n_sb);
+	cmp_rb_release(r->rb, r->n_rb);
 	free(r->hist.le_s);
 	free(r->hist.count);
 	free(r->label);

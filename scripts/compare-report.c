@@ -558,6 +558,51 @@ static void table_seqbench(FILE *out, const struct cmp_label *l, size_t n,
 	table_print(out, &t, md);
 }
 
+static void rb_table_row(void *ctx, const struct cmp_label *l, size_t i,
+			 const struct rb_group *g, const struct cmp_rb_row *row)
+{
+	struct table *t = ctx;
+	int f;
+
+	table_add(t, "%s", l->label);
+	table_add(t, "%s", g->config);
+	table_add(t, "%zu", g->runs);
+	for (f = 0; f < RBF_COUNT; f++) {
+		add_num(t, row->mean[f], f == RBF_RATE ? 1 : 3);
+		if (f == RBF_RATE)
+			add_num(t, row->sd[f], 1);
+		if (i)
+			add_change(t, &row->change[f], CHANGE_PCT);
+		else
+			table_add(t, "-");
+	}
+}
+
+static void table_ringbench(FILE *out, const struct cmp_label *l, size_t n,
+			    bool md, double alpha)
+{
+	static const char *const heads[] = {
+		"label",  "config", "runs",   "rate/s", "stddev", "change",
+		"us/cyc", "change", "p50_us", "change", "p99_us", "change",
+	};
+	struct table t = { sizeof(heads) / sizeof(heads[0]), 3, 0, NULL };
+	size_t i;
+
+	if (!cmp_has_ringbench(l, n))
+		return;
+	for (i = 0; i < t.cols; i++)
+		table_add(&t, "%s", heads[i]);
+	cmp_rb_each(l, n, alpha, rb_table_row, &t);
+	fputs("\nringbench (over runs; rate: cycles or transactions per "
+	      "second; change against ",
+	      out);
+	(md ? md_cell_write : text_write)(out, l[0].label);
+	fputs(", * significant):\n", out);
+	if (md)
+		fputc('\n', out);
+	table_print(out, &t, md);
+}
+
 static void report_table(FILE *out, const struct cmp_label *l, size_t n,
 			 const struct cmp_options *o, bool md)
 {
@@ -583,6 +628,7 @@ static void report_table(FILE *out, const struct cmp_label *l, size_t n,
 		fputs(".\n", out);
 	}
 	table_seqbench(out, l, n, md, o->alpha);
+	table_ringbench(out, l, n, md, o->alpha);
 }
 
 /* A count as the 2009 lines print it: whole, or one decimal for a mean. */

@@ -104,6 +104,30 @@ struct sb_group {
 	double *cpu;  /* cpu_pct of each run, NaN when absent */
 };
 
+/* The figures compared of a ringbench configuration, per run. */
+enum rb_fig {
+	RBF_RATE, /* cycles_per_s or transactions_per_s */
+	RBF_US,	  /* us_per_cycle */
+	RBF_P50,  /* p50_us */
+	RBF_P99,  /* p99_us */
+	RBF_COUNT
+};
+
+/* Their names in CSV and JSON ("rate_per_s" stands for either rate). */
+extern const char *const rb_fig_name[RBF_COUNT];
+
+/*
+ * One ringbench configuration (its mode and options, as CONFIG, e.g.
+ * "ring -t 2 --via pipe -w 0 -s 0") over its complete runs: the samples
+ * of each figure (a figure a run does not have, tbench's p99, is left out).
+ */
+struct rb_group {
+	char *config;
+	size_t runs;
+	double *v[RBF_COUNT];
+	size_t n[RBF_COUNT];
+};
+
 /* How the workloads were pressed (result.json format_version 2). */
 struct cmp_pressure {
 	bool known;	  /* the result says */
@@ -127,6 +151,8 @@ struct cmp_result {
 	size_t hist_entries;  /* read into it, for the bound */
 	size_t n_sb;
 	struct sb_group *sb;
+	size_t n_rb;
+	struct rb_group *rb;
 };
 
 /*
@@ -157,6 +183,8 @@ struct cmp_label {
 	struct cmp_hist hist;
 	size_t n_sb;
 	struct sb_group *sb; /* the runs of all results pooled */
+	size_t n_rb;
+	struct rb_group *rb; /* the same for ringbench */
 };
 
 /* Which test judged a change. */
@@ -188,7 +216,8 @@ struct cmp_options {
 
 /* compare-load.c */
 /*
- * Load PATH (a directory, a result.json or a seqbench JSON file) into R,
+ * Load PATH (a directory, a result.json, a seqbench or a ringbench JSON
+ * file) into R,
  * labelled LABEL when not NULL, computing the per-result figures.  Dies
  * with EXIT_RUN_FAILED and one line naming the file and the key on bad
  * input.
@@ -220,6 +249,12 @@ void cmp_label_release(struct cmp_label *l);
 /* Change of figure F of L against BASE. */
 struct change cmp_change(const struct cmp_label *base,
 			 const struct cmp_label *l, enum fig f, double alpha);
+/*
+ * Change of the samples V[0..NV) against B[0..NB): percent of B's mean,
+ * and Welch's test when both have two samples or more.
+ */
+struct change cmp_samples_change(const double *b, size_t nb, const double *v,
+				 size_t nv, double alpha);
 /* Change of seqbench group G against BASE's matching group (if any). */
 struct change cmp_sb_change(const struct cmp_label *base,
 			    const struct sb_group *g, double alpha);
@@ -293,6 +328,31 @@ typedef void cmp_sb_row_fn(void *ctx, const struct cmp_label *l, size_t i,
  */
 size_t cmp_sb_each(const struct cmp_label *l, size_t n, double alpha,
 		   cmp_sb_row_fn *fn, void *ctx);
+
+/* compare-ringbench.c */
+/* Add the runs of group G to the list *RB of *N (a new group if new). */
+void cmp_rb_add(struct rb_group **rb, size_t *n, const struct rb_group *g);
+/* Add one run's figures V (NaN: absent) to CONFIG's group in *RB. */
+void cmp_rb_add_run(struct rb_group **rb, size_t *n, const char *config,
+		    const double v[RBF_COUNT]);
+void cmp_rb_release(struct rb_group *rb, size_t n);
+bool cmp_has_ringbench(const struct cmp_label *l, size_t n);
+
+/* A ringbench configuration of one label: each figure over its runs. */
+struct cmp_rb_row {
+	double mean[RBF_COUNT], sd[RBF_COUNT];
+	struct change change[RBF_COUNT]; /* against the baseline's */
+};
+typedef void cmp_rb_row_fn(void *ctx, const struct cmp_label *l, size_t i,
+			   const struct rb_group *g,
+			   const struct cmp_rb_row *row);
+/*
+ * Call FN for every ringbench configuration found in any label, in
+ * CONFIG order, and within one for each label that has it.  Returns the
+ * number of configurations.
+ */
+size_t cmp_rb_each(const struct cmp_label *l, size_t n, double alpha,
+		   cmp_rb_row_fn *fn, void *ctx);
 
 /* compare-data.c */
 void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
