@@ -407,9 +407,12 @@ void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
 	json_array_begin(&j, "seqbench");
 	cmp_sb_each(l, n, o->alpha, sb_json_row, &j);
 	json_array_end(&j);
-	json_array_begin(&j, "ringbench");
-	cmp_rb_each(l, n, o->alpha, rb_json_row, &j);
-	json_array_end(&j);
+	/* Only when there are some: older consumers' output stays the same. */
+	if (cmp_has_ringbench(l, n)) {
+		json_array_begin(&j, "ringbench");
+		cmp_rb_each(l, n, o->alpha, rb_json_row, &j);
+		json_array_end(&j);
+	}
 	json_object_end(&j);
 	json_finish(&j);
 }
