@@ -88,6 +88,8 @@ Run:
                        state: dirty pages written, caches dropped, swap
                        emptied, memory compacted)
   --seqbench=ARGS      also run seqbench with ARGS after the fake-gitk runs
+  --ringbench=ARGS     also run ringbench with ARGS (its mode first, e.g.
+                       'ring -t 2 -n 5') after them, into ringbench.json
   --repo=PATH          git repository for fake-gitk (default: a synthetic
                        one, created once and cached)
   --commits=N          size of the synthetic repository (default 180000)
@@ -163,14 +165,14 @@ show_version() {
 cfg_keys="label results scratch repo commits seed gitk-runs warmup drop-caches"
 cfg_keys="$cfg_keys seqbench music-from gitk-args music-args stall pressure"
 cfg_keys="$cfg_keys confine mem-limit swap allow-unconfined precision max-runs"
-cfg_keys="$cfg_keys time-budget sysctl quick"
+cfg_keys="$cfg_keys time-budget sysctl quick ringbench"
 cfg_label='' cfg_results='' cfg_scratch='' cfg_repo='' cfg_commits=''
 cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
 cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
 cfg_pressure='' cfg_confine='' cfg_mem_limit='' cfg_swap=''
 cfg_allow_unconfined='' cfg_precision='' cfg_max_runs='' cfg_time_budget=''
 cfg_sysctl=''
-cfg_quick=''
+cfg_quick='' cfg_ringbench=''
 
 cfg_set() {
 	_var=cfg_$(echo "$1" | tr - _)
@@ -453,7 +455,7 @@ parse_args() {
 			esac
 			;;
 		--config | --label | --results | --scratch | --repo | --commits | \
-			--seed | --gitk-runs | --warmup | --seqbench | \
+			--seed | --gitk-runs | --warmup | --seqbench | --ringbench | \
 			--music-from | --gitk-args | --music-args | --stall | \
 			--mem-limit | --swap | --pressure | --confine | \
 			--precision | --max-runs | --time-budget | --sysctl)
@@ -495,7 +497,7 @@ find_prog() {
 # Set by find_programs.
 p_latency_output='' p_unbuffered='' p_fake_gitk='' p_fake_music=''
 p_latency_vmstat='' p_latency_kmsg='' p_latency_trace='' p_latency_summarize=''
-p_seqbench='' p_latency_machine=''
+p_seqbench='' p_latency_machine='' p_ringbench=''
 
 find_programs() {
 	_missing=
@@ -515,6 +517,13 @@ find_programs() {
 			p_seqbench=$_path
 		else
 			_missing="$_missing seqbench"
+		fi
+	fi
+	if [ -n "$cfg_ringbench" ]; then
+		if _path=$(find_prog ringbench/ringbench); then
+			p_ringbench=$_path
+		else
+			_missing="$_missing ringbench"
 		fi
 	fi
 	[ -z "$_missing" ] ||
@@ -681,6 +690,13 @@ cmd_seqbench() { # JSON
 	exec "$@"
 }
 
+cmd_ringbench() { # JSON
+	# shellcheck disable=SC2086 # the user's ringbench mode and options
+	set -- "$p_ringbench" $cfg_ringbench --format json -o "$1"
+	log_cmd "$@"
+	exec "$@"
+}
+
 cmd_snapshot() { # JSON
 	set -- "$p_latency_vmstat" --snapshot -o "$1"
 	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
@@ -733,7 +749,8 @@ record_versions() {
 	: >"$run_dir/versions"
 	for _p in "$p_latency_output" "$p_unbuffered" "$p_fake_gitk" \
 		"$p_fake_music" "$p_latency_vmstat" "$p_latency_kmsg" \
-		"$p_latency_trace" "$p_latency_summarize" ${p_seqbench:+"$p_seqbench"}; do
+		"$p_latency_trace" "$p_latency_summarize" ${p_seqbench:+"$p_seqbench"} \
+		${p_ringbench:+"$p_ringbench"}; do
 		"$_p" --version >>"$run_dir/versions" ||
 			die "cannot run '$_p --version'"
 	done

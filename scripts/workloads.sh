@@ -150,6 +150,16 @@ run_seqbench() {
 	rm -rf "$scratch/seqbench"
 }
 
+run_ringbench() {
+	[ -n "$cfg_ringbench" ] || return 0
+	progress "ringbench $cfg_ringbench"
+	(cmd_ringbench "$run_dir/ringbench.json") >"$run_dir/ringbench.txt" \
+		2>"$run_dir/ringbench.err" &
+	_pid=$!
+	bg_add $_pid
+	wait_for $_pid || fail_run "ringbench failed (see ringbench.err)"
+}
+
 # uptime_ms: milliseconds since boot (a clock that does not jump).
 uptime_ms() {
 	read -r _up _idle </proc/uptime
@@ -208,4 +218,5 @@ run_workloads() {
 		! enough_runs || break
 	done
 	run_seqbench
+	run_ringbench
 }

@@ -74,6 +74,7 @@ max-runs=10
 time-budget=6m
 sysctl=
 quick=no
+ringbench=
 EOF_
 
 test_expect_success 'the effective configuration, and its round trip' '
