@@ -54,6 +54,7 @@ struct member {
 	int cpu;
 	int err;
 	char what[96];
+	struct progress progress; /* its own: the line counter is not shared */
 	struct hist hist;
 } __attribute__((aligned(64)));
 
@@ -276,7 +277,7 @@ static void hop(struct ring *r, unsigned i, const struct token *t,
 	me->tokens++;
 	if (r->o->progress_every && me->tokens % r->o->progress_every == 0)
 		/* A lost progress line does not stop the ring. */
-		(void)progress_emit(&r->st->progress, now,
+		(void)progress_emit(&me->progress, now,
 				    "mode=ring member=%u tokens=%llu", i,
 				    (unsigned long long)me->tokens);
 }
@@ -557,6 +558,7 @@ int rb_ring_run(struct rb_state *st, const struct rb_calib *c,
 	r->pid = pid;
 	for (i = 0; i < r->n; i++) {
 		hist_init(&r->m[i].hist);
+		r->m[i].progress = st->progress;
 		r->m[i].cpu = rb_cpu_of(o, i);
 		rb_place_add(st, "member", i, r->m[i].cpu);
 	}

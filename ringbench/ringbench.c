@@ -433,7 +433,7 @@ void rb_fail(struct rb_state *st, int err, const char *fmt, ...)
 
 bool rb_stopping(struct rb_state *st)
 {
-	return sig_stop || atomic_load_explicit(&st->stop, memory_order_relaxed);
+	return atomic_load_explicit(&st->stop, memory_order_relaxed);
 }
 
 int rb_cpu_of(const struct rb_opts *o, unsigned n)
@@ -645,7 +645,7 @@ int main(int argc, char **argv)
 		rep.work_cpu_ns = measure_work(&cl.o, &cal, &rep.n_work);
 		cl.o.runs = 0;
 	}
-	for (i = 0; i < cl.o.runs && !rb_stopping(&st); i++) {
+	for (i = 0; i < cl.o.runs && !sig_stop && !rb_stopping(&st); i++) {
 		runs[i].hist = xmalloc(sizeof(*runs[i].hist));
 		hist_init(runs[i].hist);
 		n = i + 1;

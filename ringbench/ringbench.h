@@ -126,7 +126,7 @@ struct rb_state {
 	atomic_bool stop;
 	atomic_int err; /* errno of the first error, 0 when none */
 	char what[256];	/* what failed */
-	struct progress progress;
+	struct progress progress; /* each worker writes through a copy */
 	struct rb_place *place;
 	unsigned n_place;
 };
@@ -137,7 +137,10 @@ struct rb_state {
  */
 void rb_fail(struct rb_state *st, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Stop requested by a signal or an error. */
+/*
+ * Stop requested (an error, or the main thread saw a signal: only it
+ * reads sig_stop, as only it runs the handler).
+ */
 bool rb_stopping(struct rb_state *st);
 /* The CPU of the Nth task of a run under --cpus, or -1 (no pinning). */
 int rb_cpu_of(const struct rb_opts *o, unsigned n);

@@ -435,6 +435,8 @@ struct client {
 	int fd;
 	char *req, *resp;
 	uint64_t tx, warm_tx, requests, responses, start_ns, end_ns;
+	_Atomic bool done;
+	struct progress progress;
 	struct hist hist;
 };
 
@@ -573,7 +575,7 @@ static void client_loop(struct client *c)
 		c->end_ns = t1;
 		if (o->progress_every && c->tx % o->progress_every == 0)
 			/* A lost progress line does not stop the client. */
-			(void)progress_emit(&c->st->progress, t1,
+			(void)progress_emit(&c->progress, t1,
 					    "mode=rr client=%u transactions=%llu",
 					    c->index,
 					    (unsigned long long)c->tx);
@@ -582,9 +584,8 @@ static void client_loop(struct client *c)
 	}
 }
 
-static void *client_thread(void *p)
+static void client_run(struct client *c)
 {
-	struct client *c = p;
 	const struct rb_opts *o = c->st->o;
 	int cpu = rb_cpu_of(o, o->connect ? c->index : 2 * c->index);
 	int e = rb_pin(cpu);
@@ -592,12 +593,12 @@ static void *client_thread(void *p)
 	if (e) {
 		rb_fail(c->st, -e, "client %u: cannot pin to CPU %d", c->index,
 			cpu);
-		return NULL;
+		return;
 	}
 	rb_place_add(c->st, "client", c->index, cpu);
 	e = client_connect(c);
 	if (e == -ECONNREFUSED)
-		return NULL;
+		return;
 	if (e == -EINVAL)
 		rb_fail(c->st, EINVAL, "client %u: cannot resolve '%s'",
 			c->index, c->addr);
@@ -606,7 +607,34 @@ static void *client_thread(void *p)
 			c->addr);
 	else
 		client_loop(c);
+}
+
+static void *client_thread(void *p)
+{
+	struct client *c = p;
+
+	client_run(c);
+	atomic_store(&c->done, true);
 	return NULL;
+}
+
+/*
+ * Wait for the N clients CL: the main thread alone runs the signal handler
+ * and reads sig_stop, and passes a stop on to the clients.
+ */
+static void wait_clients(struct rb_state *st, struct client *cl, unsigned n)
+{
+	unsigned i = 0;
+
+	while (i < n) {
+		if (atomic_load(&cl[i].done)) {
+			i++;
+			continue;
+		}
+		(void)sleep_until_ns(mono_ns() + 100 * NSEC_PER_MSEC, &sig_stop);
+		if (sig_stop)
+			atomic_store(&st->stop, true);
+	}
 }
 
 int rb_rr_run(struct rb_state *st, const char *addr, struct rb_run *run)
@@ -627,11 +655,13 @@ int rb_rr_run(struct rb_state *st, const char *addr, struct rb_run *run)
 		c->req = xcalloc(1, o->req_size);
 		c->resp = xmalloc(o->resp_size + 1);
 		hist_init(&c->hist);
+		c->progress = st->progress;
 		if (pthread_create(&tid[started], NULL, client_thread, c)) {
 			rb_fail(st, errno, "cannot start client %u", started);
 			break;
 		}
 	}
+	wait_clients(st, cl, started);
 	for (i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
 	for (i = 0; i < o->clients; i++) {
