@@ -31,8 +31,8 @@ static const struct {
 	const char *head;
 	double p;
 } pct[] = {
-	{ "p50_us", "p50", 50.0 },	  { "p90_us", "p90", 90.0 },
-	{ "p99_us", "p99", 99.0 },	  { "p999_us", "p99.9", 99.9 },
+	{ "p50_us", "p50", 50.0 },	 { "p90_us", "p90", 90.0 },
+	{ "p99_us", "p99", 99.0 },	 { "p999_us", "p99.9", 99.9 },
 	{ "p9999_us", "p99.99", 99.99 },
 };
 #define N_PCT (sizeof(pct) / sizeof(pct[0]))
@@ -227,8 +227,7 @@ static void json_run(struct json *j, const struct rb_opts *o,
 		json_u64(j, "server_connections", r->server_connections);
 		json_u64(j, "server_dropped", r->server_dropped);
 	}
-	json_latency(j, o, o->mode == RB_TBENCH ? NULL : r->hist,
-		     max_us(o, r));
+	json_latency(j, o, o->mode == RB_TBENCH ? NULL : r->hist, max_us(o, r));
 	json_object_end(j);
 }
 
@@ -247,9 +246,10 @@ static void json_config(struct json *j, const struct rb_report *r)
 	}
 	if (o->mode == RB_RR) {
 		json_str(j, "protocol", o->udp ? "udp" : "tcp");
-		json_str(j, "role", o->listen	 ? "server"
-				    : o->connect ? "client"
-						 : "both");
+		json_str(j, "role",
+			 o->listen    ? "server"
+			 : o->connect ? "client"
+				      : "both");
 		json_u64(j, "request_bytes", o->req_size);
 		json_u64(j, "response_bytes", o->resp_size);
 		json_str(j, "server", r->server);
@@ -451,13 +451,15 @@ static void text_head(FILE *f, const struct rb_report *r)
 	else
 		fprintf(f, "ringbench calibrate: work %s\n",
 			fmt_duration(a, o->work_ns));
-	fprintf(f, "calibration: %.1f loops/us on CPU %d (%llu loops, median of "
-		   "%u, %s)",
+	fprintf(f,
+		"calibration: %.1f loops/us on CPU %d (%llu loops, median of "
+		"%u, %s)",
 		1e3 / r->calib->ns_per_loop, r->calib->cpu,
 		(unsigned long long)r->calib->trial_loops, r->calib->trials,
 		fmt_duration(a, r->calib->spent_ns));
 	if (o->work_ns)
-		fprintf(f, "; work %s = %llu loops", fmt_duration(b, o->work_ns),
+		fprintf(f, "; work %s = %llu loops",
+			fmt_duration(b, o->work_ns),
 			(unsigned long long)r->calib->work_loops);
 	fputc('\n', f);
 }
@@ -501,8 +503,9 @@ static void write_text(FILE *f, const struct rb_report *r)
 			"%.2f%%\n",
 			rate.mean, cyc.mean, rate.sd, cyc.sd, rate.cov_pct);
 	if (o->mode != RB_TBENCH)
-		fprintf(f, "latency (%s, us, all runs): p50 %.2f, p99 %.2f, "
-			   "p99.99 %.2f, max %.2f over %llu samples\n",
+		fprintf(f,
+			"latency (%s, us, all runs): p50 %.2f, p99 %.2f, "
+			"p99.99 %.2f, max %.2f over %llu samples\n",
 			o->mode == RB_RING ? "wakeup per hop" : "round trip",
 			pct_us(h, 50), pct_us(h, 99), pct_us(h, 99.99),
 			h->count ? (double)h->max_ns / 1e3 : NAN,

@@ -45,8 +45,8 @@ struct token {
 
 /* One member, in memory every member shares (MAP_SHARED for processes). */
 struct member {
-	int rfd; /* pipe: own read end; eventfd: own counter */
-	int wfd; /* pipe: write end of the next member's pipe */
+	int rfd;		/* pipe: own read end; eventfd: own counter */
+	int wfd;		/* pipe: write end of the next member's pipe */
 	_Atomic uint32_t fword; /* futex: bumped for each token handed over */
 	struct token slot;	/* futex, eventfd: the token handed over */
 	uint64_t tokens;	/* received while measuring */
@@ -142,14 +142,16 @@ static int send_token(struct ring *r, unsigned i, const struct token *t)
 		next->slot = *t;
 		/* The kernel orders the slot before the wakeup; this tells
 		 * the compiler and the thread sanitizer so too. */
-		atomic_fetch_add_explicit(&next->fword, 1, memory_order_release);
+		atomic_fetch_add_explicit(&next->fword, 1,
+					  memory_order_release);
 		do
 			n = write(next->rfd, &one, sizeof(one));
 		while (n < 0 && errno == EINTR);
 		return n == (ssize_t)sizeof(one) ? 0 : n < 0 ? -errno : -EIO;
 	case VIA_FUTEX:
 		next->slot = *t;
-		atomic_fetch_add_explicit(&next->fword, 1, memory_order_release);
+		atomic_fetch_add_explicit(&next->fword, 1,
+					  memory_order_release);
 		if (futex(&next->fword,
 			  r->o->processes ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE,
 			  1) < 0)
@@ -264,8 +266,7 @@ static void member_fail(struct ring *r, unsigned i, int err, const char *what)
 }
 
 /* The receiver's side of a hop: stamp, count, maybe a progress line. */
-static void hop(struct ring *r, unsigned i, const struct token *t,
-		uint64_t now)
+static void hop(struct ring *r, unsigned i, const struct token *t, uint64_t now)
 {
 	struct member *me = &r->m[i];
 

@@ -207,8 +207,8 @@ static void parse_cpus(struct rb_opts *o, const char *arg)
 		if (dash)
 			*dash = '\0';
 		if (parse_u64(tok, &a) || a >= RB_MAX_CPUS ||
-		    (dash && (parse_u64(dash + 1, &b) || b < a ||
-			      b >= RB_MAX_CPUS)))
+		    (dash &&
+		     (parse_u64(dash + 1, &b) || b < a || b >= RB_MAX_CPUS)))
 			usage_error("invalid value '%s' for --cpus (expected "
 				    "a list like 0,2-3)",
 				    arg);
@@ -234,8 +234,8 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 
 	switch (c) {
 	case 't':
-		o->members = (unsigned)opt_u64("--tasks", arg, 1,
-					       RB_MAX_MEMBERS);
+		o->members =
+			(unsigned)opt_u64("--tasks", arg, 1, RB_MAX_MEMBERS);
 		return mode_only(cl, RB_RING, "--tasks");
 	case 'w':
 		o->work_ns = opt_ms("--work", arg);
@@ -250,8 +250,8 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		o->processes = true;
 		return mode_only(cl, RB_RING, "--processes");
 	case 'c':
-		o->clients = (unsigned)opt_u64("--clients", arg, 1,
-					       RB_MAX_CLIENTS);
+		o->clients =
+			(unsigned)opt_u64("--clients", arg, 1, RB_MAX_CLIENTS);
 		return;
 	case OPT_SIZE:
 		parse_sizes(o, arg);
@@ -269,8 +269,8 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		o->port_file = arg;
 		return mode_only(cl, RB_RR, "--port-file");
 	case OPT_MAX_CLIENTS:
-		o->max_clients = (unsigned)opt_u64("--max-clients", arg, 1,
-						   4096);
+		o->max_clients =
+			(unsigned)opt_u64("--max-clients", arg, 1, 4096);
 		return mode_only(cl, RB_RR, "--max-clients");
 	case OPT_IDLE_TIMEOUT:
 		o->idle_ns = opt_duration("--idle-timeout", arg);
@@ -325,7 +325,8 @@ static void check_combination(struct cli *cl)
 
 	for (m = RB_RING; m <= RB_TBENCH; m++)
 		if (cl->mode_only[m] && o->mode != m)
-			usage_error("%s is an option of %s mode", cl->mode_only[m],
+			usage_error("%s is an option of %s mode",
+				    cl->mode_only[m],
 				    m == RB_RING ? "ring"
 				    : m == RB_RR ? "rr"
 						 : "tbench");
@@ -345,8 +346,8 @@ static void check_combination(struct cli *cl)
 	if (o->port_file && o->connect)
 		usage_error("--port-file names the port of a server; "
 			    "--connect has none");
-	if (o->udp && (o->req_size > RB_MAX_DGRAM ||
-		       o->resp_size > RB_MAX_DGRAM))
+	if (o->udp &&
+	    (o->req_size > RB_MAX_DGRAM || o->resp_size > RB_MAX_DGRAM))
 		usage_error("--udp takes sizes up to %u bytes", RB_MAX_DGRAM);
 	if (o->mode == RB_CALIBRATE && !o->work_ns)
 		usage_error("calibrate needs --work=TIME");

@@ -36,11 +36,11 @@ enum rb_via {
 #define RB_MAX_MEMBERS 1024
 #define RB_MAX_CLIENTS 256
 #define RB_MAX_RUNS 1000
-#define RB_MAX_MSG (1U << 20)	 /* TCP request or response */
-#define RB_MAX_DGRAM 65507U	 /* UDP payload over IPv4 */
-#define RB_HELLO_MAX 64		 /* the TCP hello line, newline included */
+#define RB_MAX_MSG (1U << 20) /* TCP request or response */
+#define RB_MAX_DGRAM 65507U   /* UDP payload over IPv4 */
+#define RB_HELLO_MAX 64	      /* the TCP hello line, newline included */
 #define RB_HELLO_NS (5 * 1000000000ULL) /* to say hello */
-#define RB_CALIB_TRIALS 200 /* of the busy loop, the fastest kept */
+#define RB_CALIB_TRIALS 200		/* of the busy loop, the fastest kept */
 #define RB_UDP_WAIT_NS 1000000000ULL	/* for a UDP response */
 
 /* Everything the command line decides. */
@@ -124,8 +124,8 @@ struct rb_place {
 struct rb_state {
 	const struct rb_opts *o;
 	atomic_bool stop;
-	atomic_int err; /* errno of the first error, 0 when none */
-	char what[256];	/* what failed */
+	atomic_int err;		  /* errno of the first error, 0 when none */
+	char what[256];		  /* what failed */
 	struct progress progress; /* each worker writes through a copy */
 	struct rb_place *place;
 	unsigned n_place;

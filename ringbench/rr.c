@@ -61,8 +61,8 @@ struct rb_server {
 static void set_timeout(int fd, int opt, uint64_t ns)
 {
 	struct timeval tv = { .tv_sec = (time_t)(ns / NSEC_PER_SEC),
-			      .tv_usec = (suseconds_t)(ns % NSEC_PER_SEC /
-						       1000) };
+			      .tv_usec =
+				      (suseconds_t)(ns % NSEC_PER_SEC / 1000) };
 
 	/* Without it a hostile peer holds the thread longer; not fatal. */
 	(void)setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
@@ -200,7 +200,7 @@ static void serve_tcp(struct conn *c, char *buf)
 		if (e == 1)
 			return;
 		if (e)
-			return drop(c, e == -EAGAIN ? "idle for too long"
+			return drop(c, e == -EAGAIN  ? "idle for too long"
 				       : e == -EPIPE ? "closed mid-request"
 						     : strerror(-e));
 		atomic_fetch_add_explicit(&s->requests, 1,
@@ -236,8 +236,8 @@ static void serve_udp(struct rb_server *s, char *buf)
 		}
 		atomic_fetch_add(&s->requests, 1);
 		if (sendto(s->lfd, buf, s->o->resp_size, 0,
-			   (struct sockaddr *)&ss, sl) ==
-		    (ssize_t)s->o->resp_size)
+			   (struct sockaddr *)&ss,
+			   sl) == (ssize_t)s->o->resp_size)
 			atomic_fetch_add(&s->responses, 1);
 	}
 }
@@ -303,8 +303,9 @@ static void accept_one(struct rb_server *s)
 		drop(&tmp, "too many clients");
 		return;
 	}
-	*c = (struct conn){ .s = s, .fd = fd, .used = true,
-			    .index = s->accepted++ };
+	*c = (struct conn){
+		.s = s, .fd = fd, .used = true, .index = s->accepted++
+	};
 	peer_name(fd, c->peer, sizeof(c->peer));
 	atomic_fetch_add(&s->connections, 1);
 	if (pthread_create(&c->tid, NULL, conn_thread, c)) {
@@ -338,8 +339,7 @@ static void *server_thread(void *p)
 }
 
 /* getaddrinfo() of ADDR (HOST:PORT) for TYPE; 0 or -EINVAL. */
-static int resolve(const char *addr, int type, int flags,
-		   struct addrinfo **ai)
+static int resolve(const char *addr, int type, int flags, struct addrinfo **ai)
 {
 	struct addrinfo hints = { .ai_socktype = type,
 				  .ai_flags = flags | AI_NUMERICSERV };
@@ -460,8 +460,7 @@ static int client_connect(struct client *c)
 	if (o->udp)
 		return 0;
 	(void)setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	snprintf(line, sizeof(line), HELLO_FMT,
-		 (unsigned long long)o->req_size,
+	snprintf(line, sizeof(line), HELLO_FMT, (unsigned long long)o->req_size,
 		 (unsigned long long)o->resp_size);
 	e = write_all(c->fd, line, strlen(line));
 	if (!e)
@@ -535,8 +534,9 @@ static void client_fail(struct client *c, int e)
 			"datagram, or no server)",
 			c->index, c->addr);
 	else if (e == -EAGAIN)
-		rb_fail(c->st, -1, "client %u: no response from %s within "
-				   "the idle timeout",
+		rb_fail(c->st, -1,
+			"client %u: no response from %s within "
+			"the idle timeout",
 			c->index, c->addr);
 	else if (e == -EBADMSG)
 		rb_fail(c->st, -1,
@@ -575,10 +575,10 @@ static void client_loop(struct client *c)
 		c->end_ns = t1;
 		if (o->progress_every && c->tx % o->progress_every == 0)
 			/* A lost progress line does not stop the client. */
-			(void)progress_emit(&c->progress, t1,
-					    "mode=rr client=%u transactions=%llu",
-					    c->index,
-					    (unsigned long long)c->tx);
+			(void)progress_emit(
+				&c->progress, t1,
+				"mode=rr client=%u transactions=%llu", c->index,
+				(unsigned long long)c->tx);
 		if (client_done(c, t1))
 			return;
 	}
@@ -631,7 +631,8 @@ static void wait_clients(struct rb_state *st, struct client *cl, unsigned n)
 			i++;
 			continue;
 		}
-		(void)sleep_until_ns(mono_ns() + 100 * NSEC_PER_MSEC, &sig_stop);
+		(void)sleep_until_ns(mono_ns() + 100 * NSEC_PER_MSEC,
+				     &sig_stop);
 		if (sig_stop)
 			atomic_store(&st->stop, true);
 	}

@@ -169,8 +169,8 @@ static int run_tbench(struct rb_state *st, struct rb_run *run,
 {
 	const struct rb_opts *o = st->o;
 	uint64_t secs = (o->duration_ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
-	char t[24], cl[24], *argv[] = { (char *)tbench, "-t", t, cl,
-					"127.0.0.1", NULL };
+	char t[24], cl[24],
+		*argv[] = { (char *)tbench, "-t", t, cl, "127.0.0.1", NULL };
 	uint64_t start = mono_ns();
 	int p[2], e, status;
 	pid_t pid;
@@ -197,8 +197,9 @@ static int run_tbench(struct rb_state *st, struct rb_run *run,
 	if (sig_stop)
 		run->complete = false;
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) || !run->complete)
-		rb_fail(st, -1, "tbench failed (exit status %d) or printed no "
-				"\"Throughput\" line",
+		rb_fail(st, -1,
+			"tbench failed (exit status %d) or printed no "
+			"\"Throughput\" line",
 			WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return 0;
 }

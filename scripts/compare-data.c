@@ -181,8 +181,7 @@ static void rb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
 	fputc('\n', out);
 }
 
-static void rb_csv(FILE *out, const struct cmp_label *l, size_t n,
-		   double alpha)
+static void rb_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
 {
 	int f;
 

@@ -637,8 +637,8 @@ static double num_or_nan(const char *file, const struct json_node *n,
 static char *rb_config(const char *file, const struct json_node *root)
 {
 	const char *mode = get_label(file, root, "mode", false);
-	const struct json_node *cfg = need_type(file, root, "config",
-						JSON_OBJECT);
+	const struct json_node *cfg =
+		need_type(file, root, "config", JSON_OBJECT);
 	const struct json_node *cpus = json_read_member(root, "cpus");
 	char *s, *t;
 	size_t i;
@@ -648,28 +648,28 @@ static char *rb_config(const char *file, const struct json_node *root)
 			"ring -t %g --via %s%s -w %gus -s %gus",
 			need_num(file, cfg, "members", "config.members"),
 			get_label(file, cfg, "via", false),
-			!strcmp(get_label(file, cfg, "tasks", false), "processes")
+			!strcmp(get_label(file, cfg, "tasks", false),
+				"processes")
 				? " --processes"
 				: "",
 			need_num(file, cfg, "work_s", "config.work_s") * 1e6,
 			need_num(file, cfg, "sleep_s", "config.sleep_s") * 1e6);
 	else if (!strcmp(mode, "rr"))
-		s = xasprintf(
-			"rr %s -c %g --size %g,%g",
-			get_label(file, cfg, "protocol", false),
-			need_num(file, cfg, "clients", "config.clients"),
-			need_num(file, cfg, "request_bytes",
-				 "config.request_bytes"),
-			need_num(file, cfg, "response_bytes",
-				 "config.response_bytes"));
+		s = xasprintf("rr %s -c %g --size %g,%g",
+			      get_label(file, cfg, "protocol", false),
+			      need_num(file, cfg, "clients", "config.clients"),
+			      need_num(file, cfg, "request_bytes",
+				       "config.request_bytes"),
+			      need_num(file, cfg, "response_bytes",
+				       "config.response_bytes"));
 	else if (!strcmp(mode, "tbench"))
 		s = xasprintf("tbench -c %g",
 			      need_num(file, cfg, "clients", "config.clients"));
 	else
 		bad(file, "ringbench mode \"%s\" has nothing to compare",
 		    text_escape(mode));
-	for (i = 0; cpus && cpus->type == JSON_ARRAY && i < cpus->count &&
-		    i < 64;
+	for (i = 0;
+	     cpus && cpus->type == JSON_ARRAY && i < cpus->count && i < 64;
 	     i++) {
 		double c = need_num(file, &cpus->items[i], "", "cpus[]");
 
@@ -685,8 +685,9 @@ static void load_ringbench(struct cmp_result *r, const char *file,
 			   const struct json_node *root)
 {
 	char *config = rb_config(file, root);
-	const struct json_node *runs = need_type(file, root, "runs",
-						 JSON_ARRAY), *v;
+	const struct json_node *runs =
+		need_type(file, root, "runs", JSON_ARRAY);
+	const struct json_node *v;
 	const char *rate = strcmp(get_label(file, root, "mode", false), "ring")
 				   ? "transactions_per_s"
 				   : "cycles_per_s";
@@ -825,10 +826,10 @@ void cmp_load(struct cmp_result *r, const char *path, const char *label,
 		load_dir(r, path, o);
 	} else {
 		root = load_json(path, &version);
-		const char *prog = json_read_member(root, "program")
-					   ? get_label(path, root, "program",
-						       true)
-					   : NULL;
+		const char *prog =
+			json_read_member(root, "program")
+				? get_label(path, root, "program", true)
+				: NULL;
 
 		if (json_read_member(root, "gitk_runs"))
 			load_run(r, path, root, version, o);

@@ -111,11 +111,11 @@ static struct cmp_rb_row row_of(const struct cmp_label *base,
 
 	for (f = 0; f < RBF_COUNT; f++) {
 		row.mean[f] = g->n[f] ? stats_mean_of(g->v[f], g->n[f]) : NAN;
-		row.sd[f] = g->n[f] >= 2 ? stats_stddev_of(g->v[f], g->n[f])
-					 : NAN;
-		row.change[f] = cmp_samples_change(b ? b->v[f] : NULL,
-						   b ? b->n[f] : 0, g->v[f],
-						   g->n[f], alpha);
+		row.sd[f] =
+			g->n[f] >= 2 ? stats_stddev_of(g->v[f], g->n[f]) : NAN;
+		row.change[f] =
+			cmp_samples_change(b ? b->v[f] : NULL, b ? b->n[f] : 0,
+					   g->v[f], g->n[f], alpha);
 	}
 	return row;
 }
