@@ -468,7 +468,10 @@ int atomic_commit(struct atomic_file *af)
 		return -EBADF;
 	if (!af->tmp) {
 		r = fflush(af->f) ? -errno : 0;
+		if (af->in_place && fclose(af->f) && !r)
+			r = -errno;
 		af->f = NULL;
+		af->in_place = false;
 		return r;
 	}
 	if (fflush(af->f) || ferror(af->f))
@@ -488,8 +491,24 @@ int atomic_commit(struct atomic_file *af)
 	return r;
 }
 
+int report_open(struct atomic_file *af, const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-") || stat(path, &st) || S_ISREG(st.st_mode))
+		return atomic_open(af, path);
+	memset(af, 0, sizeof(*af));
+	af->f = fopen(path, "w");
+	if (!af->f)
+		return -errno;
+	af->in_place = true;
+	return 0;
+}
+
 void atomic_abort(struct atomic_file *af)
 {
+	if (af->in_place && af->f)
+		(void)fclose(af->f); /* the writer failed: reported by it */
 	if (af->tmp) {
 		if (af->f)
 			(void)fclose(af->f); /* discarded anyway */

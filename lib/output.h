@@ -127,6 +127,7 @@ struct atomic_file {
 	char *path;
 	char *tmp;
 	FILE *f;
+	bool in_place; /* report_open() of a device or pipe: closed, no rename */
 };
 
 /*
@@ -138,6 +139,13 @@ int atomic_open(struct atomic_file *af, const char *path);
 int atomic_commit(struct atomic_file *af);
 /* Close and remove the temporary file (safe to call after commit). */
 void atomic_abort(struct atomic_file *af);
+/*
+ * A report's -o FILE: as atomic_open(), except that an existing path that
+ * is not a regular file (/dev/stdout, a FIFO, a terminal) is opened and
+ * written in place, since it cannot be replaced.  atomic_commit() then
+ * flushes and closes it.  Returns 0 or -errno.
+ */
+int report_open(struct atomic_file *af, const char *path);
 
 /*
  * Copying parsed JSON and escaping text for people (latency-summarize).

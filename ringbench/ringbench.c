@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -579,21 +578,8 @@ static int write_report(const struct rb_opts *o, const struct rb_report *rep)
 {
 	const char *path = o->output ? o->output : "-";
 	struct atomic_file af;
-	struct stat st;
-	int e;
+	int e = report_open(&af, path);
 
-	/* A device or pipe (/dev/stdout, a fifo) is written, not replaced. */
-	if (strcmp(path, "-") && !stat(path, &st) && !S_ISREG(st.st_mode)) {
-		FILE *f = fopen(path, "w");
-
-		if (!f)
-			die_errno(EXIT_RUN_FAILED, "cannot open '%s'", path);
-		e = rb_report_write(f, rep);
-		if (fclose(f) && !e)
-			e = -errno;
-		return e;
-	}
-	e = atomic_open(&af, path);
 	if (e)
 		die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'", path);
 	e = rb_report_write(af.f, rep);

@@ -236,6 +236,17 @@ static void atomic(void)
 		fclose(f);
 	snprintf(path, sizeof(path), "%s/no/such/dir/x", dir);
 	is_int(atomic_open(&af, path), -ENOENT, "missing directory -> -ENOENT");
+	is_int(report_open(&af, "/dev/null"), 0, "report_open of a device");
+	ok(af.in_place && !af.tmp, "a device is written in place");
+	fputs("x", af.f);
+	is_int(atomic_commit(&af), 0, "and committed (closed)");
+	ok(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode),
+	   "the device is still a device");
+	snprintf(path, sizeof(path), "%s/report", dir);
+	is_int(report_open(&af, path), 0, "report_open of a new file");
+	ok(!af.in_place && af.tmp, "a file is replaced atomically");
+	atomic_abort(&af);
+	ok(stat(path, &st) != 0, "abort leaves nothing");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	is_int(system(cmd), 0, "cleanup");
 }
