@@ -23,8 +23,9 @@
 #include "lib/xalloc.h"
 #include "ringbench/ringbench.h"
 
-static const char *const mode_name[] = { "ring", "rr", "tbench", "calibrate" };
-static const char *const via_name[] = { "pipe", "futex", "eventfd" };
+const char *const rb_mode_name[RB_MODE_COUNT] = { "ring", "rr", "tbench",
+						  "calibrate" };
+const char *const rb_via_name[VIA_COUNT] = { "pipe", "futex", "eventfd" };
 
 static const struct {
 	const char *key;
@@ -238,7 +239,7 @@ static void json_config(struct json *j, const struct rb_report *r)
 	json_object_begin(j, "config");
 	if (o->mode == RB_RING) {
 		json_u64(j, "members", o->members);
-		json_str(j, "via", via_name[o->via]);
+		json_str(j, "via", rb_via_name[o->via]);
 		json_str(j, "tasks", o->processes ? "processes" : "threads");
 		json_ns_as_s(j, "sleep_s", o->sleep_ns);
 	} else {
@@ -338,7 +339,7 @@ static void write_json(FILE *f, const struct rb_report *r)
 	json_init(&j, f, true);
 	json_object_begin(&j, NULL);
 	json_run_header(&j, r->ri);
-	json_str(&j, "mode", mode_name[o->mode]);
+	json_str(&j, "mode", rb_mode_name[o->mode]);
 	json_bool(&j, "partial", r->partial);
 	json_bool(&j, "interrupted", r->signo != 0);
 	if (r->error)
@@ -405,7 +406,7 @@ static void write_csv(FILE *f, const struct rb_report *r)
 		const struct rb_run *x = &r->runs[i];
 		const struct hist *h = o->mode == RB_TBENCH ? NULL : x->hist;
 
-		fprintf(f, "%s,%u,%d,%.9f,%llu,", mode_name[o->mode], i + 1,
+		fprintf(f, "%s,%u,%d,%.9f,%llu,", rb_mode_name[o->mode], i + 1,
 			x->complete, (double)x->elapsed_ns / 1e9,
 			(unsigned long long)count_of(o, x));
 		csv_num(f, rb_rate(o, x), ',');
@@ -437,7 +438,7 @@ static void text_head(FILE *f, const struct rb_report *r)
 			"ringbench ring: %u %s via %s, work %s, sleep %s per "
 			"hop\n",
 			o->members, o->processes ? "processes" : "threads",
-			via_name[o->via], fmt_duration(a, o->work_ns),
+			rb_via_name[o->via], fmt_duration(a, o->work_ns),
 			fmt_duration(b, o->sleep_ns));
 	else if (o->mode == RB_RR)
 		fprintf(f,

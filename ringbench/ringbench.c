@@ -154,17 +154,26 @@ static uint64_t opt_ms(const char *name, const char *arg)
 	return opt_duration(name, arg);
 }
 
+/* The index of S in NAMES[0..N), or -1. */
+static int index_of(const char *s, const char *const *names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
 static enum rb_via parse_via(const char *s)
 {
-	static const char *const names[] = { "pipe", "futex", "eventfd" };
-	unsigned i;
+	int i = index_of(s, rb_via_name, VIA_COUNT);
 
-	for (i = 0; i < 3; i++)
-		if (!strcmp(s, names[i]))
-			return (enum rb_via)i;
-	usage_error("invalid value '%s' for --via (expected pipe, futex or "
-		    "eventfd)",
-		    s);
+	if (i < 0)
+		usage_error("invalid value '%s' for --via (expected pipe, "
+			    "futex or eventfd)",
+			    s);
+	return (enum rb_via)i;
 }
 
 static void parse_sizes(struct rb_opts *o, const char *arg)
@@ -304,16 +313,13 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 
 static enum rb_mode parse_mode(const char *s)
 {
-	static const char *const names[] = { "ring", "rr", "tbench",
-					     "calibrate" };
-	unsigned i;
+	int i = index_of(s, rb_mode_name, RB_MODE_COUNT);
 
-	for (i = 0; i < 4; i++)
-		if (!strcmp(s, names[i]))
-			return (enum rb_mode)i;
-	usage_error("unknown mode '%s' (expected ring, rr, tbench or "
-		    "calibrate)",
-		    s);
+	if (i < 0)
+		usage_error("unknown mode '%s' (expected ring, rr, tbench or "
+			    "calibrate)",
+			    s);
+	return (enum rb_mode)i;
 }
 
 /* Options of another mode, and combinations that make no sense. */
@@ -325,10 +331,7 @@ static void check_combination(struct cli *cl)
 	for (m = RB_RING; m <= RB_TBENCH; m++)
 		if (cl->mode_only[m] && o->mode != m)
 			usage_error("%s is an option of %s mode",
-				    cl->mode_only[m],
-				    m == RB_RING ? "ring"
-				    : m == RB_RR ? "rr"
-						 : "tbench");
+				    cl->mode_only[m], rb_mode_name[m]);
 	if (o->work_ns && o->mode != RB_RING && o->mode != RB_CALIBRATE)
 		usage_error("--work is an option of ring and calibrate modes");
 	if (o->clients != 1 && o->mode != RB_RR && o->mode != RB_TBENCH)

@@ -19,18 +19,13 @@
 #include "lib/output.h"
 #include "lib/progress.h"
 
-enum rb_mode {
-	RB_RING,
-	RB_RR,
-	RB_TBENCH,
-	RB_CALIBRATE,
-};
+enum rb_mode { RB_RING, RB_RR, RB_TBENCH, RB_CALIBRATE, RB_MODE_COUNT };
 
-enum rb_via {
-	VIA_PIPE,
-	VIA_FUTEX,
-	VIA_EVENTFD,
-};
+enum rb_via { VIA_PIPE, VIA_FUTEX, VIA_EVENTFD, VIA_COUNT };
+
+/* "ring", "rr", ...; "pipe", "futex", "eventfd" (report.c). */
+extern const char *const rb_mode_name[RB_MODE_COUNT];
+extern const char *const rb_via_name[VIA_COUNT];
 
 #define RB_MAX_CPUS 1024
 #define RB_MAX_MEMBERS 1024
