@@ -19,9 +19,20 @@
 #include "lib/output.h"
 #include "lib/progress.h"
 
-enum rb_mode { RB_RING, RB_RR, RB_TBENCH, RB_CALIBRATE, RB_MODE_COUNT };
+enum rb_mode {
+	RB_RING,
+	RB_RR,
+	RB_TBENCH,
+	RB_CALIBRATE,
+};
+#define RB_MODE_COUNT (RB_CALIBRATE + 1)
 
-enum rb_via { VIA_PIPE, VIA_FUTEX, VIA_EVENTFD, VIA_COUNT };
+enum rb_via {
+	VIA_PIPE,
+	VIA_FUTEX,
+	VIA_EVENTFD,
+};
+#define VIA_COUNT (VIA_EVENTFD + 1)
 
 /* "ring", "rr", ...; "pipe", "futex", "eventfd" (report.c). */
 extern const char *const rb_mode_name[RB_MODE_COUNT];
@@ -35,8 +46,8 @@ extern const char *const rb_via_name[VIA_COUNT];
 #define RB_MAX_DGRAM 65507U   /* UDP payload over IPv4 */
 #define RB_HELLO_MAX 64	      /* the TCP hello line, newline included */
 #define RB_HELLO_NS (5 * 1000000000ULL) /* to say hello */
-#define RB_CALIB_TRIALS 200		/* of the busy loop, the fastest kept */
-#define RB_UDP_WAIT_NS 1000000000ULL	/* for a UDP response */
+#define RB_CALIB_TRIALS 200	     /* of the busy loop; the median counts */
+#define RB_UDP_WAIT_NS 1000000000ULL /* for a UDP response */
 
 /* Everything the command line decides. */
 struct rb_opts {
