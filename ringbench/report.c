@@ -497,6 +497,14 @@ static void write_text(FILE *f, const struct rb_report *r)
 			fprintf(f, " %8.2f", pct_us(xh, pct[k].p));
 		fprintf(f, " %9.2f%s\n", max_us(o, x),
 			x->complete ? "" : "  (partial)");
+		if (x->has_server)
+			fprintf(f,
+				"     server: %llu connection(s), %llu "
+				"requests, %llu responses, %llu dropped\n",
+				(unsigned long long)x->server_connections,
+				(unsigned long long)x->server_requests,
+				(unsigned long long)x->server_responses,
+				(unsigned long long)x->server_dropped);
 	}
 	if (rate.n > 1)
 		fprintf(f,
