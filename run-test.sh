@@ -475,18 +475,24 @@ parse_args() {
 }
 
 # --- programs ----------------------------------------------------------------
-# find_prog FOLDER/NAME: the program's path, from the built tree next to
-# this script, LATENCY_TESTS_BINDIR, the installed bindir, or PATH.
+# find_prog NAME: the program's path, from LATENCY_TESTS_BINDIR, the built
+# tree next to this script (any folder: FOLDER/NAME), the installed bindir,
+# or PATH.
 find_prog() {
-	_base=${1##*/}
-	if [ -n "${LATENCY_TESTS_BINDIR:-}" ] && [ -x "$LATENCY_TESTS_BINDIR/$_base" ]; then
-		echo "$LATENCY_TESTS_BINDIR/$_base"
-	elif [ -x "$here/$1" ]; then
-		echo "$here/$1"
-	elif case $builtin_bindir in @*) false ;; *) [ -x "$builtin_bindir/$_base" ] ;; esac then
-		echo "$builtin_bindir/$_base"
-	elif command -v "$_base" >/dev/null 2>&1; then
-		command -v "$_base"
+	if [ -n "${LATENCY_TESTS_BINDIR:-}" ] && [ -x "$LATENCY_TESTS_BINDIR/$1" ]; then
+		echo "$LATENCY_TESTS_BINDIR/$1"
+		return 0
+	fi
+	for _f in "$here"/*/"$1"; do
+		[ -f "$_f" ] && [ -x "$_f" ] && {
+			echo "$_f"
+			return 0
+		}
+	done
+	if case $builtin_bindir in @*) false ;; *) [ -x "$builtin_bindir/$1" ] ;; esac then
+		echo "$builtin_bindir/$1"
+	elif command -v "$1" >/dev/null 2>&1; then
+		command -v "$1"
 	else
 		return 1
 	fi
@@ -499,19 +505,17 @@ p_seqbench='' p_latency_machine=''
 
 find_programs() {
 	_missing=
-	for _p in latency-output/latency-output latency-output/unbuffered \
-		fakegitk/fake-gitk fakemusic/fake-music monitors/latency-vmstat \
-		monitors/latency-kmsg monitors/latency-trace \
-		scripts/latency-summarize scripts/latency-machine; do
-		_v=p_$(echo "${_p##*/}" | tr - _)
+	for _p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
+		latency-kmsg latency-trace latency-summarize latency-machine; do
+		_v=p_$(echo "$_p" | tr - _)
 		if _path=$(find_prog "$_p"); then
 			eval "$_v=\$_path"
 		else
-			_missing="$_missing ${_p##*/}"
+			_missing="$_missing $_p"
 		fi
 	done
 	if [ -n "$cfg_seqbench" ]; then
-		if _path=$(find_prog seqbench/seqbench); then
+		if _path=$(find_prog seqbench); then
 			p_seqbench=$_path
 		else
 			_missing="$_missing seqbench"

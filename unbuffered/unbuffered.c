@@ -25,7 +25,7 @@
 #include "lib/opt.h"
 #include "lib/parse.h"
 #include "lib/timing.h"
-#include "latency-output/unbuffered.h"
+#include "unbuffered/unbuffered.h"
 
 #define DEFAULT_COLS 80
 #define DEFAULT_ROWS 24

@@ -21,7 +21,7 @@
 #include "lib/output.h"
 #include "lib/stats.h"
 #include "lib/xalloc.h"
-#include "scripts/compare.h"
+#include "compare/compare.h"
 
 /* clang-format off */
 const struct fig_desc fig_desc[FIG_COUNT] = {

@@ -20,7 +20,7 @@
 #include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/xalloc.h"
-#include "scripts/summarize.h"
+#include "compare/summarize.h"
 
 enum fact_type {
 	F_STR,	    /* any text */

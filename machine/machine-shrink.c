@@ -25,7 +25,7 @@
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "scripts/machine.h"
+#include "machine/machine.h"
 
 #define MIB (1024ULL * 1024)
 #define MARGIN_MIN (64 * MIB)

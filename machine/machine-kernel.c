@@ -28,7 +28,7 @@
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "scripts/machine.h"
+#include "machine/machine.h"
 
 struct machine_env menv;
 

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "lib/err.h"
-#include "scripts/compare.h"
+#include "compare/compare.h"
 
 /* A string written with stdio; memstream_close() hands it over. */
 static FILE *memstream_open(char **buf, size_t *len)

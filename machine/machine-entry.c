@@ -21,7 +21,7 @@
 #include "lib/parse.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "scripts/machine.h"
+#include "machine/machine.h"
 
 #define ENTRY_MAX 4096
 /* How long restore lets a recorded process end on SIGTERM. */

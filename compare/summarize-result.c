@@ -11,7 +11,7 @@
 
 #include "lib/json-read.h"
 #include "lib/output.h"
-#include "scripts/summarize.h"
+#include "compare/summarize.h"
 
 static void put_u64(struct json *j, const char *key, struct summ_u64 u)
 {

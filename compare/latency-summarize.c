@@ -28,7 +28,7 @@
 #include "lib/stats.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "scripts/summarize.h"
+#include "compare/summarize.h"
 
 enum {
 	OPT_LABEL = OPT_PROG_FIRST,

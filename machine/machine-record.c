@@ -25,7 +25,7 @@
 #include "lib/err.h"
 #include "lib/parse.h"
 #include "lib/xalloc.h"
-#include "scripts/machine.h"
+#include "machine/machine.h"
 
 #define RECORD_NAME "state"
 #define RECORD_NEW "state.new"

@@ -17,7 +17,7 @@
 #include "lib/gnuplot.h"
 #include "lib/output.h"
 #include "lib/xalloc.h"
-#include "scripts/compare.h"
+#include "compare/compare.h"
 
 /* Buckets of H in increasing order (the lists may arrive merged). */
 static size_t *sorted_buckets(const struct cmp_hist *h)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "lib/output.h"
-#include "scripts/compare.h"
+#include "compare/compare.h"
 
 /* A number, or nothing when absent; the caller writes the separators. */
 static void csv_num(FILE *out, double v)

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
-#include "latency-output/unbuffered.h"
+#include "unbuffered/unbuffered.h"
 
 int pty_open(int *master, int *slave, const struct winsize *ws)
 {

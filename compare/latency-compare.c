@@ -25,7 +25,7 @@
 #include "lib/opt.h"
 #include "lib/output.h"
 #include "lib/xalloc.h"
-#include "scripts/compare.h"
+#include "compare/compare.h"
 
 /* What `git bisect run` takes as "cannot test this commit". */
 #define EXIT_BISECT_SKIP 125

@@ -23,7 +23,7 @@
 #include "lib/parse.h"
 #include "lib/stats.h"
 #include "lib/xalloc.h"
-#include "scripts/summarize.h"
+#include "compare/summarize.h"
 
 /* Output names of the counters; the snapshot member is SNAP_KEY. */
 const char *const summ_counter_key[SC_COUNT] = {

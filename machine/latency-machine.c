@@ -22,7 +22,7 @@
 #include "lib/output.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "scripts/machine.h"
+#include "machine/machine.h"
 
 enum {
 	OPT_OWNER = OPT_PROG_FIRST,

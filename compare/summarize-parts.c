@@ -20,7 +20,7 @@
 #include "lib/json-read.h"
 #include "lib/parse.h"
 #include "lib/xalloc.h"
-#include "scripts/summarize.h"
+#include "compare/summarize.h"
 
 const char *const summ_shrink_keys[8] = {
 	"floor_bytes",	 "goal_bytes",	  "offline_blocks",   "offline_bytes",

@@ -15,7 +15,7 @@
 
 #include "lib/output.h"
 #include "lib/timing.h"
-#include "scripts/summarize.h"
+#include "compare/summarize.h"
 
 /* S escaped, or "n/a". */
 static void put_text(FILE *f, const char *s)

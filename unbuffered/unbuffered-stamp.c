@@ -16,7 +16,7 @@
 #include "lib/err.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "latency-output/unbuffered.h"
+#include "unbuffered/unbuffered.h"
 
 #define OUT_CAP 65536
 

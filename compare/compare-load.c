@@ -24,7 +24,7 @@
 #include "lib/output.h"
 #include "lib/stats.h"
 #include "lib/xalloc.h"
-#include "scripts/compare.h"
+#include "compare/compare.h"
 
 /* Results are a few kilobytes; anything this big is not one. */
 #define MAX_RESULT_BYTES (64u << 20)

@@ -20,7 +20,7 @@
 #include "lib/stats.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "scripts/compare.h"
+#include "compare/compare.h"
 
 static const char *const format_names[] = {
 	[CMP_2009] = "2009", [CMP_TEXT] = "text",	  [CMP_CSV] = "csv",
