@@ -117,24 +117,6 @@ static void usage(int status)
 	exit(EXIT_OK);
 }
 
-/* A decimal number in [MIN, MAX] (exclusive bounds when OPEN). */
-static double opt_double(const char *name, const char *arg, double min,
-			 double max, bool open)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end || errno || !isfinite(v) ||
-	    (open ? v <= min || v >= max : v < min || v > max))
-		usage_error("invalid value '%s' for %s (expected a number "
-			    "%s %g and %g)",
-			    arg, name, open ? "strictly between" : "from", min,
-			    max);
-	return v;
-}
-
 static int parse_args(struct args *a, int argc, char **argv)
 {
 	int opt;

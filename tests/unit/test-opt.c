@@ -61,6 +61,23 @@ static void bad_duration(const char *a)
 	opt_common_handle(&c, OPT_DURATION, a, usage_exit);
 }
 
+static void bad_double(const char *a)
+{
+	opt_double("--alpha", a, 0, 1, true);
+}
+
+static void bad_choice(const char *a)
+{
+	static const char *const words[] = { "all", "headers", "none", NULL };
+
+	opt_choice("--hold", a, words);
+}
+
+static void bad_format(const char *a)
+{
+	opt_format(a, FORMAT_TEXT, false);
+}
+
 static void plain_usage(const char *a)
 {
 	(void)a;
@@ -94,6 +111,26 @@ int main(void)
 	is_u64(opt_size("--block", "64k", 1), 65536, "opt_size");
 	is_u64(opt_u64("--threads", "16", 1, 1024), 16, "opt_u64");
 	is_u64(opt_rate("--bwlimit", "320kbit", 1024), 40000, "opt_rate");
+	is_double(opt_double("--alpha", "0.05", 0, 1, true), 0.05, 1e-12,
+		  "opt_double");
+	is_double(opt_double("--pct", "0", 0, 100, false), 0, 0,
+		  "opt_double: a closed bound is allowed");
+	{
+		static const char *const words[] = { "a", "bb", "c", NULL };
+		static const char *const one[] = { "only", NULL };
+
+		is_int(opt_choice("--x", "a", words), 0, "opt_choice first");
+		is_int(opt_choice("--x", "c", words), 2, "opt_choice last");
+		is_int(opt_choice("--x", "only", one), 0, "a list of one");
+	}
+	is_int(opt_format(NULL, FORMAT_JSON, false), FORMAT_JSON,
+	       "opt_format: no --format gives the default");
+	is_int(opt_format("text", FORMAT_JSON, false), FORMAT_TEXT,
+	       "opt_format text");
+	is_int(opt_format("json", FORMAT_TEXT, false), FORMAT_JSON,
+	       "opt_format json");
+	is_int(opt_format("csv", FORMAT_TEXT, true), FORMAT_CSV,
+	       "opt_format csv when offered");
 
 	is_int(child(bad_size, "64q", out, sizeof(out)), 2, "bad size exits 2");
 	is_str(out,
@@ -112,6 +149,31 @@ int main(void)
 	       "zero duration exits 2");
 	ok(strstr(out, "--duration must be greater than zero") != NULL,
 	   "zero duration message");
+	is_int(child(bad_double, "1", out, sizeof(out)), 2,
+	       "an open bound exits 2");
+	is_str(out,
+	       "fake-music: invalid value '1' for --alpha: out of range "
+	       "(expected a number strictly between 0 and 1)\n"
+	       "Try 'fake-music --help' for more information.\n",
+	       "opt_double range message");
+	is_int(child(bad_double, "0.5x", out, sizeof(out)), 2,
+	       "a bad number exits 2");
+	ok(strstr(out, "'0.5x' for --alpha: not understood") != NULL,
+	   "opt_double syntax message");
+	is_int(child(bad_choice, "most", out, sizeof(out)), 2,
+	       "a bad choice exits 2");
+	is_str(out,
+	       "fake-music: invalid value 'most' for --hold: not understood "
+	       "(expected all, headers or none)\n"
+	       "Try 'fake-music --help' for more information.\n",
+	       "opt_choice lists the words");
+	is_int(child(bad_format, "csv", out, sizeof(out)), 2,
+	       "csv where it is not offered exits 2");
+	is_str(out,
+	       "fake-music: invalid value 'csv' for --format: not understood "
+	       "(expected text or json)\n"
+	       "Try 'fake-music --help' for more information.\n",
+	       "opt_format: one wording");
 	is_int(child(plain_usage, NULL, out, sizeof(out)), 2,
 	       "usage_error(NULL) exits 2");
 	is_str(out, "Try 'fake-music --help' for more information.\n",
