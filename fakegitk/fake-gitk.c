@@ -127,20 +127,14 @@ static void usage(int status)
 
 static enum hold_mode parse_hold(const char *arg)
 {
-	static const char *const names[] = { "all", "headers", "none" };
-	int i;
+	/* In the order of enum hold_mode. */
+	static const char *const names[] = { "all", "headers", "none", NULL };
 
-	for (i = 0; i < 3; i++)
-		if (!strcmp(arg, names[i]))
-			return (enum hold_mode)i;
-	usage_error("invalid value '%s' for --hold (expected all, headers or "
-		    "none)",
-		    arg);
+	return (enum hold_mode)opt_choice("--hold", arg, names);
 }
 
 static void parse_args(struct fg_config *c, int argc, char **argv)
 {
-	const char *format = NULL;
 	int opt;
 
 	opt_common_init(&c->common);
@@ -196,11 +190,7 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 			usage(EXIT_USAGE);
 		}
 	}
-	format = c->common.format ? c->common.format : "text";
-	if (out_format_parse(format, &c->format) || c->format == FORMAT_CSV)
-		usage_error("invalid value '%s' for --format (expected text "
-			    "or json)",
-			    format);
+	c->format = opt_format(c->common.format, FORMAT_TEXT, false);
 	c->gen.seed = c->common.seed;
 	c->gen.quiet = c->common.quiet;
 	if (c->gen.dir) {

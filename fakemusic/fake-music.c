@@ -287,12 +287,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->album.seed = o->common.seed;
 	o->paths = argv + optind;
 	o->npaths = argc - optind;
-	if (o->common.format &&
-	    (out_format_parse(o->common.format, &o->format) ||
-	     o->format == FORMAT_CSV))
-		usage_error("invalid value '%s' for --format (expected text or "
-			    "json)",
-			    o->common.format);
+	o->format = opt_format(o->common.format, FORMAT_TEXT, false);
 	if (o->mode == MODE_NONE)
 		usage_error(
 			"one of --to, --serve, --play or --generate is needed");

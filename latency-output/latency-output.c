@@ -183,11 +183,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	o->format = FORMAT_TEXT;
-	if (common.format && out_format_parse(common.format, &o->format))
-		usage_error("invalid value '%s' for --format: not understood "
-			    "(expected text, json or csv)",
-			    common.format);
+	o->format = opt_format(common.format, FORMAT_TEXT, true);
 	/* A series is timed on its own epoch column: no monotonic start. */
 	if (o->from && o->cfg.has_start)
 		usage_error("--start cannot be combined with --from");

@@ -57,6 +57,9 @@ enum source {
 	SRC_SYSLOG,
 };
 
+/* --source, in the order of enum source. */
+static const char *const source_names[] = { "auto", "kmsg", "syslog", NULL };
+
 enum count_id {
 	C_FAILURES,
 	C_OOM_KILLS,
@@ -323,16 +326,8 @@ static void parse_options(struct kmsg *k, int argc, char **argv)
 			k->match = optarg;
 			break;
 		case OPT_SOURCE:
-			if (!strcmp(optarg, "auto"))
-				k->source = SRC_AUTO;
-			else if (!strcmp(optarg, "kmsg"))
-				k->source = SRC_KMSG;
-			else if (!strcmp(optarg, "syslog"))
-				k->source = SRC_SYSLOG;
-			else
-				usage_error("invalid value '%s' for --source "
-					    "(expected auto, kmsg or syslog)",
-					    optarg);
+			k->source = (enum source)opt_choice(
+				"--source", optarg, source_names);
 			break;
 		default:
 			usage(EXIT_USAGE);

@@ -66,11 +66,7 @@ void monitor_start(struct monitor *m, int argc, char **argv, const char *output)
 	const char *path = output ? output : m->oc.output;
 	int r;
 
-	if (m->oc.format &&
-	    (out_format_parse(m->oc.format, &m->fmt) || m->fmt == FORMAT_CSV))
-		usage_error("invalid value '%s' for --format (expected text "
-			    "or json)",
-			    m->oc.format);
+	m->fmt = opt_format(m->oc.format, m->fmt, false);
 	/* Find an unwritable summary path now, not after the run. */
 	if (m->summary_path && strcmp(m->summary_path, "-")) {
 		struct atomic_file af;

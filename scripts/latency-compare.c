@@ -161,10 +161,9 @@ static int parse_args(struct args *a, int argc, char **argv)
 			usage(EXIT_USAGE);
 		}
 	}
-	if (a->common.format && cmp_format_parse(a->common.format, &a->format))
-		usage_error("unknown format '%s' (expected 2009, text, csv, "
-			    "json or markdown)",
-			    a->common.format);
+	if (a->common.format)
+		a->format = (enum cmp_format)opt_choice(
+			"--format", a->common.format, cmp_format_names);
 	if (optind >= argc)
 		usage_error("no result given");
 	if (!isnan(a->fail_pct) && argc - optind < 2)

@@ -353,14 +353,9 @@ static void show_text(const struct view *v)
 
 static int cmd_show(const struct cmdline *cl, struct run_info *ri)
 {
-	enum out_format fmt = FORMAT_JSON;
+	enum out_format fmt = opt_format(cl->oc.format, FORMAT_JSON, false);
 	struct view v;
 
-	if (cl->oc.format &&
-	    (out_format_parse(cl->oc.format, &fmt) || fmt == FORMAT_CSV))
-		usage_error("invalid value '%s' for --format (expected json "
-			    "or text)",
-			    cl->oc.format);
 	view_read(&v);
 	if (fmt == FORMAT_JSON)
 		show_json(&v, ri);

@@ -424,10 +424,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 				  NULL)) != -1)
 		if (!opt_common_handle(&a->common, opt, optarg, usage))
 			parse_option(a, opt);
-	if (a->common.format && out_format_parse(a->common.format, &a->format))
-		usage_error("invalid value '%s' for --format (expected text, "
-			    "csv or json)",
-			    a->common.format);
+	a->format = opt_format(a->common.format, FORMAT_TEXT, true);
 	check_mode(a, argc - optind);
 	return optind;
 }
