@@ -8,7 +8,6 @@
  */
 #include <config.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,20 +211,6 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 	c->walk.nrevs = argc - optind - 1;
 }
 
-int git_fail(const char *fmt, ...)
-{
-	const git_error *e = git_error_last();
-	char buf[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s: %s: %s\n", progname(), buf,
-		e && e->message ? e->message : "unknown libgit2 error");
-	return -1;
-}
-
 static int create_repo(struct fg_config *c)
 {
 	uint64_t t0 = mono_ns();
@@ -342,7 +327,7 @@ static int run_load(struct fg_config *c, int argc, char **argv)
 			break;
 		}
 		if (dump) {
-			if (dump_map(&c->map_out, c->dump_map, &map))
+			if (report_dump_map(&c->map_out, c->dump_map, &map))
 				status = EXIT_RUN_FAILED;
 			children_map_release(&map);
 			if (status)
@@ -351,7 +336,7 @@ static int run_load(struct fg_config *c, int argc, char **argv)
 	}
 	/* After an error its one line says it all; a stop shows the rest. */
 	if (status == EXIT_OK || status > EXIT_SIGNAL(0))
-		if (report(c, status != EXIT_OK))
+		if (report_summary(c, status != EXIT_OK))
 			status = EXIT_RUN_FAILED;
 	/* What was not committed (a failed or stopped run) goes away. */
 	atomic_abort(&c->out);

@@ -414,8 +414,7 @@ static bool report(const struct options *o, struct summary *s,
 	if (o->common.output) {
 		r = atomic_open(&af, o->common.output);
 		if (r) {
-			warn("cannot create '%s': %s", o->common.output,
-			     strerror(-r));
+			warn_err(-r, "cannot create '%s'", o->common.output);
 			return false;
 		}
 		f = af.f;
@@ -427,8 +426,7 @@ static bool report(const struct options *o, struct summary *s,
 	if (o->common.output) {
 		r = atomic_commit(&af);
 		if (r) {
-			warn("cannot write '%s': %s", o->common.output,
-			     strerror(-r));
+			warn_err(-r, "cannot write '%s'", o->common.output);
 			atomic_abort(&af);
 			return false;
 		}
@@ -480,11 +478,9 @@ static void start_server(const struct options *o, struct server *srv,
 	if (r == -EINVAL)
 		usage_error("invalid address '%s' for --listen", o->listen);
 	if (r)
-		die(EXIT_RUN_FAILED, "cannot %s '%s': %s", what, o->listen,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot %s '%s'", what, o->listen);
 	if (o->port_file && (r = write_port_file(o->port_file, srv->addr)))
-		die(EXIT_RUN_FAILED, "cannot write '%s': %s", o->port_file,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", o->port_file);
 }
 
 static int run_generate(const struct options *o)
@@ -500,8 +496,7 @@ static int run_generate(const struct options *o)
 	if (r == -EINTR)
 		return EXIT_SIGNAL(sig_stop);
 	if (r)
-		die(EXIT_RUN_FAILED, "cannot %s in '%s': %s", what, o->dir,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot %s in '%s'", what, o->dir);
 	return EXIT_OK;
 }
 
@@ -515,8 +510,7 @@ static void check_output(const struct options *o)
 		return;
 	r = atomic_open(&af, o->common.output);
 	if (r)
-		die(EXIT_RUN_FAILED, "cannot create '%s': %s", o->common.output,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot create '%s'", o->common.output);
 	atomic_abort(&af);
 }
 
@@ -528,8 +522,7 @@ static int run_serve(const struct options *o, struct summary *s)
 	int r = source_init_dir(&src, o->dir);
 
 	if (r)
-		die(EXIT_RUN_FAILED, "cannot serve '%s': %s", o->dir,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot serve '%s'", o->dir);
 	start_server(o, &srv, &src);
 	if (o->common.has_duration)
 		srv.deadline_ns = t0 + o->common.duration_ns;
@@ -548,7 +541,7 @@ static int run_serve(const struct options *o, struct summary *s)
 	s->rate_req = o->bwlimit;
 	s->elapsed_ns = mono_ns() - t0;
 	if (r)
-		warn("server stopped: %s", strerror(-r));
+		warn_err(-r, "server stopped");
 	return r ? EXIT_RUN_FAILED : EXIT_OK;
 }
 

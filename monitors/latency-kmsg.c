@@ -370,11 +370,14 @@ static enum source open_source(struct kmsg *k)
 			die_err(EXIT_UNSUPPORTED, -r, "cannot read /dev/kmsg");
 	}
 	r2 = syslog_open(k);
-	if (r2)
-		die(EXIT_UNSUPPORTED,
-		    "cannot read the kernel log: /dev/kmsg: %s; syslog(2): %s "
-		    "(needs root or kernel.dmesg_restrict=0)",
-		    strerror(-r), strerror(-r2));
+	if (r2) {
+		char why[128]; /* why /dev/kmsg failed, then why syslog(2) did */
+
+		die_err(EXIT_UNSUPPORTED, -r2,
+			"cannot read the kernel log (needs root or "
+			"kernel.dmesg_restrict=0): %s; syslog(2)",
+			format_err(why, sizeof(why), -r, "/dev/kmsg"));
+	}
 	return SRC_SYSLOG;
 }
 
