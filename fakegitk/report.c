@@ -209,7 +209,7 @@ static void dump_node(FILE *f, const struct children_map *m, uint32_t i,
 }
 
 int report_dump_map(struct atomic_file *af, const char *path,
-	     const struct children_map *m)
+		    const struct children_map *m)
 {
 	uint32_t *order = xcalloc(m->nnodes + 1, sizeof(*order));
 	uint32_t *kids = xcalloc(m->nnodes + 1, sizeof(*kids));

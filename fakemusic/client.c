@@ -638,11 +638,10 @@ static enum pull pass(struct client *cl, struct conn *c, struct pace *rp)
 		enum pull st;
 
 		if (fd < 0) {
-			st = fd == -EINTR
-				     ? PULL_STOP
-				     : fail_err(cl, PULL_NET, -fd,
-						"cannot connect to %s:%s",
-						cl->host, cl->port);
+			st = fd == -EINTR ? PULL_STOP
+					  : fail_err(cl, PULL_NET, -fd,
+						     "cannot connect to %s:%s",
+						     cl->host, cl->port);
 		} else {
 			conn_init(c, fd);
 			c->sig = &sig_stop;

@@ -510,7 +510,8 @@ static void check_output(const struct options *o)
 		return;
 	r = atomic_open(&af, o->common.output);
 	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot create '%s'", o->common.output);
+		die_err(EXIT_RUN_FAILED, -r, "cannot create '%s'",
+			o->common.output);
 	atomic_abort(&af);
 }
 

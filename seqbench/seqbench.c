@@ -169,7 +169,7 @@ static void push_target(struct sb_opts *o, const char *t)
 static enum sb_format parse_format(const char *s)
 {
 	static const char *const names[] = {
-		"tiobench", "tiobench-0.3", "terse", "json",
+		"tiobench", "tiobench-0.3", "terse",	    "json",
 		"csv",	    "text",	    "tiobench-0.4", NULL,
 	};
 	static const enum sb_format f[] = {
