@@ -148,14 +148,13 @@ int opt_choice(const char *name, const char *arg, const char *const *words)
 	for (i = 0; words[i] && len < sizeof(expect); i++) {
 		const char *sep = !i ? "" : words[i + 1] ? ", " : " or ";
 
-		len += snprintf(expect + len, sizeof(expect) - len, "%s%s",
-				sep, words[i]);
+		len += snprintf(expect + len, sizeof(expect) - len, "%s%s", sep,
+				words[i]);
 	}
 	bad_value(name, arg, -EINVAL, expect);
 }
 
-enum out_format opt_format(const char *arg, enum out_format dflt,
-			   bool with_csv)
+enum out_format opt_format(const char *arg, enum out_format dflt, bool with_csv)
 {
 	/* In the order of enum out_format; csv last, so it can be left out. */
 	static const char *const all[] = {

@@ -118,19 +118,19 @@ static void usage(int status)
 {
 	if (status != EXIT_OK)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]...\n"
-	       "Follow the kernel log from now on and count page allocation "
-	       "failures,\nOOM kills, hung tasks, oopses and warnings.\n\n"
-	       "      --log=FILE       write the messages to FILE (same as "
-	       "--output)\n"
-	       "      --source=SRC     kmsg (/dev/kmsg), syslog (syslog(2) "
-	       "buffer) or\n"
+	       "Follow the kernel log from now on and count page allocation failures,\n"
+	       "OOM kills, hung tasks, oopses and warnings.\n"
+	       "\n"
+	       "      --log=FILE       write the messages to FILE (same as --output)\n"
+	       "      --source=SRC     kmsg (/dev/kmsg), syslog (syslog(2) buffer) or\n"
 	       "                       auto (kmsg, else syslog; the default)\n"
-	       "      --match=TEXT     only log and count messages containing "
-	       "TEXT\n"
+	       "      --match=TEXT     only log and count messages containing TEXT\n"
 	       "%s\n"
 	       "Durations: 250ms, 10s, 2m.\n",
 	       progname(), monitor_common_help);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
@@ -326,8 +326,8 @@ static void parse_options(struct kmsg *k, int argc, char **argv)
 			k->match = optarg;
 			break;
 		case OPT_SOURCE:
-			k->source = (enum source)opt_choice(
-				"--source", optarg, source_names);
+			k->source = (enum source)opt_choice("--source", optarg,
+							    source_names);
 			break;
 		default:
 			usage(EXIT_USAGE);

@@ -73,47 +73,35 @@ static void usage(int status)
 {
 	if (status)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]... RESULT|LABEL=RESULT[,RESULT]...\n",
 	       progname());
-	fputs("Compare run-test.sh results (and seqbench results) of several "
-	      "kernels.\n"
-	      "Each RESULT is a result directory (result.json, and "
-	      "seqbench.json if\n"
-	      "present), a result.json or a seqbench JSON file.  Results are "
-	      "gathered by\n"
-	      "their label (or the LABEL given): several results of a label "
-	      "are several\n"
+	fputs("Compare run-test.sh results (and seqbench results) of several kernels.\n"
+	      "Each RESULT is a result directory (result.json, and seqbench.json if\n"
+	      "present), a result.json or a seqbench JSON file.  Results are gathered by\n"
+	      "their label (or the LABEL given): several results of a label are several\n"
 	      "boots of one kernel.  The first label is the baseline.\n"
 	      "\n"
-	      "  --format=FORMAT       text (default: an aligned table), "
-	      "2009 (one line\n"
-	      "                        per label: LABEL "
-	      "Elapsed:MM:SS.mmm(stddev:SSS.sss)\n"
+	      "  --format=FORMAT       text (default: an aligned table), 2009 (one line\n"
+	      "                        per label: LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss)\n"
 	      "                        Failures:N), csv, json or markdown\n"
-	      "  -o, --output=FILE     write the report to FILE instead of "
-	      "stdout\n"
-	      "  --alpha=P             significance level of Welch's t-test "
-	      "(default 0.05)\n"
-	      "  --workload=NAME       whose stalls to compare (default "
-	      "fake-gitk); a name\n"
+	      "  -o, --output=FILE     write the report to FILE instead of stdout\n"
+	      "  --alpha=P             significance level of Welch's t-test (default 0.05)\n"
+	      "  --workload=NAME       whose stalls to compare (default fake-gitk); a name\n"
 	      "                        no result has is an error\n"
-	      "  --plot=PREFIX         overlay the labels' latency histograms:"
-	      " PREFIX.dat,\n"
-	      "                        PREFIX.gp, and PREFIX.png and "
-	      "PREFIX.svg if gnuplot\n"
+	      "  --plot=PREFIX         overlay the labels' latency histograms: PREFIX.dat,\n"
+	      "                        PREFIX.gp, and PREFIX.png and PREFIX.svg if gnuplot\n"
 	      "                        is in PATH\n"
-	      "  --fail-if-slower=PCT  for git bisect run: exit 1 if the last "
-	      "RESULT is\n"
-	      "                        significantly slower than the baseline"
-	      " by more than\n"
-	      "                        PCT percent, 0 if not, 125 if a result"
-	      " is partial\n"
+	      "  --fail-if-slower=PCT  for git bisect run: exit 1 if the last RESULT is\n"
+	      "                        significantly slower than the baseline by more than\n"
+	      "                        PCT percent, 0 if not, 125 if a result is partial\n"
 	      "  -h, --help            show this help and exit\n"
 	      "  -V, --version         show the version and exit\n"
 	      "\n"
-	      "Times are in seconds. Exit status: 0 success, 1 bad input or "
-	      "slower, 2 usage\nerror, 125 cannot judge (--fail-if-slower).\n",
+	      "Times are in seconds. Exit status: 0 success, 1 bad input or slower, 2 usage\n"
+	      "error, 125 cannot judge (--fail-if-slower).\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
