@@ -78,6 +78,27 @@ static void bad_format(const char *a)
 	opt_format(a, FORMAT_TEXT, false);
 }
 
+#define TRY "Try 'fake-music --help' for more information.\n"
+
+/* Values opt_double(), opt_choice() and opt_format() turn away. */
+static const struct {
+	void (*fn)(const char *);
+	const char *arg, *want;
+} bad[] = {
+	{ bad_double, "1",
+	  "fake-music: invalid value '1' for --alpha: out of range (expected "
+	  "a number strictly between 0 and 1)\n" TRY },
+	{ bad_double, "0.5x",
+	  "fake-music: invalid value '0.5x' for --alpha: not understood "
+	  "(expected a number strictly between 0 and 1)\n" TRY },
+	{ bad_choice, "most",
+	  "fake-music: invalid value 'most' for --hold: not understood "
+	  "(expected all, headers or none)\n" TRY },
+	{ bad_format, "csv",
+	  "fake-music: invalid value 'csv' for --format: not understood "
+	  "(expected text or json)\n" TRY },
+};
+
 static void plain_usage(const char *a)
 {
 	(void)a;
@@ -88,6 +109,7 @@ int main(void)
 {
 	struct opt_common c;
 	char out[1024];
+	size_t i;
 
 	opt_common_init(&c);
 	is_u64(c.seed, RAND_DEFAULT_SEED, "default seed");
@@ -149,31 +171,11 @@ int main(void)
 	       "zero duration exits 2");
 	ok(strstr(out, "--duration must be greater than zero") != NULL,
 	   "zero duration message");
-	is_int(child(bad_double, "1", out, sizeof(out)), 2,
-	       "an open bound exits 2");
-	is_str(out,
-	       "fake-music: invalid value '1' for --alpha: out of range "
-	       "(expected a number strictly between 0 and 1)\n"
-	       "Try 'fake-music --help' for more information.\n",
-	       "opt_double range message");
-	is_int(child(bad_double, "0.5x", out, sizeof(out)), 2,
-	       "a bad number exits 2");
-	ok(strstr(out, "'0.5x' for --alpha: not understood") != NULL,
-	   "opt_double syntax message");
-	is_int(child(bad_choice, "most", out, sizeof(out)), 2,
-	       "a bad choice exits 2");
-	is_str(out,
-	       "fake-music: invalid value 'most' for --hold: not understood "
-	       "(expected all, headers or none)\n"
-	       "Try 'fake-music --help' for more information.\n",
-	       "opt_choice lists the words");
-	is_int(child(bad_format, "csv", out, sizeof(out)), 2,
-	       "csv where it is not offered exits 2");
-	is_str(out,
-	       "fake-music: invalid value 'csv' for --format: not understood "
-	       "(expected text or json)\n"
-	       "Try 'fake-music --help' for more information.\n",
-	       "opt_format: one wording");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		is_int(child(bad[i].fn, bad[i].arg, out, sizeof(out)), 2,
+		       "'%s' exits 2", bad[i].arg);
+		is_str(out, bad[i].want, "'%s': the one wording", bad[i].arg);
+	}
 	is_int(child(plain_usage, NULL, out, sizeof(out)), 2,
 	       "usage_error(NULL) exits 2");
 	is_str(out, "Try 'fake-music --help' for more information.\n",
