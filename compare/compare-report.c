@@ -22,9 +22,9 @@
 #include "lib/xalloc.h"
 #include "compare/compare.h"
 
-static const char *const format_names[] = {
+const char *const cmp_format_names[] = {
 	[CMP_2009] = "2009", [CMP_TEXT] = "text",	  [CMP_CSV] = "csv",
-	[CMP_JSON] = "json", [CMP_MARKDOWN] = "markdown",
+	[CMP_JSON] = "json", [CMP_MARKDOWN] = "markdown", NULL,
 };
 
 static const char *const test_names[] = {
@@ -37,19 +37,6 @@ static const char *const test_names[] = {
 const char *cmp_test_name(enum cmp_test t)
 {
 	return test_names[t];
-}
-
-int cmp_format_parse(const char *s, enum cmp_format *f)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
-		if (!strcmp(s, format_names[i])) {
-			*f = (enum cmp_format)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
 }
 
 /* A grid of cells, filled row by row, holding raw strings. */

@@ -263,8 +263,8 @@ enum cmp_format {
 	CMP_MARKDOWN,
 };
 
-/* "2009", "text", "csv", "json", "markdown" -> *F; 0 or -EINVAL. */
-int cmp_format_parse(const char *s, enum cmp_format *f);
+/* The --format names, in the order of enum cmp_format, NULL-terminated. */
+extern const char *const cmp_format_names[];
 /* Write the report of the N labels L (L[0] the baseline) to F. */
 void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_label *l,
 		size_t n, const struct cmp_options *o,

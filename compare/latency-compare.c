@@ -73,66 +73,36 @@ static void usage(int status)
 {
 	if (status)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]... RESULT|LABEL=RESULT[,RESULT]...\n",
 	       progname());
-	fputs("Compare run-test.sh results (and seqbench results) of several "
-	      "kernels.\n"
-	      "Each RESULT is a result directory (result.json, and "
-	      "seqbench.json if\n"
-	      "present), a result.json or a seqbench JSON file.  Results are "
-	      "gathered by\n"
-	      "their label (or the LABEL given): several results of a label "
-	      "are several\n"
+	fputs("Compare run-test.sh results (and seqbench results) of several kernels.\n"
+	      "Each RESULT is a result directory (result.json, and seqbench.json if\n"
+	      "present), a result.json or a seqbench JSON file.  Results are gathered by\n"
+	      "their label (or the LABEL given): several results of a label are several\n"
 	      "boots of one kernel.  The first label is the baseline.\n"
 	      "\n"
-	      "  --format=FORMAT       text (default: an aligned table), "
-	      "2009 (one line\n"
-	      "                        per label: LABEL "
-	      "Elapsed:MM:SS.mmm(stddev:SSS.sss)\n"
+	      "  --format=FORMAT       text (default: an aligned table), 2009 (one line\n"
+	      "                        per label: LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss)\n"
 	      "                        Failures:N), csv, json or markdown\n"
-	      "  -o, --output=FILE     write the report to FILE instead of "
-	      "stdout\n"
-	      "  --alpha=P             significance level of Welch's t-test "
-	      "(default 0.05)\n"
-	      "  --workload=NAME       whose stalls to compare (default "
-	      "fake-gitk); a name\n"
+	      "  -o, --output=FILE     write the report to FILE instead of stdout\n"
+	      "  --alpha=P             significance level of Welch's t-test (default 0.05)\n"
+	      "  --workload=NAME       whose stalls to compare (default fake-gitk); a name\n"
 	      "                        no result has is an error\n"
-	      "  --plot=PREFIX         overlay the labels' latency histograms:"
-	      " PREFIX.dat,\n"
-	      "                        PREFIX.gp, and PREFIX.png and "
-	      "PREFIX.svg if gnuplot\n"
+	      "  --plot=PREFIX         overlay the labels' latency histograms: PREFIX.dat,\n"
+	      "                        PREFIX.gp, and PREFIX.png and PREFIX.svg if gnuplot\n"
 	      "                        is in PATH\n"
-	      "  --fail-if-slower=PCT  for git bisect run: exit 1 if the last "
-	      "RESULT is\n"
-	      "                        significantly slower than the baseline"
-	      " by more than\n"
-	      "                        PCT percent, 0 if not, 125 if a result"
-	      " is partial\n"
+	      "  --fail-if-slower=PCT  for git bisect run: exit 1 if the last RESULT is\n"
+	      "                        significantly slower than the baseline by more than\n"
+	      "                        PCT percent, 0 if not, 125 if a result is partial\n"
 	      "  -h, --help            show this help and exit\n"
 	      "  -V, --version         show the version and exit\n"
 	      "\n"
-	      "Times are in seconds. Exit status: 0 success, 1 bad input or "
-	      "slower, 2 usage\nerror, 125 cannot judge (--fail-if-slower).\n",
+	      "Times are in seconds. Exit status: 0 success, 1 bad input or slower, 2 usage\n"
+	      "error, 125 cannot judge (--fail-if-slower).\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
-}
-
-/* A decimal number in [MIN, MAX] (exclusive bounds when OPEN). */
-static double opt_double(const char *name, const char *arg, double min,
-			 double max, bool open)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end || errno || !isfinite(v) ||
-	    (open ? v <= min || v >= max : v < min || v > max))
-		usage_error("invalid value '%s' for %s (expected a number "
-			    "%s %g and %g)",
-			    arg, name, open ? "strictly between" : "from", min,
-			    max);
-	return v;
 }
 
 static int parse_args(struct args *a, int argc, char **argv)
@@ -179,10 +149,9 @@ static int parse_args(struct args *a, int argc, char **argv)
 			usage(EXIT_USAGE);
 		}
 	}
-	if (a->common.format && cmp_format_parse(a->common.format, &a->format))
-		usage_error("unknown format '%s' (expected 2009, text, csv, "
-			    "json or markdown)",
-			    a->common.format);
+	if (a->common.format)
+		a->format = (enum cmp_format)opt_choice(
+			"--format", a->common.format, cmp_format_names);
 	if (optind >= argc)
 		usage_error("no result given");
 	if (!isnan(a->fail_pct) && argc - optind < 2)

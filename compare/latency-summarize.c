@@ -87,54 +87,38 @@ static void usage(int status)
 {
 	if (status)
 		usage_error(NULL);
+	/* clang-format off */
 	fputs("Usage: latency-summarize [OPTION]... SECONDS...\n"
-	      "  or:  latency-summarize --precision=PCT [OPTION]... "
-	      "SECONDS...\n"
-	      "  or:  latency-summarize --pressure-plan --footprint=BYTES "
-	      "--ratio=R\n"
-	      "  or:  latency-summarize --pressure-plan --calibration=FILE "
-	      "--ratio=R\n"
+	      "  or:  latency-summarize --precision=PCT [OPTION]... SECONDS...\n"
+	      "  or:  latency-summarize --pressure-plan --footprint=BYTES --ratio=R\n"
+	      "  or:  latency-summarize --pressure-plan --calibration=FILE --ratio=R\n"
 	      "  or:  latency-summarize --result-dir=DIR\n"
 	      "  or:  latency-summarize --precision=PCT --result-dir=DIR\n"
-	      "Print the mean and sample standard deviation of the elapsed "
-	      "times SECONDS\n"
-	      "(one per workload run, e.g. 12.5, 250ms or 2m) as the "
-	      "headline\n"
+	      "Print the mean and sample standard deviation of the elapsed times SECONDS\n"
+	      "(one per workload run, e.g. 12.5, 250ms or 2m) as the headline\n"
 	      "  LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N\n"
 	      "\n"
 	      "  --label=LABEL     the headline's label (default: run)\n"
-	      "  --failures=N      page allocation failures to report "
-	      "(default: 0)\n"
-	      "  --format=FORMAT   text (the headline), csv (runs,mean_s,"
-	      "stddev_s)\n"
+	      "  --failures=N      page allocation failures to report (default: 0)\n"
+	      "  --format=FORMAT   text (the headline), csv (runs,mean_s,stddev_s)\n"
 	      "                    or json (default: text)\n"
-	      "  --precision=PCT   say whether the 95% confidence interval "
-	      "of the mean\n"
-	      "                    is within PCT% of it (--format text or "
-	      "csv)\n"
-	      "  --pressure-plan   print memory_bytes=N, the memory for "
-	      "--footprint at\n"
-	      "                    pressure --ratio: footprint / R, down to "
-	      "4096 bytes\n"
-	      "  --footprint=BYTES the workloads' measured footprint "
-	      "(64k, 300M, ...)\n"
-	      "  --calibration=FILE  read it from fake-gitk's JSON "
-	      "(peak_rss_bytes)\n"
-	      "  --ratio=R         the pressure, a positive decimal (4, "
-	      "2.5)\n"
-	      "  --result-dir=DIR  write DIR/result.json and "
-	      "DIR/summary.txt from the\n"
-	      "                    run directory DIR (run.facts and what "
-	      "the programs left)\n"
+	      "  --precision=PCT   say whether the 95% confidence interval of the mean\n"
+	      "                    is within PCT% of it (--format text or csv)\n"
+	      "  --pressure-plan   print memory_bytes=N, the memory for --footprint at\n"
+	      "                    pressure --ratio: footprint / R, down to 4096 bytes\n"
+	      "  --footprint=BYTES the workloads' measured footprint (64k, 300M, ...)\n"
+	      "  --calibration=FILE  read it from fake-gitk's JSON (peak_rss_bytes)\n"
+	      "  --ratio=R         the pressure, a positive decimal (4, 2.5)\n"
+	      "  --result-dir=DIR  write DIR/result.json and DIR/summary.txt from the\n"
+	      "                    run directory DIR (run.facts and what the programs left)\n"
 	      "  -o, --output=FILE write to FILE instead of stdout\n"
 	      "  -h, --help        display this help and exit\n"
 	      "  -V, --version     output version information and exit\n"
 	      "\n"
-	      "The standard deviation is the sample one (n - 1); it is 0 "
-	      "for one run.\n"
-	      "Durations: a bare number is seconds; suffixes ns, us, ms, "
-	      "s, m, h.\n",
+	      "The standard deviation is the sample one (n - 1); it is 0 for one run.\n"
+	      "Durations: a bare number is seconds; suffixes ns, us, ms, s, m, h.\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
@@ -424,10 +408,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 				  NULL)) != -1)
 		if (!opt_common_handle(&a->common, opt, optarg, usage))
 			parse_option(a, opt);
-	if (a->common.format && out_format_parse(a->common.format, &a->format))
-		usage_error("invalid value '%s' for --format (expected text, "
-			    "csv or json)",
-			    a->common.format);
+	a->format = opt_format(a->common.format, FORMAT_TEXT, true);
 	check_mode(a, argc - optind);
 	return optind;
 }

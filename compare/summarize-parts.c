@@ -56,10 +56,11 @@ void summ_note(struct summ_run *r, const char *fmt, ...)
 	free(s);
 }
 
-/* Why a part could not be read, for a note. */
-static const char *why(int r)
+const char *summ_why(int r)
 {
 	switch (r) {
+	case -ENOENT:
+		return "missing";
 	case -EFBIG:
 		return "too large";
 	case -EINVAL:
@@ -84,8 +85,7 @@ struct json_node *summ_load_object(struct summ_run *r, const char *file,
 	free(path);
 	if (ret) {
 		if (ret != -ENOENT || note_missing)
-			summ_note(r, "%s: %s", file,
-				  ret == -ENOENT ? "missing" : why(ret));
+			summ_note(r, "%s: %s", file, summ_why(ret));
 		return NULL;
 	}
 	ret = json_read_parse(buf, len, &root, &err);
@@ -94,7 +94,7 @@ struct json_node *summ_load_object(struct summ_run *r, const char *file,
 		summ_note(r, "%s: invalid JSON at line %zu, column %zu: %s",
 			  file, err.line, err.column, err.msg);
 	else if (ret)
-		summ_note(r, "%s: %s", file, strerror(-ret));
+		summ_note(r, "%s: %s", file, summ_why(ret)); /* -ENOMEM */
 	else if (root->type != JSON_OBJECT)
 		summ_note(r, "%s: %s, expected a JSON object", file,
 			  json_type_name(root->type));
@@ -181,7 +181,7 @@ static bool load_lines(struct summ_run *r, const char *file,
 	free(path);
 	if (ret) {
 		if (ret != -ENOENT)
-			summ_note(r, "%s: %s", file, why(ret));
+			summ_note(r, "%s: %s", file, summ_why(ret));
 		return false;
 	}
 	split_lines(buf, len, out);

@@ -262,7 +262,7 @@ static void read_events(struct summ_run *r)
 		summ_note(r,
 			  "trace-events.log: %s: reclaim_s and compact_s "
 			  "are null",
-			  fd == -ENOENT ? "missing" : strerror(-fd));
+			  summ_why(fd));
 		return;
 	}
 	f = fdopen(fd, "r");

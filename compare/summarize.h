@@ -130,6 +130,12 @@ char *summ_clean_utf8(const char *s, size_t len);
 void summ_note(struct summ_run *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*
+ * Why a part (R, -errno from json_read_load() or json_read_open()) could not
+ * be read, for a note: "missing", "too large", "not a regular file", "a
+ * symbolic link", or strerror.
+ */
+const char *summ_why(int r);
+/*
  * Load the JSON object in R->dir/FILE (to free with json_read_free()).
  * NULL, with a note, when it is not there (noted only if NOTE_MISSING),
  * not a readable regular file, not JSON or not an object.

@@ -42,7 +42,7 @@ static void insertion_sort(uint64_t *v, size_t n)
 	}
 }
 
-int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_ns,
+int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_threshold_ns,
 		 struct lo_summary *o)
 {
 	unsigned __int128 sum = 0;
@@ -66,9 +66,9 @@ int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_ns,
 		sum += gaps[i];
 		o->hist_count[d]++;
 		o->hist_ns[d] += gaps[i];
-		if (gaps[i] > stall_ns) {
+		if (gaps[i] > stall_threshold_ns) {
 			o->stall_count++;
-			o->stall_ns += gaps[i];
+			o->stall_time_ns += gaps[i];
 		}
 	}
 	/* Two passes: the variance of many equal gaps comes out exactly 0. */
@@ -141,7 +141,7 @@ struct lo_summary *lo_summarise_all(const struct lo_report *r, size_t *n)
 		bool own;
 		uint64_t *gaps = gaps_to_sort(r, i, &own);
 
-		ret = lo_summarise(gaps, g->n, r->stall_ns, &sum[i]);
+		ret = lo_summarise(gaps, g->n, r->stall_threshold_ns, &sum[i]);
 		if (own)
 			free(gaps);
 		sum[i].name = group_label(g);
@@ -149,7 +149,7 @@ struct lo_summary *lo_summarise_all(const struct lo_report *r, size_t *n)
 		sum[i].malformed = g->malformed;
 	}
 	if (!ret)
-		ret = lo_summarise(all, total, r->stall_ns, &sum[ng]);
+		ret = lo_summarise(all, total, r->stall_threshold_ns, &sum[ng]);
 	if (owned)
 		free(all);
 	if (ret) {
@@ -238,10 +238,11 @@ static void text_summary(FILE *f, const struct lo_report *r,
 	fprintf(f, "%-22s %s s\n", "p99", secs(b, s->p99, d));
 	fprintf(f, "%-22s %s s\n", "p99.9", secs(b, s->p999, d));
 	fprintf(f, "%-22s %s s\n", "max", secs(b, s->max, d));
-	snprintf(t, sizeof(t), "stalls over %s s", secs(b, r->stall_ns, d));
+	snprintf(t, sizeof(t), "stalls over %s s",
+		 secs(b, r->stall_threshold_ns, d));
 	fprintf(f, "%-22s %llu\n", t, (unsigned long long)s->stall_count);
 	fprintf(f, "%-22s %s s\n", "time lost in stalls",
-		secs(b, s->stall_ns, d));
+		secs(b, s->stall_time_ns, d));
 }
 
 static void text_by_table(FILE *f, const struct lo_report *r,
@@ -264,7 +265,7 @@ static void text_by_table(FILE *f, const struct lo_report *r,
 			secs(b[0], sum[i].p50, d), secs(b[1], sum[i].p99, d),
 			secs(b[2], sum[i].max, d),
 			(unsigned long long)sum[i].stall_count,
-			secs(b[3], sum[i].stall_ns, d));
+			secs(b[3], sum[i].stall_time_ns, d));
 }
 
 static void text_report(FILE *f, const struct lo_report *r,
@@ -330,9 +331,9 @@ static void json_fields(struct json *j, const struct lo_report *r,
 	json_ns_as_s(j, "p99_s", s->p99);
 	json_ns_as_s(j, "p999_s", s->p999);
 	json_ns_as_s(j, "max_s", s->max);
-	json_ns_as_s(j, "stall_threshold_s", r->stall_ns);
+	json_ns_as_s(j, "stall_threshold_s", r->stall_threshold_ns);
 	json_u64(j, "stall_count", s->stall_count);
-	json_ns_as_s(j, "stall_time_s", s->stall_ns);
+	json_ns_as_s(j, "stall_time_s", s->stall_time_ns);
 	json_u64(j, "malformed_lines", s->malformed);
 	json_histogram(j, s);
 }
@@ -407,9 +408,9 @@ static void csv_report(FILE *f, const struct lo_report *r,
 		csv_secs(f, s->p99, ',');
 		csv_secs(f, s->p999, ',');
 		csv_secs(f, s->max, ',');
-		csv_secs(f, r->stall_ns, ',');
+		csv_secs(f, r->stall_threshold_ns, ',');
 		fprintf(f, "%llu,", (unsigned long long)s->stall_count);
-		csv_secs(f, s->stall_ns, ',');
+		csv_secs(f, s->stall_time_ns, ',');
 		fprintf(f, "%llu,%d\n", (unsigned long long)s->malformed,
 			r->interrupted ? 1 : 0);
 	}

@@ -20,19 +20,6 @@
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 
-int out_format_parse(const char *s, enum out_format *f)
-{
-	if (!strcmp(s, "text"))
-		*f = FORMAT_TEXT;
-	else if (!strcmp(s, "json"))
-		*f = FORMAT_JSON;
-	else if (!strcmp(s, "csv"))
-		*f = FORMAT_CSV;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 void json_init(struct json *j, FILE *f, bool pretty)
 {
 	memset(j, 0, sizeof(*j));

@@ -21,9 +21,6 @@ enum out_format {
 	FORMAT_CSV,
 };
 
-/* "text", "json" or "csv" -> *F; returns 0 or -EINVAL. */
-int out_format_parse(const char *s, enum out_format *f);
-
 #define JSON_MAX_DEPTH 32
 
 struct json {

@@ -78,43 +78,33 @@ static void usage(int status)
 {
 	if (status)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: latency-machine begin --owner=PID\n"
 	       "  or:  latency-machine record --owner=PID KIND [ARG]...\n"
 	       "  or:  latency-machine restore [--owner=PID]\n"
 	       "  or:  latency-machine show [--format=FORMAT]\n"
-	       "  or:  latency-machine shrink --owner=PID --keep=SIZE "
-	       "[--dry-run] [--timeout=TIME]\n"
-	       "Keep the one record of what a latency-tests run changes on "
-	       "the machine, and\n"
-	       "undo it at the end or, after a crash, at the start of the "
-	       "next run.\n"
+	       "  or:  latency-machine shrink --owner=PID --keep=SIZE [--dry-run] [--timeout=TIME]\n"
+	       "Keep the one record of what a latency-tests run changes on the machine, and\n"
+	       "undo it at the end or, after a crash, at the start of the next run.\n"
 	       "\n"
-	       "  --owner=PID       the run (driver process) the record "
-	       "belongs to\n"
-	       "  --keep=SIZE       shrink: leave SIZE free above what is in "
-	       "use now (64M, 1G)\n"
+	       "  --owner=PID       the run (driver process) the record belongs to\n"
+	       "  --keep=SIZE       shrink: leave SIZE free above what is in use now (64M, 1G)\n"
 	       "  --dry-run         shrink: print the plan, change nothing\n"
-	       "  --timeout=TIME    shrink: give up on a memory block after "
-	       "TIME (default 5s)\n"
+	       "  --timeout=TIME    shrink: give up on a memory block after TIME (default 5s)\n"
 	       "  --format=FORMAT   show: json (default) or text\n"
 	       "  -v, --verbose     say what each step did\n"
 	       "  -h, --help        display this help and exit\n"
 	       "  -V, --version     output version information and exit\n"
 	       "\n"
-	       "KIND and what restore does: swapoff PATH (swapoff), "
-	       "rmfile PATH (rm -f),\n"
-	       "rmdir PATH (rmdir), sysctl NAME [VALUE] and sysfs /sys/PATH "
-	       "[VALUE] (write\n"
-	       "VALUE back; default: the current value), online BLOCK "
-	       "(online the memory\n"
-	       "block), hugepages [COUNT] (nr_hugepages back to COUNT), "
-	       "pid PID (SIGTERM,\n"
+	       "KIND and what restore does: swapoff PATH (swapoff), rmfile PATH (rm -f),\n"
+	       "rmdir PATH (rmdir), sysctl NAME [VALUE] and sysfs /sys/PATH [VALUE] (write\n"
+	       "VALUE back; default: the current value), online BLOCK (online the memory\n"
+	       "block), hugepages [COUNT] (nr_hugepages back to COUNT), pid PID (SIGTERM,\n"
 	       "then SIGKILL, if still the same process).\n"
-	       "The record is LATENCY_STATE_DIR/state (default "
-	       "/var/lib/latency-tests/state).\n"
-	       "Exit status: 0 done, 1 failed (restore: a change kept), 2 "
-	       "usage error, 3 another\n"
+	       "The record is LATENCY_STATE_DIR/state (default /var/lib/latency-tests/state).\n"
+	       "Exit status: 0 done, 1 failed (restore: a change kept), 2 usage error, 3 another\n"
 	       "run is in progress or the machine cannot do it.\n");
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
@@ -353,14 +343,9 @@ static void show_text(const struct view *v)
 
 static int cmd_show(const struct cmdline *cl, struct run_info *ri)
 {
-	enum out_format fmt = FORMAT_JSON;
+	enum out_format fmt = opt_format(cl->oc.format, FORMAT_JSON, false);
 	struct view v;
 
-	if (cl->oc.format &&
-	    (out_format_parse(cl->oc.format, &fmt) || fmt == FORMAT_CSV))
-		usage_error("invalid value '%s' for --format (expected json "
-			    "or text)",
-			    cl->oc.format);
 	view_read(&v);
 	if (fmt == FORMAT_JSON)
 		show_json(&v, ri);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,20 @@ static void unescape_octal(char *s)
 	*d = '\0';
 }
 
+static char *note_err(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+/* A restore note "<what>: strerror(ERRNUM)", allocated. */
+static char *note_err(int errnum, const char *fmt, ...)
+{
+	char buf[PATH_MAX + 128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vformat_err(buf, sizeof(buf), errnum, fmt, ap);
+	va_end(ap);
+	return xstrdup(buf);
+}
+
 static bool swap_enabled(const char *path, char **note)
 {
 	char *swaps = kpath(menv.proc, "/swaps"), *buf = xmalloc(65536), *line;
@@ -265,8 +280,7 @@ static bool swap_enabled(const char *path, char **note)
 	bool found = false;
 
 	if (n < 0)
-		*note = xasprintf("cannot read '%s': %s", swaps,
-				  strerror((int)-n));
+		*note = note_err((int)-n, "cannot read '%s'", swaps);
 	for (line = n < 0 ? NULL : strtok_r(buf, "\n", &save); line && !found;
 	     line = strtok_r(NULL, "\n", &save)) {
 		line[strcspn(line, " \t")] = '\0';
@@ -292,7 +306,7 @@ static enum undo_result undo_swapoff(char **f, char **note)
 	r = run_command(argv);
 	if (!r)
 		return UNDO_DONE;
-	*note = r < 0 ? xasprintf("cannot run swapoff: %s", strerror(-r))
+	*note = r < 0 ? note_err(-r, "cannot run swapoff")
 		      : xasprintf("swapoff exited with status %d", r);
 	return UNDO_FAILED;
 }
@@ -336,7 +350,7 @@ static enum undo_result write_back(char *path, const char *value, char **note)
 	int r = kfile_write(path, value, 0);
 
 	if (r)
-		*note = xasprintf("cannot write '%s': %s", path, strerror(-r));
+		*note = note_err(-r, "cannot write '%s'", path);
 	free(path);
 	return r ? UNDO_FAILED : UNDO_DONE;
 }
@@ -375,7 +389,7 @@ static enum undo_result undo_online(char **f, char **note)
 	    strcmp(state, "online"))
 		r = -EAGAIN;
 	if (r)
-		*note = xasprintf("cannot write '%s': %s", path, strerror(-r));
+		*note = note_err(-r, "cannot write '%s'", path);
 	free(path);
 	return r ? UNDO_FAILED : UNDO_DONE;
 }
@@ -395,7 +409,7 @@ static enum undo_result undo_hugepages(char **f, char **note)
 	if (!r)
 		r = kfile_read_u64(path, false, &now);
 	if (r)
-		*note = xasprintf("cannot write '%s': %s", path, strerror(-r));
+		*note = note_err(-r, "cannot write '%s'", path);
 	else if (now != want)
 		*note = xasprintf("the kernel keeps %llu pages (in use?)",
 				  (unsigned long long)now);
@@ -423,7 +437,7 @@ static enum undo_result undo_pid(char **f, char **note)
 				      : "already gone");
 		return UNDO_NOOP;
 	}
-	*note = xasprintf("cannot stop it: %s", strerror(-r));
+	*note = note_err(-r, "cannot stop it");
 	return UNDO_FAILED;
 }
 

@@ -169,8 +169,7 @@ static noreturn void child_write(const char *path, const char *value)
 	(void)signal(SIGHUP, SIG_DFL);
 	if (menv.writer) {
 		execlp(menv.writer, menv.writer, path, value, (char *)NULL);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", progname(),
-			menv.writer, strerror(errno));
+		(void)error_errno("cannot run '%s'", menv.writer); /* -> 127 */
 		_exit(127);
 	}
 	r = write_value(path, value);
@@ -523,8 +522,7 @@ int run_command(char *const argv[])
 		return -errno;
 	if (!child) {
 		execvp(argv[0], argv);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", progname(),
-			argv[0], strerror(errno));
+		(void)error_errno("cannot run '%s'", argv[0]); /* -> 127 */
 		_exit(127);
 	}
 	while (waitpid(child, &status, 0) < 0)

@@ -217,18 +217,35 @@ static void plan_print(const struct plan *p)
 	       (unsigned long long)p->hugetlb_planned);
 }
 
+/* With -v: "<prog>: <message>[: strerror(ERRNUM)]" on stderr. */
+static PRINTF_LIKE(2, 0) void vsay(int errnum, const char *fmt, va_list ap)
+{
+	char buf[512];
+
+	if (!menv.verbose)
+		return;
+	vformat_err(buf, sizeof(buf), errnum, fmt, ap);
+	fprintf(stderr, "%s: %s\n", progname(), buf);
+}
+
 static void say(const char *fmt, ...) PRINTF_LIKE(1, 2);
 static void say(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!menv.verbose)
-		return;
-	fprintf(stderr, "%s: ", progname());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+static void say_err(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void say_err(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(errnum, fmt, ap);
+	va_end(ap);
 }
 
 static off_t append_locked(int dirfd, pid_t owner, const char *line)
@@ -277,11 +294,14 @@ static bool offline_one(int dirfd, const struct shrink_opts *o,
 			out->timed_out++;
 		else
 			out->refused++;
-		say("memory%lu stays online after %s: %s", b->nr,
-		    fmt_duration(dur, dt),
-		    r == -ETIMEDOUT ? "timed out"
-		    : r		    ? strerror(-r)
-				    : "the kernel did not take it offline");
+		if (r && r != -ETIMEDOUT)
+			say_err(-r, "memory%lu stays online after %s", b->nr,
+				fmt_duration(dur, dt));
+		else
+			say("memory%lu stays online after %s: %s", b->nr,
+			    fmt_duration(dur, dt),
+			    r ? "timed out"
+			      : "the kernel did not take it offline");
 		/* Unchanged: its entry would only be noise at restore. */
 		if (!strcmp(state, "online"))
 			withdraw_locked(dirfd, at, line);

@@ -84,30 +84,31 @@ static void usage(int status)
 {
 	if (status != EXIT_OK)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]... COMMAND [ARG]...\n", progname());
-	fputs("\
-Run COMMAND on a pseudo-terminal and copy its output to standard output as\n\
-it arrives, so a program that buffers output written to a pipe shows its\n\
-real timing.  Bytes pass unchanged, COMMAND's stderr stays separate, and the\n\
-exit status is COMMAND's (128+N when signal N killed it).\n\
-\n\
-  -s, --stamp            start each line with \"<seconds>.<nanoseconds> \",\n\
-                         CLOCK_MONOTONIC when the whole line had arrived\n\
-  -m, --merge            put COMMAND's stderr on the terminal too, merged\n\
-                         in order into standard output\n\
-      --size=COLSxROWS   terminal size (default: that of our standard\n\
-                         output when it is a terminal, else 80x24)\n\
-  -h, --help             print this help and exit\n\
-  -V, --version          print the version and exit\n\
-\n\
-COMMAND reads unbuffered's own standard input (/dev/null if it is closed).\n\
-SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1 and SIGUSR2 are passed on to\n\
-COMMAND's process group.\n\
-\n\
-Exit status: COMMAND's own, 128+N if signal N killed it, 126 if it cannot be\n\
-run, 127 if it is not found, 1 on an output or terminal error, 2 on a usage\n\
-error, 3 if no pseudo-terminal can be opened here.\n",
+	fputs("Run COMMAND on a pseudo-terminal and copy its output to standard output as\n"
+	      "it arrives, so a program that buffers output written to a pipe shows its\n"
+	      "real timing.  Bytes pass unchanged, COMMAND's stderr stays separate, and the\n"
+	      "exit status is COMMAND's (128+N when signal N killed it).\n"
+	      "\n"
+	      "  -s, --stamp            start each line with \"<seconds>.<nanoseconds> \",\n"
+	      "                         CLOCK_MONOTONIC when the whole line had arrived\n"
+	      "  -m, --merge            put COMMAND's stderr on the terminal too, merged\n"
+	      "                         in order into standard output\n"
+	      "      --size=COLSxROWS   terminal size (default: that of our standard\n"
+	      "                         output when it is a terminal, else 80x24)\n"
+	      "  -h, --help             print this help and exit\n"
+	      "  -V, --version          print the version and exit\n"
+	      "\n"
+	      "COMMAND reads unbuffered's own standard input (/dev/null if it is closed).\n"
+	      "SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1 and SIGUSR2 are passed on to\n"
+	      "COMMAND's process group.\n"
+	      "\n"
+	      "Exit status: COMMAND's own, 128+N if signal N killed it, 126 if it cannot be\n"
+	      "run, 127 if it is not found, 1 on an output or terminal error, 2 on a usage\n"
+	      "error, 3 if no pseudo-terminal can be opened here.\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 

@@ -127,9 +127,10 @@ static void fuzz_stream(const uint8_t *data, size_t size)
 			CHECK(g->gaps[k] <= INT64_MAX);
 	}
 	CHECK(seen == st.lines);
-	r = (struct lo_report){
-		.st = &st, .ri = &ri, .stall_ns = 1000000, .source = "fuzz"
-	};
+	r = (struct lo_report){ .st = &st,
+				.ri = &ri,
+				.stall_threshold_ns = 1000000,
+				.source = "fuzz" };
 	r.consume = size & 1;
 	sum = lo_summarise_all(&r, &n);
 	CHECK(sum && n >= 1);
