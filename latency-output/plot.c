@@ -69,19 +69,19 @@ static int write_series(const struct lo_report *r, FILE *f)
 
 static void write_hist(const struct lo_summary *s, FILE *f)
 {
-	unsigned i, first = HIST_DISPLAY_N, last = 0;
+	unsigned i, first = HIST_R10_N, last = 0;
 	char lab[24];
 
-	for (i = 0; i < HIST_DISPLAY_N; i++) {
+	for (i = 0; i < HIST_R10_N; i++) {
 		if (s->hist_count[i]) {
-			if (first == HIST_DISPLAY_N)
+			if (first == HIST_R10_N)
 				first = i;
 			last = i;
 		}
 	}
 	fputs("# bucket label, gaps, seconds spent in them\n", f);
-	for (i = first; i <= last && first < HIST_DISPLAY_N; i++) {
-		fprintf(f, "\"%s\" %llu ", hist_display_label(lab, i),
+	for (i = first; i <= last && first < HIST_R10_N; i++) {
+		fprintf(f, "\"%s\" %llu ", hist_r10_label(lab, i),
 			(unsigned long long)s->hist_count[i]);
 		put_secs(f, (int64_t)s->hist_ns[i], '\n');
 	}
@@ -177,7 +177,7 @@ static void write_hist_gp(const struct lo_summary *s, const char *base, FILE *f)
 	uint64_t top_count = 0, top_ns = 0;
 	size_t i, t;
 
-	for (i = 0; i < HIST_DISPLAY_N; i++) {
+	for (i = 0; i < HIST_R10_N; i++) {
 		if (s->hist_count[i] > top_count)
 			top_count = s->hist_count[i];
 		if (s->hist_ns[i] > top_ns)

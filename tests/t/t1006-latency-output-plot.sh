@@ -21,7 +21,7 @@ test_expect_success 'data and scripts are written (gnuplot or not)' '
 	test_line_count = 299 points &&
 	grep -c "smooth bezier" plots/p-latency.gp >n &&
 	echo 2 >expect && test_cmp expect n &&
-	grep -x "\"<= 2s\" 3 4.506563550" plots/p-hist.dat &&
+	grep -x "\"<= 1.6s\" 3 4.506563550" plots/p-hist.dat &&
 	ls plots >files &&
 	! grep tmp files
 '
@@ -49,6 +49,22 @@ test_expect_success GNUPLOT '--by plots one series per value' '
 	echo 4 >expect && test_cmp expect n &&
 	grep -q "thread=1 (bezier)" plots/q-latency.gp &&
 	test -s plots/q-latency.png
+'
+
+# Issue 12: the 1-2-5 buckets drew 100 ms and 199 ms gaps as one bar.
+test_expect_success 'the histogram plot has R10 bars: 100 ms and 199 ms apart' '
+	printf "%s w\n" 100.000000000 100.100000000 100.200000000 \
+		100.300000000 100.499000000 100.698000000 >r10 &&
+	PATH=/nonexistent "$abs_top_builddir/latency-output/latency-output" \
+		--plot plots/r10 --report rep <r10 >out &&
+	cat >expect <<-\EOT &&
+	# bucket label, gaps, seconds spent in them
+	"<= 100ms" 3 0.300000000
+	"<= 125ms" 0 0.000000000
+	"<= 160ms" 0 0.000000000
+	"<= 200ms" 2 0.398000000
+	EOT
+	test_cmp expect plots/r10-hist.dat
 '
 
 # Issue 12: bars drawn from above 0 made 8 beside 36 look like 1 to 10.
