@@ -85,7 +85,8 @@ plot 'vmstat.dat' using (\$1 - t0):2 with lines title 'nr_writeback', \\
      '' using (\$1 - t0):(rate_out(\$4)) axes x1y2 with lines title 'pswpout'
 unset multiplot
 unset y2label
-set autoscale x
+# The next series's stats read every point: no range of this one stays.
+set autoscale
 EOF
 	done
 }
