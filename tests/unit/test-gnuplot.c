@@ -18,6 +18,19 @@
 #include "lib/gnuplot.h"
 #include "tests/tap.h"
 
+/* A memory stream for one case's output (skips all without one). */
+static FILE *mem(char **buf, size_t *len)
+{
+	FILE *f;
+
+	*buf = NULL;
+	*len = 0;
+	f = open_memstream(buf, len);
+	if (!f)
+		skip_all("open_memstream() failed");
+	return f;
+}
+
 static void quoting(void)
 {
 	static const struct {
@@ -39,12 +52,10 @@ static void quoting(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
+		char *buf;
+		size_t len;
+		FILE *f = mem(&buf, &len);
 
-		if (!f)
-			skip_all("open_memstream() failed");
 		gnuplot_quote(f, cases[i].in);
 		fclose(f);
 		is_str(buf, cases[i].want, "quote, case %zu", i);
@@ -85,12 +96,10 @@ static void ranges(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
+		char *buf;
+		size_t len;
+		FILE *f = mem(&buf, &len);
 
-		if (!f)
-			skip_all("open_memstream() failed");
 		gnuplot_range(f, cases[i].axis, cases[i].lo, cases[i].hi,
 			      cases[i].flags);
 		fclose(f);
