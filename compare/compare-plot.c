@@ -33,19 +33,28 @@ static size_t *sorted_buckets(const struct cmp_hist *h)
 	return idx;
 }
 
+/* The gaps counted in H, the 100% of its shares. */
+static double hist_total(const struct cmp_hist *h)
+{
+	double total = 0;
+	size_t k;
+
+	for (k = 0; k < h->n; k++)
+		total += h->count[k];
+	return total;
+}
+
 static void write_data(FILE *f, const struct cmp_label *l, size_t n)
 {
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
 		const struct cmp_hist *h = &l[i].hist;
-		double total = 0;
+		double total = hist_total(h);
 		size_t *idx;
 
 		if (!h->n)
 			continue;
-		for (k = 0; k < h->n; k++)
-			total += h->count[k];
 		idx = sorted_buckets(h);
 		fputs("# ", f);
 		text_write(f, l[i].label);
@@ -62,6 +71,32 @@ static void write_data(FILE *f, const struct cmp_label *l, size_t n)
 		fputs("\n\n", f);
 		free(idx);
 	}
+}
+
+/*
+ * The axes: the buckets' bounds on a log scale (a factor either side of a
+ * lone bucket) and the shares from 0, as for any histogram.
+ */
+static void write_ranges(FILE *f, const struct cmp_label *l, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY, top = 0;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct cmp_hist *h = &l[i].hist;
+		double total = hist_total(h);
+
+		for (k = 0; k < h->n; k++) {
+			if (!isfinite(h->le_s[k]))
+				continue;
+			lo = fmin(lo, h->le_s[k]);
+			hi = fmax(hi, h->le_s[k]);
+			if (total > 0)
+				top = fmax(top, h->count[k] / total * 100);
+		}
+	}
+	gnuplot_range(f, "x", lo, hi, GNUPLOT_LOG);
+	gnuplot_range(f, "y", 0, top, GNUPLOT_FROM_ZERO);
 }
 
 static void write_script(FILE *f, const char *prefix, const char *dat,
@@ -85,6 +120,7 @@ static void write_script(FILE *f, const char *prefix, const char *dat,
 	      "set ylabel 'share of gaps (%)'\n"
 	      "set grid\nset key top right\n",
 	      f);
+	write_ranges(f, l, n);
 	for (t = 0; t < 2; t++) {
 		char *out = xasprintf("%s%s", prefix, terms[t][1]);
 

@@ -259,6 +259,7 @@ int main(int argc, char **argv)
 
 	prog_init(argc, argv);
 	run_info_init(&ri, "latency-output", argc, argv);
+	ri.format_version = LO_FORMAT_VERSION;
 	parse_options(argc, argv, &o);
 	ret = sig_stop_install();
 	if (ret)

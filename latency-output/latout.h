@@ -187,6 +187,12 @@ const char *lo_bad_name(enum lo_bad b);
 /* Short identifier for JSON/CSV ("empty", "bad_timestamp", ...). */
 const char *lo_bad_id(enum lo_bad b);
 
+/*
+ * format_version of the JSON report: 2 since the histogram's buckets are
+ * the R10 series (lib/hist.h), 1 had 1-2-5 buckets.
+ */
+#define LO_FORMAT_VERSION 2
+
 /* Summary of one gap series. */
 struct lo_summary {
 	const char *name; /* group label */
@@ -194,8 +200,8 @@ struct lo_summary {
 	double mean_s, stddev_s;
 	uint64_t p50, p90, p99, p999, max;
 	uint64_t stall_count, stall_time_ns; /* gaps over the threshold */
-	uint64_t hist_count[HIST_DISPLAY_N];
-	uint64_t hist_ns[HIST_DISPLAY_N];
+	uint64_t hist_count[HIST_R10_N];
+	uint64_t hist_ns[HIST_R10_N];
 };
 
 struct lo_report {

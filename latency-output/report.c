@@ -60,8 +60,7 @@ int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_threshold_ns,
 		return -ENOMEM;
 	/* Sorted, the display bucket only ever moves up. */
 	for (i = 0; i < n; i++) {
-		while (d < HIST_DISPLAY_EDGES &&
-		       gaps[i] > hist_display_edges[d])
+		while (d < HIST_R10_EDGES && gaps[i] > hist_r10_edges[d])
 			d++;
 		sum += gaps[i];
 		o->hist_count[d]++;
@@ -188,13 +187,13 @@ static void bar(FILE *f, uint64_t v, uint64_t max)
 static void text_histogram(FILE *f, const struct lo_summary *s, unsigned dec)
 {
 	uint64_t max_c = 0, max_t = 0, all_t = 0;
-	unsigned i, first = HIST_DISPLAY_N, last = 0;
+	unsigned i, first = HIST_R10_N, last = 0;
 	char b[64], lab[24];
 
-	for (i = 0; i < HIST_DISPLAY_N; i++) {
+	for (i = 0; i < HIST_R10_N; i++) {
 		if (!s->hist_count[i])
 			continue;
-		if (first == HIST_DISPLAY_N)
+		if (first == HIST_R10_N)
 			first = i;
 		last = i;
 		if (s->hist_count[i] > max_c)
@@ -203,13 +202,13 @@ static void text_histogram(FILE *f, const struct lo_summary *s, unsigned dec)
 			max_t = s->hist_ns[i];
 		all_t += s->hist_ns[i];
 	}
-	if (first == HIST_DISPLAY_N)
+	if (first == HIST_R10_N)
 		return;
 	fprintf(f, "\n%9s %10s  %-*s %6s %14s  %-*s %6s\n", "gap", "count",
 		BAR_WIDTH, "by count", "%", "time (s)", BAR_WIDTH, "by time",
 		"%");
 	for (i = first; i <= last; i++) {
-		fprintf(f, "%9s %10llu  ", hist_display_label(lab, i),
+		fprintf(f, "%9s %10llu  ", hist_r10_label(lab, i),
 			(unsigned long long)s->hist_count[i]);
 		bar(f, s->hist_count[i], max_c);
 		fprintf(f, " %5.1f%% %14s  ",
@@ -306,10 +305,10 @@ static void json_histogram(struct json *j, const struct lo_summary *s)
 	unsigned i;
 
 	json_array_begin(j, "histogram");
-	for (i = 0; i < HIST_DISPLAY_N; i++) {
+	for (i = 0; i < HIST_R10_N; i++) {
 		json_object_begin(j, NULL);
-		if (i < HIST_DISPLAY_EDGES)
-			json_ns_as_s(j, "le_s", hist_display_edges[i]);
+		if (i < HIST_R10_EDGES)
+			json_ns_as_s(j, "le_s", hist_r10_edges[i]);
 		else
 			json_null(j, "le_s"); /* above the last edge */
 		json_u64(j, "count", s->hist_count[i]);
@@ -416,10 +415,10 @@ static void csv_report(FILE *f, const struct lo_report *r,
 	}
 	fputs("\ngroup,le_s,count,time_s\n", f);
 	for (i = 0; i < n; i++) {
-		for (b = 0; b < HIST_DISPLAY_N; b++) {
+		for (b = 0; b < HIST_R10_N; b++) {
 			csv_field(f, sum[i].name, ',');
-			if (b < HIST_DISPLAY_EDGES)
-				csv_secs(f, hist_display_edges[b], ',');
+			if (b < HIST_R10_EDGES)
+				csv_secs(f, hist_r10_edges[b], ',');
 			else
 				fputc(',', f);
 			fprintf(f, "%llu,",
