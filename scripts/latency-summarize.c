@@ -133,7 +133,11 @@ static void usage(int status)
 	      "  --footprint=BYTES the workloads' measured footprint "
 	      "(64k, 300M, ...)\n"
 	      "  --calibration=FILE  read it from fake-gitk's JSON "
-	      "(peak_rss_bytes)\n"
+	      "(peak_rss_bytes); print\n"
+	      "                    footprint_bytes=, memory_bytes= and "
+	      "swap_bytes= (the\n"
+	      "                    swap file: twice the footprint, at "
+	      "least 256 MiB)\n"
 	      "  --ratio=R         the pressure, a positive decimal (4, "
 	      "2.5)\n"
 	      "  --result-dir=DIR  write DIR/result.json and "
@@ -323,6 +327,21 @@ static uint64_t plan_memory(const struct args *a, uint64_t footprint)
 			    (unsigned long long)footprint, a->ratio,
 			    PLAN_ALIGN);
 	return (uint64_t)v;
+}
+
+/*
+ * The automatic swap file of a run: twice the footprint (what is pushed
+ * out, with room), at least 256 MiB, rounded up to whole MiB.
+ */
+static uint64_t plan_swap(uint64_t footprint)
+{
+	uint64_t mib;
+
+	/* Beyond any machine: no overflow, whatever the JSON said. */
+	if (footprint > UINT64_MAX / 4)
+		return UINT64_MAX >> 20 << 20;
+	mib = (footprint * 2 + (1 << 20) - 1) >> 20;
+	return (mib < 256 ? 256 : mib) << 20;
 }
 
 /* Write DIR/NAME atomically with WRITE; exit 1 when it cannot. */
@@ -578,9 +597,12 @@ int main(int argc, char **argv)
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot open '%s'", out);
 	if (a.plan && a.calibration)
-		fprintf(af.f, "footprint_bytes=%llu\nmemory_bytes=%llu\n",
+		fprintf(af.f,
+			"footprint_bytes=%llu\nmemory_bytes=%llu\n"
+			"swap_bytes=%llu\n",
 			(unsigned long long)footprint,
-			(unsigned long long)plan_bytes);
+			(unsigned long long)plan_bytes,
+			(unsigned long long)plan_swap(footprint));
 	else if (a.plan)
 		fprintf(af.f, "memory_bytes=%llu\n",
 			(unsigned long long)plan_bytes);

@@ -344,8 +344,10 @@ static int check_value(const struct cfg_key *k, const char *where,
 		if (*v == '/')
 			r = has_control(v) ? fail(&why, "no control characters")
 					   : 0;
-		else if (strcmp(v, "auto") && strcmp(v, "none"))
-			r = check_size(v, &bytes, &why);
+		else if (strcmp(v, "auto") && strcmp(v, "none") &&
+			 !(r = check_size(v, &bytes, &why)) && bytes < 1 << 20)
+			/* A swap file is made in whole MiB. */
+			r = fail(&why, "expected a size of at least 1M");
 		break;
 	case K_SYSCTL:
 		r = check_sysctl(where, v, err);
@@ -635,7 +637,7 @@ int summ_config_resolve(struct summ_config *c, char **err)
 	free(why);
 	why = NULL;
 	if (!check_size(c->value[C_SWAP], &bytes, &why))
-		c->swap_bytes = bytes;
+		c->swap_bytes = bytes >> 20 << 20;
 	free(why);
 	return 0;
 }
