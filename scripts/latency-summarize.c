@@ -383,6 +383,7 @@ static const char *stop_rule(const struct summ_run *r)
 {
 	const struct summ_facts *f = &r->facts;
 	uint64_t done = f->runs_done.set ? f->runs_done.v : 0;
+	uint64_t now = mono_ns();
 	double ci;
 
 	if (!f->runs_auto && !f->runs_asked.set)
@@ -394,8 +395,10 @@ static const char *stop_rule(const struct summ_run *r)
 		return "precision";
 	if (f->max_runs.set && done >= f->max_runs.v)
 		return "max-runs";
+	/* A start after now (another clock, another boot) spends nothing. */
 	if (isfinite(f->time_budget_s) && r->n_runs && r->runs[0].has_window &&
-	    (double)(mono_ns() - r->runs[0].start_ns) / 1e9 >= f->time_budget_s)
+	    now > r->runs[0].start_ns &&
+	    (double)(now - r->runs[0].start_ns) / 1e9 >= f->time_budget_s)
 		return "time-budget";
 	return NULL;
 }
