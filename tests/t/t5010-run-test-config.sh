@@ -8,6 +8,7 @@ rt=$abs_top_srcdir/run-test.sh
 # refused FILE-CONTENT (printf format) EXPECTED-FIRST-LINE: the file is
 # refused with exit 2, one line and a Try line, before anything is made.
 refused() {
+	# shellcheck disable=SC2059 # the content is a printf format
 	printf "$1" >hostile.conf &&
 	test_expect_code 2 "$rt" --config=hostile.conf --results=res >out 2>err &&
 	! test -s out &&
