@@ -109,16 +109,16 @@ enum {
 	C_QUICK,
 };
 
-#define WORD_CHARS                  \
-	"abcdefghijklmnopqrstuvwxyz" \
+#define WORD_CHARS                                                             \
+	"abcdefghijklmnopqrstuvwxyz"                                           \
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,+@%-"
-#define LABEL_CHARS                 \
-	"abcdefghijklmnopqrstuvwxyz" \
+#define LABEL_CHARS                                                            \
+	"abcdefghijklmnopqrstuvwxyz"                                           \
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
 #define SYSCTL_NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_.-"
-#define SYSCTL_VALUE_CHARS                 \
-	"abcdefghijklmnopqrstuvwxyz"        \
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" \
+#define SYSCTL_VALUE_CHARS                                                     \
+	"abcdefghijklmnopqrstuvwxyz"                                           \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"                                 \
 	"_.:-"
 
 /* A message in a new string, as the error of the functions below. */
@@ -381,8 +381,8 @@ static void set_value(struct summ_config *c, const struct cfg_key *k,
 	c->value[i] = len ? dupn(v, len) : NULL;
 }
 
-int summ_config_read(struct summ_config *c, const char *path,
-		     const char *buf, size_t len, char **err)
+int summ_config_read(struct summ_config *c, const char *path, const char *buf,
+		     size_t len, char **err)
 {
 	const char *s = buf, *end = buf + len, *nl, *eq;
 	const struct cfg_key *k;
@@ -411,7 +411,8 @@ int summ_config_read(struct summ_config *c, const char *path,
 			line[eq - s] = '\0';
 			e = text_escape(line);
 			r = fail(err, "%sunknown setting '%s'", where, e);
-		} else if (!(r = check_value(k, where, line + (eq + 1 - s), err)))
+		} else if (!(r = check_value(k, where, line + (eq + 1 - s),
+					     err)))
 			set_value(c, k, eq + 1, (size_t)(nl - eq - 1));
 		free(where);
 		free(e);
@@ -492,8 +493,9 @@ int summ_config_args(struct summ_config *c, int argc, char **argv, char **err)
 		eq = !strncmp(opt, "--", 2) ? strchr(opt, '=') : NULL;
 		name = eq ? dupn(opt, (size_t)(eq - opt)) : xstrdup(opt);
 		e = text_escape(name);
-		k = !strncmp(name, "--", 2) ? find_key(name + 2, strlen(name + 2))
-					    : NULL;
+		k = !strncmp(name, "--", 2)
+			    ? find_key(name + 2, strlen(name + 2))
+			    : NULL;
 		if (!strcmp(name, "-h") || !strcmp(name, "--help") ||
 		    !strcmp(name, "-V") || !strcmp(name, "--version")) {
 			c->action = name[1] == 'h' || name[2] == 'h'
@@ -516,8 +518,8 @@ int summ_config_args(struct summ_config *c, int argc, char **argv, char **err)
 		} else if (k || !strcmp(name, "--config")) {
 			val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
 			if (!val)
-				r = fail(err, "option '%s' requires an argument",
-					 e);
+				r = fail(err,
+					 "option '%s' requires an argument", e);
 			else if (k && !(r = check_value(k, "", val, err)))
 				set_value(c, k, val, strlen(val));
 		} else if (*name == '-')

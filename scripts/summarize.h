@@ -179,8 +179,8 @@ struct summ_config {
  * PATH names it in messages.  Returns 0, or -EINVAL with a one-line
  * message (to free) in *ERR, the hostile bytes in it escaped.
  */
-int summ_config_read(struct summ_config *c, const char *path,
-		     const char *buf, size_t len, char **err);
+int summ_config_read(struct summ_config *c, const char *path, const char *buf,
+		     size_t len, char **err);
 /*
  * Read run-test.sh's command line ARGV: first the files of its --config
  * options, then every option in order (the command line wins).  -h,
