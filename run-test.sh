@@ -521,6 +521,7 @@ swap_on() {
 			"$run_dir/commands.log" || return 1
 		;;
 	esac
+	[ "$swap_kind" = device ] || chmod 600 "$swap_path" || return 1
 	machine record swapoff "$swap_path" || return 1
 	run_logged swapon "$swap_path" || return 1
 	confine_swapdev=$swap_path
@@ -767,8 +768,8 @@ run_workloads() {
 		prepare_run "warmup-$_i"
 		run_gitk "warmup-$_i"
 	done
-	runs_done=0
-	while [ -z "${stopped_by:-}" ]; do
+	runs_done=0 stopped_by=''
+	while [ -z "$stopped_by" ]; do
 		_n=$((runs_done + 1))
 		if [ "$cfg_gitk_runs" = auto ]; then
 			progress "fake-gitk run $_n (until ±$cfg_precision%, at most $cfg_max_runs runs or $cfg_time_budget)"
@@ -904,6 +905,7 @@ sysinfo() {
 state=setup
 partial_reason=
 exit_code=
+run_dir='' runs_done=0 stopped_by=''
 
 unsupported() {
 	partial_reason="unsupported: $*"

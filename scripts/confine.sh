@@ -78,8 +78,8 @@ confine_swap_ready() {
 	[ -f "$1" ] && ! [ -L "$1" ] && [ "$(stat -c %s "$1")" = "$2" ]
 }
 
-# confine_swap_make PATH BYTES LOG: a new swap file of BYTES at PATH, mode
-# 600; the commands that write it are logged to LOG.
+# confine_swap_make PATH BYTES LOG: a new swap file of BYTES at PATH, made
+# under umask 077; the commands that write it are logged to LOG.
 confine_swap_make() {
 	rm -f "$1"
 	# fallocate is instant on ext4 and xfs; writing zeros works
@@ -90,8 +90,7 @@ confine_swap_make() {
 		(umask 077 && head -c "$2" /dev/zero >"$1") || return 1
 	fi
 	log_cmd "$3" mkswap -q "$1"
-	mkswap -q "$1" >/dev/null || return 1
-	chmod 600 "$1"
+	mkswap -q "$1" >/dev/null
 }
 
 # confine_sysctl_file NAME: the /proc/sys file of the sysctl NAME
