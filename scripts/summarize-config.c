@@ -48,66 +48,62 @@ struct cfg_key {
 	enum cfg_kind kind;
 	unsigned min; /* K_UINT, K_RUNS */
 	/* The command-line flag that sets FLAG_VALUE, if the key has one. */
-	const char *flag;
-	const char *flag_value;
+	const char *flag, *flag_value;
+	/*
+	 * The default (NULL: none), and with quick=yes QUICK where it is
+	 * not NULL; ENV and QUICK_ENV name environment variables that
+	 * override them.
+	 */
+	const char *def, *quick, *env, *quick_env;
 };
 
-/* The order is that of the printed configuration. */
+/*
+ * The options of run-test.sh, in the order of the printed configuration.
+ * A new option is a line here (and its use in the driver).  The label's
+ * default is the kernel release (uname -r).
+ */
 /* clang-format off */
-static const struct cfg_key keys[SUMM_CFG_KEYS] = {
-	{ "label", K_LABEL, 0, NULL, NULL },
-	{ "results", K_PATH, 0, NULL, NULL },
-	{ "scratch", K_PATH, 0, NULL, NULL },
-	{ "repo", K_PATH, 0, NULL, NULL },
-	{ "commits", K_UINT, 1, NULL, NULL },
-	{ "seed", K_UINT, 0, NULL, NULL },
-	{ "gitk-runs", K_RUNS, 1, NULL, NULL },
-	{ "warmup", K_UINT, 0, NULL, NULL },
-	{ "drop-caches", K_YESNO, 0, "--no-drop-caches", "no" },
-	{ "seqbench", K_WORDS, 0, NULL, NULL },
-	{ "music-from", K_HOSTPORT, 0, NULL, NULL },
-	{ "gitk-args", K_WORDS, 0, NULL, NULL },
-	{ "music-args", K_WORDS, 0, NULL, NULL },
-	{ "stall", K_DURATION, 0, NULL, NULL },
-	{ "pressure", K_DECIMAL, 0, NULL, NULL },
-	{ "confine", K_CONFINE, 0, NULL, NULL },
-	{ "mem-limit", K_MEMLIMIT, 0, NULL, NULL },
-	{ "swap", K_SWAP, 0, NULL, NULL },
-	{ "allow-unconfined", K_YESNO, 0, "--allow-unconfined", "yes" },
-	{ "precision", K_DECIMAL, 0, NULL, NULL },
-	{ "max-runs", K_UINT, 2, NULL, NULL },
-	{ "time-budget", K_DURATION, 0, NULL, NULL },
-	{ "sysctl", K_SYSCTL, 0, NULL, NULL },
-	{ "quick", K_YESNO, 0, "--quick", "yes" },
+static const struct cfg_key keys[] = {
+	{ .name = "label", .kind = K_LABEL },
+	{ .name = "results", .kind = K_PATH, .def = "./results" },
+	{ .name = "scratch", .kind = K_PATH },
+	{ .name = "repo", .kind = K_PATH },
+	{ .name = "commits", .kind = K_UINT, .min = 1, .def = "180000",
+	  .quick = "180000", .env = "LATENCY_DEFAULT_COMMITS",
+	  .quick_env = "LATENCY_QUICK_COMMITS" },
+	{ .name = "seed", .kind = K_UINT, .def = "137" },
+	{ .name = "gitk-runs", .kind = K_RUNS, .min = 1, .def = "auto",
+	  .quick = "3" },
+	{ .name = "warmup", .kind = K_UINT, .def = "1", .quick = "0" },
+	{ .name = "drop-caches", .kind = K_YESNO, .flag = "--no-drop-caches",
+	  .flag_value = "no", .def = "yes" },
+	{ .name = "seqbench", .kind = K_WORDS },
+	{ .name = "music-from", .kind = K_HOSTPORT },
+	/*
+	 * Reading the history again after the map is built, as gitk does
+	 * when scrolled, brings what was swapped out back in.
+	 */
+	{ .name = "gitk-args", .kind = K_WORDS, .def = "--reread" },
+	{ .name = "music-args", .kind = K_WORDS },
+	{ .name = "stall", .kind = K_DURATION, .def = "1s" },
+	{ .name = "pressure", .kind = K_DECIMAL, .def = "6", .quick = "3",
+	  .env = "LATENCY_DEFAULT_RATIO", .quick_env = "LATENCY_QUICK_RATIO" },
+	{ .name = "confine", .kind = K_CONFINE, .def = "auto" },
+	{ .name = "mem-limit", .kind = K_MEMLIMIT, .def = "ratio" },
+	{ .name = "swap", .kind = K_SWAP, .def = "auto" },
+	{ .name = "allow-unconfined", .kind = K_YESNO,
+	  .flag = "--allow-unconfined", .flag_value = "yes", .def = "no" },
+	{ .name = "precision", .kind = K_DECIMAL, .def = "2" },
+	{ .name = "max-runs", .kind = K_UINT, .min = 2, .def = "10" },
+	{ .name = "time-budget", .kind = K_DURATION, .def = "6m" },
+	{ .name = "sysctl", .kind = K_SYSCTL },
+	{ .name = "quick", .kind = K_YESNO, .flag = "--quick",
+	  .flag_value = "yes", .def = "no" },
 };
 /* clang-format on */
 
-enum {
-	C_LABEL,
-	C_RESULTS,
-	C_SCRATCH,
-	C_REPO,
-	C_COMMITS,
-	C_SEED,
-	C_GITK_RUNS,
-	C_WARMUP,
-	C_DROP_CACHES,
-	C_SEQBENCH,
-	C_MUSIC_FROM,
-	C_GITK_ARGS,
-	C_MUSIC_ARGS,
-	C_STALL,
-	C_PRESSURE,
-	C_CONFINE,
-	C_MEM_LIMIT,
-	C_SWAP,
-	C_ALLOW_UNCONFINED,
-	C_PRECISION,
-	C_MAX_RUNS,
-	C_TIME_BUDGET,
-	C_SYSCTL,
-	C_QUICK,
-};
+#define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+_Static_assert(N_KEYS <= SUMM_CFG_MAX_KEYS, "raise SUMM_CFG_MAX_KEYS");
 
 #define WORD_CHARS                                                             \
 	"abcdefghijklmnopqrstuvwxyz"                                           \
@@ -365,7 +361,7 @@ static const struct cfg_key *find_key(const char *name, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < SUMM_CFG_KEYS; i++)
+	for (i = 0; i < N_KEYS; i++)
 		if (strlen(keys[i].name) == len &&
 		    !memcmp(keys[i].name, name, len))
 			return &keys[i];
@@ -467,10 +463,10 @@ static int set_flag(struct summ_config *c, const char *name, bool *found)
 	else if (!strcmp(name, "--restore"))
 		c->restore = true;
 	else {
-		for (i = 0; i < SUMM_CFG_KEYS; i++)
+		for (i = 0; i < N_KEYS; i++)
 			if (keys[i].flag && !strcmp(keys[i].flag, name))
 				break;
-		if (i == SUMM_CFG_KEYS) {
+		if (i == N_KEYS) {
 			*found = false;
 			return 0;
 		}
@@ -532,34 +528,36 @@ int summ_config_args(struct summ_config *c, int argc, char **argv, char **err)
 	return r;
 }
 
-/* KEY's value, or DEF (a default) when it is not set. */
-static const char *get(struct summ_config *c, int key, const char *def)
+/* The value of the key NAME (which exists), NULL when not set. */
+static const char *value_of(const struct summ_config *c, const char *name)
 {
-	if (!c->value[key] && def)
-		c->value[key] = xstrdup(def);
-	return c->value[key];
+	return c->value[find_key(name, strlen(name)) - keys];
 }
 
-/* A default from the environment, checked as the key it stands for. */
-static int env_default(const char *var, int key, const char *def,
-		       const char **out, char **err)
+/*
+ * The default of K: from its environment variable if set there (and
+ * checked as K's values are), else the built-in one.
+ */
+static int set_default(struct summ_config *c, const struct cfg_key *k,
+		       bool quick, char **err)
 {
-	const char *v = getenv(var);
-	char *why = NULL;
+	const char *var = quick && k->quick ? k->quick_env : k->env;
+	const char *v = var ? getenv(var) : NULL;
 	int r;
 
-	if (!v || !*v) {
-		*out = def;
-		return 0;
+	if (!v || !*v)
+		v = quick && k->quick ? k->quick : k->def;
+	else if ((r = check_value(k, "", v, err))) {
+		/* Name the variable, not the option. */
+		free(*err);
+		return bad_value(err, "", var, v,
+				 k->kind == K_UINT
+					 ? "expected a whole number"
+					 : "expected a positive number such "
+					   "as 3 or 1.5");
 	}
-	r = keys[key].kind == K_UINT ? check_uint(v, keys[key].min, &why)
-				     : check_decimal(v, &why);
-	if (r) {
-		r = bad_value(err, "", var, v, why);
-		free(why);
-		return r;
-	}
-	*out = v;
+	if (v)
+		set_value(c, k, v, strlen(v));
 	return 0;
 }
 
@@ -581,64 +579,39 @@ static int check_dir(const char *opt, const char *path, bool may_be_missing,
 
 int summ_config_resolve(struct summ_config *c, char **err)
 {
-	const char *ratio, *qratio, *commits, *qcommits;
+	const char *quick = value_of(c, "quick");
+	const char *mem_limit, *swap;
 	struct utsname u;
 	uint64_t bytes;
 	char *why = NULL;
+	size_t i;
 	int r;
 
-	if ((r = env_default("LATENCY_DEFAULT_RATIO", C_PRESSURE, "6", &ratio,
-			     err)) ||
-	    (r = env_default("LATENCY_QUICK_RATIO", C_PRESSURE, "3", &qratio,
-			     err)) ||
-	    (r = env_default("LATENCY_DEFAULT_COMMITS", C_COMMITS, "180000",
-			     &commits, err)) ||
-	    (r = env_default("LATENCY_QUICK_COMMITS", C_COMMITS, "180000",
-			     &qcommits, err)))
-		return r;
-	if (!strcmp(get(c, C_QUICK, "no"), "yes")) {
-		get(c, C_GITK_RUNS, "3");
-		get(c, C_WARMUP, "0");
-		get(c, C_COMMITS, qcommits);
-		get(c, C_PRESSURE, qratio);
-	}
-	get(c, C_GITK_RUNS, "auto");
-	get(c, C_WARMUP, "1");
-	get(c, C_DROP_CACHES, "yes");
-	get(c, C_COMMITS, commits);
-	get(c, C_SEED, "137");
-	get(c, C_STALL, "1s");
-	get(c, C_RESULTS, "./results");
-	get(c, C_ALLOW_UNCONFINED, "no");
-	get(c, C_PRESSURE, ratio);
-	get(c, C_CONFINE, "auto");
-	get(c, C_MEM_LIMIT, "ratio");
-	get(c, C_SWAP, "auto");
-	get(c, C_PRECISION, "2");
-	get(c, C_MAX_RUNS, "10");
-	get(c, C_TIME_BUDGET, "6m");
-	/*
-	 * Reading the history again after the map is built, as gitk does
-	 * when scrolled, brings what was swapped out back in.
-	 */
-	get(c, C_GITK_ARGS, "--reread");
-	if (!c->value[C_LABEL]) {
+	for (i = 0; i < N_KEYS; i++)
+		if (!c->value[i] &&
+		    (r = set_default(c, &keys[i],
+				     quick && !strcmp(quick, "yes"), err)))
+			return r;
+	if (!value_of(c, "label")) {
 		if (uname(&u))
 			return fail(err, "cannot read the kernel release");
-		if ((r = check_value(&keys[C_LABEL], "", u.release, err)))
+		if ((r = check_value(find_key("label", 5), "", u.release, err)))
 			return r;
-		get(c, C_LABEL, u.release);
+		set_value(c, find_key("label", 5), u.release,
+			  strlen(u.release));
 	}
-	if ((r = check_dir("--repo", c->value[C_REPO], false, err)) ||
-	    (r = check_dir("--results", c->value[C_RESULTS], true, err)) ||
-	    (r = check_dir("--scratch", c->value[C_SCRATCH], false, err)))
+	if ((r = check_dir("--repo", value_of(c, "repo"), false, err)) ||
+	    (r = check_dir("--results", value_of(c, "results"), true, err)) ||
+	    (r = check_dir("--scratch", value_of(c, "scratch"), false, err)))
 		return r;
 	/* The sizes in bytes, for the shell (checked above). */
-	if (!check_size(c->value[C_MEM_LIMIT], &bytes, &why))
+	mem_limit = value_of(c, "mem-limit");
+	if (!check_size(mem_limit, &bytes, &why))
 		c->mem_limit_bytes = bytes;
 	free(why);
 	why = NULL;
-	if (!check_size(c->value[C_SWAP], &bytes, &why))
+	swap = value_of(c, "swap");
+	if (*swap != '/' && !check_size(swap, &bytes, &why))
 		c->swap_bytes = bytes >> 20 << 20;
 	free(why);
 	return 0;
@@ -662,7 +635,7 @@ void summ_config_print(FILE *f, const struct summ_config *c, bool shell)
 		fputs("# latency-tests run configuration (latency-run-test "
 		      "--config FILE)\n",
 		      f);
-	for (i = 0; i < SUMM_CFG_KEYS; i++) {
+	for (i = 0; i < N_KEYS; i++) {
 		for (n = keys[i].name; *n; n++)
 			fputc(shell && *n == '-' ? '_' : *n, f);
 		fprintf(f, "=%s\n", c->value[i] ? c->value[i] : "");
@@ -682,6 +655,6 @@ void summ_config_release(struct summ_config *c)
 {
 	size_t i;
 
-	for (i = 0; i < SUMM_CFG_KEYS; i++)
+	for (i = 0; i < N_KEYS; i++)
 		free(c->value[i]);
 }

@@ -162,13 +162,14 @@ void summ_headline(FILE *f, const char *label, double mean_s, double stddev_s,
 void summ_write_summary(FILE *f, const struct summ_run *r);
 
 /* summarize-config.c: run-test.sh's options and config files */
-#define SUMM_CFG_KEYS 24
+/* Room for the options (summarize-config.c counts them). */
+#define SUMM_CFG_MAX_KEYS 64
 /* The largest config file read. */
 #define SUMM_CFG_MAX_BYTES (64u << 10)
 
 struct summ_config {
-	char *value[SUMM_CFG_KEYS]; /* NULL: not set (the default) */
-	const char *action;	    /* NULL (run), "help" or "version" */
+	char *value[SUMM_CFG_MAX_KEYS]; /* NULL: not set (the default) */
+	const char *action;		/* NULL (run), "help" or "version" */
 	bool print_config, restore;
 	uint64_t mem_limit_bytes, swap_bytes; /* 0: not a size */
 };

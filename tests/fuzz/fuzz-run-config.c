@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		out = print(&c, false, &n);
 		check_lines(out, n);
 		CHECK(!summ_config_read(&again, "printed", out, n, &err));
-		for (i = 0; i < SUMM_CFG_KEYS; i++)
+		for (i = 0; i < SUMM_CFG_MAX_KEYS; i++)
 			CHECK(!c.value[i] == !again.value[i] &&
 			      (!c.value[i] ||
 			       !strcmp(c.value[i], again.value[i])));
