@@ -234,9 +234,11 @@ find_programs() {
 		die "cannot find program(s):$_missing (build the tree, or set LATENCY_TESTS_BINDIR)"
 }
 
-# latency-summarize is found first: it reads the options.
+# latency-summarize is found first: it reads the options.  (find_prog takes
+# FOLDER/NAME or NAME, as the tree's layout has it.)
 find_summarize() {
-	p_latency_summarize=$(find_prog scripts/latency-summarize) ||
+	p_latency_summarize=$(find_prog scripts/latency-summarize ||
+		find_prog latency-summarize) ||
 		die "cannot find program(s): latency-summarize (build the tree, or set LATENCY_TESTS_BINDIR)"
 }
 
