@@ -11,7 +11,11 @@
  *   --pressure-plan            the memory a workload of --footprint gets
  *                              at pressure --ratio;
  *   --result-dir=DIR           result.json and summary.txt of a run
- *                              directory (summarize-*.c).
+ *                              directory (summarize-*.c);
+ *   --stop-rule --result-dir=DIR  whether --gitk-runs has been met;
+ *   --run-config -- ARGS...    run-test.sh's configuration from its
+ *                              command line and config files, checked
+ *                              (summarize-config.c).
  */
 #include <config.h>
 
@@ -39,6 +43,9 @@ enum {
 	OPT_CALIBRATION,
 	OPT_RATIO,
 	OPT_RESULT_DIR,
+	OPT_STOP_RULE,
+	OPT_RUN_CONFIG,
+	OPT_SHELL,
 };
 
 /* clang-format off */
@@ -55,6 +62,9 @@ static const struct option long_options[] = {
 	{ "calibration", required_argument, NULL, OPT_CALIBRATION },
 	{ "ratio", required_argument, NULL, OPT_RATIO },
 	{ "result-dir", required_argument, NULL, OPT_RESULT_DIR },
+	{ "stop-rule", no_argument, NULL, OPT_STOP_RULE },
+	{ "run-config", no_argument, NULL, OPT_RUN_CONFIG },
+	{ "shell", no_argument, NULL, OPT_SHELL },
 	OPT_LONG_END
 };
 /* clang-format on */
@@ -74,6 +84,7 @@ struct args {
 	const char *calibration; /* fake-gitk JSON: its peak_rss_bytes */
 	const char *result_dir;
 	bool label_or_failures;
+	bool stop_rule, run_config, shell;
 };
 
 struct summary {
@@ -94,6 +105,8 @@ static void usage(int status)
 	      "  or:  latency-summarize --pressure-plan --calibration=FILE --ratio=R\n"
 	      "  or:  latency-summarize --result-dir=DIR\n"
 	      "  or:  latency-summarize --precision=PCT --result-dir=DIR\n"
+	      "  or:  latency-summarize --stop-rule --result-dir=DIR\n"
+	      "  or:  latency-summarize --run-config [--shell] -- [RUN-TEST-OPTION]...\n"
 	      "Print the mean and sample standard deviation of the elapsed times SECONDS\n"
 	      "(one per workload run, e.g. 12.5, 250ms or 2m) as the headline\n"
 	      "  LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N\n"
@@ -107,10 +120,18 @@ static void usage(int status)
 	      "  --pressure-plan   print memory_bytes=N, the memory for --footprint at\n"
 	      "                    pressure --ratio: footprint / R, down to 4096 bytes\n"
 	      "  --footprint=BYTES the workloads' measured footprint (64k, 300M, ...)\n"
-	      "  --calibration=FILE  read it from fake-gitk's JSON (peak_rss_bytes)\n"
+	      "  --calibration=FILE  read it from fake-gitk's JSON (peak_rss_bytes); print\n"
+	      "                    footprint_bytes=, memory_bytes= and swap_bytes= (the\n"
+	      "                    swap file: twice the footprint, at least 256 MiB)\n"
 	      "  --ratio=R         the pressure, a positive decimal (4, 2.5)\n"
 	      "  --result-dir=DIR  write DIR/result.json and DIR/summary.txt from the\n"
 	      "                    run directory DIR (run.facts and what the programs left)\n"
+	      "  --stop-rule       with --result-dir: print stop=REASON when the runs asked\n"
+	      "                    for are done (runs, precision, max-runs, time-budget),\n"
+	      "                    else stop=\n"
+	      "  --run-config      check run-test.sh's options (after --) and their\n"
+	      "                    --config files; print the effective configuration\n"
+	      "  --shell           print it for the driver's shell: action=, keys with _\n"
 	      "  -o, --output=FILE write to FILE instead of stdout\n"
 	      "  -h, --help        display this help and exit\n"
 	      "  -V, --version     output version information and exit\n"
@@ -177,12 +198,17 @@ static void write_json(FILE *f, const struct summary *s, const char *label,
  * in percent of the mean, against PCT.  Fewer than two runs, or a mean of
  * zero, never reach it.
  */
+static double ci95_pct(const double *elapsed_s, size_t n, double mean_s)
+{
+	struct stats_ci ci = stats_ci_of(elapsed_s, n, 0.95);
+
+	return n >= 2 && mean_s > 0 ? 100 * ci.half / mean_s : NAN;
+}
+
 static void write_precision(FILE *f, const struct summary *s, double pct,
 			    enum out_format format)
 {
-	struct stats_ci ci = stats_ci_of(s->elapsed_s, s->n, 0.95);
-	double ci_pct =
-		s->n >= 2 && s->mean_s > 0 ? 100 * ci.half / s->mean_s : NAN;
+	double ci_pct = ci95_pct(s->elapsed_s, s->n, s->mean_s);
 	bool reached = isfinite(ci_pct) && ci_pct <= pct;
 
 	if (format == FORMAT_CSV) {
@@ -279,6 +305,21 @@ static uint64_t plan_memory(const struct args *a, uint64_t footprint)
 	return (uint64_t)v;
 }
 
+/*
+ * The automatic swap file of a run: twice the footprint (what is pushed
+ * out, with room), at least 256 MiB, rounded up to whole MiB.
+ */
+static uint64_t plan_swap(uint64_t footprint)
+{
+	uint64_t mib;
+
+	/* Beyond any machine: no overflow, whatever the JSON said. */
+	if (footprint > UINT64_MAX / 4)
+		return UINT64_MAX >> 20 << 20;
+	mib = (footprint * 2 + (1 << 20) - 1) >> 20;
+	return (mib < 256 ? 256 : mib) << 20;
+}
+
 /* Write DIR/NAME atomically with WRITE; exit 1 when it cannot. */
 static void write_file(const struct summ_run *r, const char *name,
 		       void (*write)(FILE *f, const struct summ_run *r))
@@ -306,6 +347,65 @@ static void runs_elapsed(struct summary *s, struct summ_run *r, const char *dir)
 	s->elapsed_s = r->elapsed;
 	s->mean_s = r->n_elapsed ? r->mean_s : 0;
 	s->stddev_s = r->n_elapsed ? r->stddev_s : 0;
+}
+
+/*
+ * --stop-rule: after a counted run, whether the runs asked for are done:
+ * a number of runs; or, for auto, 3 runs or more within --precision, or
+ * --max-runs, or the time budget spent since the first counted run began
+ * (its start on CLOCK_MONOTONIC, as fake-gitk recorded it).  NULL: go on.
+ */
+static const char *stop_rule(const struct summ_run *r)
+{
+	const struct summ_facts *f = &r->facts;
+	uint64_t done = f->runs_done.set ? f->runs_done.v : 0;
+	uint64_t now = mono_ns();
+	double ci;
+
+	if (!f->runs_auto && !f->runs_asked.set)
+		die(EXIT_RUN_FAILED, "no runs_asked in '%s/run.facts'", r->dir);
+	if (!f->runs_auto)
+		return done >= f->runs_asked.v ? "runs" : NULL;
+	ci = ci95_pct(r->elapsed, r->n_elapsed, r->mean_s);
+	if (done >= 3 && isfinite(ci) && ci <= f->precision_pct)
+		return "precision";
+	if (f->max_runs.set && done >= f->max_runs.v)
+		return "max-runs";
+	/* A start after now (another clock, another boot) spends nothing. */
+	if (isfinite(f->time_budget_s) && r->n_runs && r->runs[0].has_window &&
+	    now > r->runs[0].start_ns &&
+	    (double)(now - r->runs[0].start_ns) / 1e9 >= f->time_budget_s)
+		return "time-budget";
+	return NULL;
+}
+
+static void print_stop_rule(const char *dir)
+{
+	struct summ_run r = { .dir = dir };
+	const char *stop;
+
+	summ_facts_read(&r.facts, dir);
+	summ_runs_read(&r);
+	stop = stop_rule(&r);
+	printf("stop=%s\n", stop ? stop : "");
+	summ_run_release(&r);
+}
+
+/*
+ * --run-config: the driver's options after --; a problem is one line and
+ * exit 2, before anything is printed.
+ */
+static int run_config(const struct args *a, int argc, char **argv)
+{
+	struct summ_config c = { 0 };
+	char *err = NULL;
+
+	if (summ_config_args(&c, argc, argv, &err) ||
+	    (!c.action && summ_config_resolve(&c, &err)))
+		die(EXIT_USAGE, "%s", err);
+	summ_config_print(stdout, &c, a->shell);
+	summ_config_release(&c);
+	return EXIT_OK;
 }
 
 static void summarize_dir(const char *dir)
@@ -356,6 +456,15 @@ static void parse_option(struct args *a, int opt)
 	case OPT_RATIO:
 		a->ratio = optarg;
 		break;
+	case OPT_STOP_RULE:
+		a->stop_rule = true;
+		break;
+	case OPT_RUN_CONFIG:
+		a->run_config = true;
+		break;
+	case OPT_SHELL:
+		a->shell = true;
+		break;
 	case OPT_RESULT_DIR:
 		if (!*optarg)
 			usage_error("--result-dir needs a directory");
@@ -370,6 +479,20 @@ static void parse_option(struct args *a, int opt)
 static void check_mode(const struct args *a, int nargs)
 {
 	bool precision = !isnan(a->precision_pct);
+
+	if (a->run_config || a->shell) {
+		if (!a->run_config || a->result_dir || a->stop_rule ||
+		    a->plan || precision || a->label_or_failures ||
+		    a->common.format || a->common.output || a->footprint ||
+		    a->ratio || a->calibration)
+			usage_error("--run-config takes only --shell and, "
+				    "after --, run-test.sh's options");
+		return;
+	}
+	if (a->stop_rule &&
+	    (!a->result_dir || nargs || a->plan || precision ||
+	     a->label_or_failures || a->common.format || a->common.output))
+		usage_error("--stop-rule takes only --result-dir");
 
 	if (a->result_dir && !precision &&
 	    (nargs || a->plan || a->label_or_failures || a->common.format ||
@@ -427,6 +550,12 @@ int main(int argc, char **argv)
 	prog_init(argc, argv);
 	run_info_init(&ri, "latency-summarize", argc, argv);
 	first = parse_args(&a, argc, argv);
+	if (a.run_config)
+		return run_config(&a, argc - first, argv + first);
+	if (a.stop_rule) {
+		print_stop_rule(a.result_dir);
+		return EXIT_OK;
+	}
 	if (a.result_dir && isnan(a.precision_pct)) {
 		summarize_dir(a.result_dir);
 		return EXIT_OK;
@@ -444,9 +573,12 @@ int main(int argc, char **argv)
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot open '%s'", out);
 	if (a.plan && a.calibration)
-		fprintf(af.f, "footprint_bytes=%llu\nmemory_bytes=%llu\n",
+		fprintf(af.f,
+			"footprint_bytes=%llu\nmemory_bytes=%llu\n"
+			"swap_bytes=%llu\n",
 			(unsigned long long)footprint,
-			(unsigned long long)plan_bytes);
+			(unsigned long long)plan_bytes,
+			(unsigned long long)plan_swap(footprint));
 	else if (a.plan)
 		fprintf(af.f, "memory_bytes=%llu\n",
 			(unsigned long long)plan_bytes);

@@ -167,4 +167,46 @@ void summ_headline(FILE *f, const char *label, double mean_s, double stddev_s,
 /* Write summary.txt's content to F. */
 void summ_write_summary(FILE *f, const struct summ_run *r);
 
+/* summarize-config.c: run-test.sh's options and config files */
+/* Room for the options (summarize-config.c counts them). */
+#define SUMM_CFG_MAX_KEYS 64
+/* The largest config file read. */
+#define SUMM_CFG_MAX_BYTES (64u << 10)
+
+struct summ_config {
+	char *value[SUMM_CFG_MAX_KEYS]; /* NULL: not set (the default) */
+	const char *action;		/* NULL (run), "help" or "version" */
+	bool print_config, restore;
+	uint64_t mem_limit_bytes, swap_bytes; /* 0: not a size */
+};
+
+/*
+ * Read the config file text BUF[0..LEN) (name=value lines; blank lines and
+ * # comments skipped) into C, its values checked as on the command line;
+ * PATH names it in messages.  Returns 0, or -EINVAL with a one-line
+ * message (to free) in *ERR, the hostile bytes in it escaped.
+ */
+int summ_config_read(struct summ_config *c, const char *path, const char *buf,
+		     size_t len, char **err);
+/*
+ * Read run-test.sh's command line ARGV: first the files of its --config
+ * options, then every option in order (the command line wins).  -h,
+ * --help, -V, --version stop the reading and set C->action.  Returns 0 or
+ * -EINVAL with the message in *ERR.
+ */
+int summ_config_args(struct summ_config *c, int argc, char **argv, char **err);
+/*
+ * Fill in the defaults (--quick's first; LATENCY_DEFAULT_RATIO,
+ * LATENCY_QUICK_RATIO, LATENCY_DEFAULT_COMMITS, LATENCY_QUICK_COMMITS from
+ * the environment) and check the paths.  Returns 0 or -EINVAL and *ERR.
+ */
+int summ_config_resolve(struct summ_config *c, char **err);
+/*
+ * Print C: as a config file, or for the shell (SHELL): action=,
+ * print_config=, restore=, every key with _ for -, mem_limit_bytes= and
+ * swap_bytes=.  No value holds a control character.
+ */
+void summ_config_print(FILE *f, const struct summ_config *c, bool shell);
+void summ_config_release(struct summ_config *c);
+
 #endif

@@ -1,16 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# plot.sh: sourced by run-test.sh.  plot_result DIR writes DIR/plot.gp, a
-# gnuplot script that draws, per workload series (*.latency), the latency
-# over time above the kernel's nr_writeback and swap IO from vmstat.log, all
-# on the same time axis (seconds of CLOCK_MONOTONIC from the first vmstat
-# sample), and renders it to DIR/<series>.png when gnuplot is there.  The
-# stall histograms come from latency-output itself.
-#
-# Environment:
-#   LATENCY_GNUPLOT  gnuplot to run (default: gnuplot from PATH; empty
-#                    string: only write the script)
-
-: "${LATENCY_GNUPLOT=gnuplot}"
+# shellcheck shell=sh
+# plot.sh: sourced by run-test.sh.  plot_result DIR GNUPLOT writes
+# DIR/plot.gp, a gnuplot script that draws, per workload series
+# (*.latency), the latency over time above the kernel's nr_writeback and
+# swap IO from vmstat.log, all on the same time axis (seconds of
+# CLOCK_MONOTONIC from the first vmstat sample), and renders it to
+# DIR/<series>.png with GNUPLOT (empty: only the script).  The stall
+# histograms come from latency-output itself.  Leaf functions: they use
+# their arguments only.
 
 # plot_vmstat_columns LOG: "ts nr_writeback pswpin pswpout" per sample, from
 # the key=value fields of the monitor's lines (reformatting only: rates are
@@ -91,7 +88,8 @@ EOF
 	done
 }
 
-# plot_result DIR: write DIR/vmstat.dat and DIR/plot.gp; render them.
+# plot_result DIR GNUPLOT: write DIR/vmstat.dat and DIR/plot.gp; render
+# them with GNUPLOT unless it is empty.
 plot_result() {
 	_pdir=$1
 	[ -s "$_pdir/vmstat.log" ] || return 0
@@ -105,6 +103,6 @@ plot_result() {
 	[ -n "$_series" ] || return 0
 	# shellcheck disable=SC2086 # a list of file names without spaces
 	plot_script "$_pdir" "$_t0" $_series >"$_pdir/plot.gp" || return 1
-	[ -n "$LATENCY_GNUPLOT" ] || return 0
-	(cd "$_pdir" && "$LATENCY_GNUPLOT" plot.gp)
+	[ -n "$2" ] || return 0
+	(cd "$_pdir" && "$2" plot.gp)
 }
