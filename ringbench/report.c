@@ -23,9 +23,10 @@
 #include "lib/xalloc.h"
 #include "ringbench/ringbench.h"
 
-const char *const rb_mode_name[RB_MODE_COUNT] = { "ring", "rr", "tbench",
-						  "calibrate" };
-const char *const rb_via_name[VIA_COUNT] = { "pipe", "futex", "eventfd" };
+const char *const rb_mode_name[RB_MODE_COUNT + 1] = { "ring", "rr", "tbench",
+						      "calibrate", NULL };
+const char *const rb_via_name[VIA_COUNT + 1] = { "pipe", "futex", "eventfd",
+						 NULL };
 
 static const struct {
 	const char *key;

@@ -154,28 +154,6 @@ static uint64_t opt_ms(const char *name, const char *arg)
 	return opt_duration(name, arg);
 }
 
-/* The index of S in NAMES[0..N), or -1. */
-static int index_of(const char *s, const char *const *names, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
-static enum rb_via parse_via(const char *s)
-{
-	int i = index_of(s, rb_via_name, VIA_COUNT);
-
-	if (i < 0)
-		usage_error("invalid value '%s' for --via (expected pipe, "
-			    "futex or eventfd)",
-			    s);
-	return (enum rb_via)i;
-}
-
 static void parse_sizes(struct rb_opts *o, const char *arg)
 {
 	const char *comma = strchr(arg, ',');
@@ -252,7 +230,7 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		o->sleep_ns = opt_ms("--sleep", arg);
 		return mode_only(cl, RB_RING, "--sleep");
 	case OPT_VIA:
-		o->via = parse_via(arg);
+		o->via = (enum rb_via)opt_choice("--via", arg, rb_via_name);
 		return mode_only(cl, RB_RING, "--via");
 	case OPT_PROCESSES:
 		o->processes = true;
@@ -311,17 +289,6 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 	}
 }
 
-static enum rb_mode parse_mode(const char *s)
-{
-	int i = index_of(s, rb_mode_name, RB_MODE_COUNT);
-
-	if (i < 0)
-		usage_error("unknown mode '%s' (expected ring, rr, tbench or "
-			    "calibrate)",
-			    s);
-	return (enum rb_mode)i;
-}
-
 /* Options of another mode, and combinations that make no sense. */
 static void check_combination(struct cli *cl)
 {
@@ -376,7 +343,6 @@ static void check_cpus(const struct rb_opts *o)
 static void parse_args(struct cli *cl, int argc, char **argv)
 {
 	struct rb_opts *o = &cl->o;
-	enum out_format f;
 	int c;
 
 	memset(cl, 0, sizeof(*cl));
@@ -390,16 +356,12 @@ static void parse_args(struct cli *cl, int argc, char **argv)
 	o->warmup_ns = NSEC_PER_SEC;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
 		parse_one(cl, c, optarg);
+	o->format = opt_format(cl->c.format, FORMAT_TEXT, true);
 	if (optind >= argc)
 		usage_error("no mode given (ring, rr, tbench or calibrate)");
-	o->mode = parse_mode(argv[optind]);
+	o->mode = (enum rb_mode)opt_choice("mode", argv[optind], rb_mode_name);
 	if (optind + 1 < argc)
 		usage_error("unexpected argument '%s'", argv[optind + 1]);
-	if (cl->c.format && out_format_parse(cl->c.format, &f))
-		usage_error("invalid value '%s' for --format (expected text, "
-			    "json or csv)",
-			    cl->c.format);
-	o->format = cl->c.format ? f : FORMAT_TEXT;
 	o->output = cl->c.output;
 	o->verbose = cl->c.verbose;
 	check_combination(cl);

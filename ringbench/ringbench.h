@@ -34,9 +34,10 @@ enum rb_via {
 };
 #define VIA_COUNT (VIA_EVENTFD + 1)
 
-/* "ring", "rr", ...; "pipe", "futex", "eventfd" (report.c). */
-extern const char *const rb_mode_name[RB_MODE_COUNT];
-extern const char *const rb_via_name[VIA_COUNT];
+/* "ring", "rr", ...; "pipe", "futex", "eventfd"; NULL-terminated for
+ * opt_choice() (report.c). */
+extern const char *const rb_mode_name[RB_MODE_COUNT + 1];
+extern const char *const rb_via_name[VIA_COUNT + 1];
 
 #define RB_MAX_CPUS 1024
 #define RB_MAX_MEMBERS 1024

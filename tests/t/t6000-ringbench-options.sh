@@ -18,12 +18,12 @@ bad() {
 
 test_expect_success 'no mode, an unknown mode, an extra argument' '
 	bad "" "no mode given (ring, rr, tbench or calibrate)" &&
-	bad "spin" "unknown mode '"'"'spin'"'"' (expected ring, rr, tbench or calibrate)" &&
+	bad "spin" "invalid value '"'"'spin'"'"' for mode: not understood (expected ring, rr, tbench or calibrate)" &&
 	bad "ring extra" "unexpected argument '"'"'extra'"'"'"
 '
 
 test_expect_success 'bad values' '
-	bad "ring --via=sockets" "invalid value '"'"'sockets'"'"' for --via (expected pipe, futex or eventfd)" &&
+	bad "ring --via=sockets" "invalid value '"'"'sockets'"'"' for --via: not understood (expected pipe, futex or eventfd)" &&
 	bad "ring -t 0" "invalid value '"'"'0'"'"' for --tasks: out of range (expected a whole number from 1 to 1024)" &&
 	bad "rr --size 1" "invalid value '"'"'1'"'"' for --size (expected REQ,RESP)" &&
 	bad "rr --size 0,1" "--size takes sizes from 1 byte to 1M, not '"'"'0,1'"'"'" &&
@@ -31,7 +31,7 @@ test_expect_success 'bad values' '
 	bad "rr --udp --size 64k,1" "--udp takes sizes up to 65507 bytes" &&
 	bad "ring --cpus 1-0" "invalid value '"'"'1-0'"'"' for --cpus (expected a list like 0,2-3)" &&
 	bad "ring --cpus 0," "invalid value '"'"'0,'"'"' for --cpus (expected a list like 0,2-3)" &&
-	bad "ring --format xml" "invalid value '"'"'xml'"'"' for --format (expected text, json or csv)" &&
+	bad "ring --format xml" "invalid value '"'"'xml'"'"' for --format: not understood (expected text, json or csv)" &&
 	bad "ring -d 0" "--duration must be greater than zero"
 '
 
