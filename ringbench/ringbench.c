@@ -521,18 +521,24 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
-/* calibrate: run WORK of busy loop RUNS times (default 5), timed. */
-static uint64_t *measure_work(const struct rb_opts *o,
-			      const struct rb_calib *cal, unsigned *n)
+/*
+ * calibrate: RUNS times (default 5), calibrate the busy loop as a run's
+ * start does and at once run WORK of it, timed on the thread's CPU clock.
+ * Calibrating right before each check makes it a check of the calibration,
+ * not of how the CPU's own speed drifts over seconds on a shared machine.
+ */
+static uint64_t *measure_work(const struct rb_opts *o, unsigned *n)
 {
+	struct rb_calib c;
 	uint64_t *v, t;
 	unsigned i;
 
 	*n = o->runs > 1 ? o->runs : 5;
 	v = xcalloc(*n, sizeof(*v));
 	for (i = 0; i < *n && !sig_stop; i++) {
+		rb_calibrate(&c, o->work_ns);
 		t = thread_cpu_ns();
-		rb_spin(cal->work_loops);
+		rb_spin(c.work_loops);
 		v[i] = thread_cpu_ns() - t;
 	}
 	*n = i;
@@ -594,7 +600,7 @@ int main(int argc, char **argv)
 	rb_calibrate(&cal, cl.o.work_ns);
 	runs = xcalloc(cl.o.runs, sizeof(*runs));
 	if (cl.o.mode == RB_CALIBRATE) {
-		rep.work_cpu_ns = measure_work(&cl.o, &cal, &rep.n_work);
+		rep.work_cpu_ns = measure_work(&cl.o, &rep.n_work);
 		cl.o.runs = 0;
 	}
 	for (i = 0; i < cl.o.runs && !sig_stop && !rb_stopping(&st); i++) {

@@ -85,12 +85,13 @@ test_expect_success 'CSV: a header and a row per run' '
 '
 
 # The busy loop is calibrated on CLOCK_MONOTONIC; its CPU time is checked
-# on CLOCK_THREAD_CPUTIME_ID, which preemption does not inflate.  The
-# median of 9 runs must be within 25% of the asked 20 ms: a wrong unit,
-# a loop the compiler folded away or a calibration cut by preemption is
-# off by far more, while a machine shared with other work moves the loop's
-# own speed by up to 15% (SMT siblings, other guests); the bench script and
-# the report state the figure on a quiet machine.
+# on CLOCK_THREAD_CPUTIME_ID, which preemption does not inflate, right
+# after a calibration each time.  The median of 9 checks must be within 25%
+# of the asked 20 ms: a wrong unit, a loop the compiler folded away or a
+# calibration taken from preempted trials is off by far more, while a
+# loaded machine moves the loop's own speed by up to ~12% (measured with
+# three spinning processes on 2 CPUs; about 1-4% otherwise): no timed
+# assertion, and room for a busy CI machine.
 test_expect_success JQ 'the calibrated work takes the asked CPU time' '
 	ringbench calibrate -w 20ms -n 9 --format json >out.json &&
 	e=$(jqf out.json .work_error_pct) &&
