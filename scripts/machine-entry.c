@@ -2,7 +2,7 @@
 /*
  * The kinds of entry in the machine-state record: how `latency-machine
  * record` checks and completes one (a path, a sysctl or sysfs knob and its
- * value, a memory block, the hugetlb pool size, a process and its start
+ * value, a transparent huge page size's setting, a memory block, the hugetlb pool size, a process and its start
  * time), and how restore undoes it.  Every undo is idempotent and says
  * whether it did something, found nothing to do, or failed and why.
  */
@@ -189,6 +189,68 @@ static char *make_knob(int argc, char **argv)
 	return line;
 }
 
+/*
+ * A transparent huge page size's "enabled" setting: SIZE "64kB" is
+ * hugepages-64kB/enabled (multi-size THP), "global" the top-level file;
+ * NULL when SIZE is neither.
+ */
+static char *thp_path(const char *size)
+{
+	uint64_t kb;
+	char *num;
+
+	if (!strcmp(size, "global"))
+		return kpath(menv.sys, "/kernel/mm/transparent_hugepage/"
+				       "enabled");
+	num = xstrdup(size);
+	if (strlen(num) < 3 || strcmp(num + strlen(num) - 2, "kB")) {
+		free(num);
+		return NULL;
+	}
+	num[strlen(num) - 2] = '\0';
+	if (num[0] == '0' || strspn(num, "0123456789") != strlen(num) ||
+	    parse_u64(num, &kb) || kb > (1ULL << 30)) {
+		free(num);
+		return NULL;
+	}
+	free(num);
+	return kpath(menv.sys,
+		     "/kernel/mm/transparent_hugepage/hugepages-%llukB/enabled",
+		     (unsigned long long)kb);
+}
+
+static bool thp_value_ok(const char *size, const char *v)
+{
+	return !strcmp(v, "always") || !strcmp(v, "madvise") ||
+	       !strcmp(v, "never") ||
+	       (!strcmp(v, "inherit") && strcmp(size, "global"));
+}
+
+static char *make_thp(int argc, char **argv)
+{
+	char *path = thp_path(argv[1]), *value, *line;
+
+	if (!path)
+		usage_error("thp: '%s' is not a THP size (NkB, e.g. 64kB, or "
+			    "global)",
+			    argv[1]);
+	value = argc > 2 ? xstrdup(argv[2]) : current_value("thp", path);
+	if (!thp_value_ok(argv[1], value)) {
+		if (argc > 2)
+			usage_error("thp: '%s' is not a setting of %s "
+				    "(always, %smadvise or never)",
+				    value, argv[1],
+				    strcmp(argv[1], "global") ? "inherit, "
+							      : "");
+		die(EXIT_RUN_FAILED, "thp: '%s' holds '%s', not a setting",
+		    path, value);
+	}
+	free(path);
+	line = xasprintf("thp\t%s\t%s", argv[1], value);
+	free(value);
+	return line;
+}
+
 static char *make_online(int argc, char **argv)
 {
 	const char *s = argv[1];
@@ -352,6 +414,18 @@ static enum undo_result undo_knob(char **f, char **note)
 	return write_back(path, f[2], note);
 }
 
+static enum undo_result undo_thp(char **f, char **note)
+{
+	char *path = thp_path(f[1]);
+
+	if (!path || !thp_value_ok(f[1], f[2])) {
+		free(path);
+		*note = xstrdup("not a THP size and setting");
+		return UNDO_FAILED;
+	}
+	return write_back(path, f[2], note);
+}
+
 static enum undo_result undo_online(char **f, char **note)
 {
 	char state[16], *path;
@@ -434,6 +508,7 @@ static const struct kind kinds[] = {
 	{ "rmdir",     1, 1, 1, 1, make_path,      undo_rmdir },
 	{ "sysctl",    1, 2, 2, 2, make_knob,      undo_knob },
 	{ "sysfs",     1, 2, 2, 2, make_knob,      undo_knob },
+	{ "thp",       1, 2, 2, 2, make_thp,       undo_thp },
 	{ "online",    1, 1, 1, 1, make_online,    undo_online },
 	{ "hugepages", 0, 1, 1, 1, make_hugepages, undo_hugepages },
 	{ "pid",       1, 1, 2, 1, make_pid,       undo_pid },
