@@ -91,8 +91,7 @@ static unsigned order_of(uint64_t bytes, size_t page)
 	return k <= HO_MAX_ORDER ? k : 0;
 }
 
-static struct ho_order *add_order(struct ho_thp *t, unsigned order,
-				  size_t page)
+static struct ho_order *add_order(struct ho_thp *t, unsigned order, size_t page)
 {
 	struct ho_order *o;
 
@@ -125,7 +124,8 @@ static void find_mthp(struct ho_thp *t, size_t page)
 		order = order_of((uint64_t)kb * 1024, page);
 		path = xasprintf("%s/%s/enabled", t->dir, de->d_name);
 		/* Order 1 (and shmem-only sizes) have no anon setting. */
-		if (!order || access(path, F_OK) || !(o = add_order(t, order, page))) {
+		if (!order || access(path, F_OK) ||
+		    !(o = add_order(t, order, page))) {
 			free(path);
 			continue;
 		}
@@ -275,18 +275,18 @@ void ho_thp_enable(struct ho_thp *t, struct ho_machine *mc)
 	size_t i;
 	int r;
 
+	if (mc->own_record) {
+		const char *begin[] = { "begin", NULL };
+
+		/* Also undoes the record of a run that was killed. */
+		machine_must(mc, begin);
+	}
+	mc->begun = true;
 	for (i = 0; i < t->n; i++) {
 		struct ho_order *o = &t->o[i];
 
 		if (!o->probe || o->effective)
 			continue;
-		if (!mc->begun && mc->own_record) {
-			const char *begin[] = { "begin", NULL };
-
-			/* Also undoes a killed run's record. */
-			machine_must(mc, begin);
-		}
-		mc->begun = true;
 		rec[2] = o->record_name;
 		rec[3] = o->setting;
 		machine_must(mc, rec);

@@ -27,19 +27,19 @@ struct ho_order {
 	char *enabled_path; /* the file that governs it */
 	char *record_name;  /* latency-machine's name for it: 64kB, global */
 	char setting[HO_SETTING_MAX]; /* its value at the start */
-	bool effective;	 /* madvise(MADV_HUGEPAGE) regions may get it now */
-	bool probe;	 /* probed in this run */
-	bool changed;	 /* --orders set it to madvise for the run */
-	bool restored;	 /* and it was set back */
+	bool effective; /* madvise(MADV_HUGEPAGE) regions may get it now */
+	bool probe;	/* probed in this run */
+	bool changed;	/* --orders set it to madvise for the run */
+	bool restored;	/* and it was set back */
 	uint64_t attempts, successes;
 	uint64_t got[HO_MAX_ORDER + 1]; /* what a failed fault got instead */
 	struct hist *fault;		/* fault times, ns */
 };
 
 struct ho_thp {
-	char *dir;			    /* .../kernel/mm/transparent_hugepage */
-	char global[HO_SETTING_MAX];	    /* the top-level enabled */
-	char defrag[HO_SETTING_MAX + 16];   /* the top-level defrag */
+	char *dir;		     /* .../kernel/mm/transparent_hugepage */
+	char global[HO_SETTING_MAX]; /* the top-level enabled */
+	char defrag[HO_SETTING_MAX + 16]; /* the top-level defrag */
 	unsigned pmd_order;
 	size_t n;
 	struct ho_order o[HO_MAX_ORDER]; /* ascending */
@@ -72,8 +72,9 @@ int ho_setting_parse(const char *buf, char out[HO_SETTING_MAX]);
 
 /*
  * Make every probed order of T that is not effective effective for the
- * run: record it with latency-machine (beginning our own record when no
- * --owner was given), then write "madvise" and check it took.  Dies on
+ * run: record it with latency-machine (in a record of our own, begun
+ * first, when no --owner was given), then write "madvise" and check it
+ * took.  Called only with --orders.  Dies on
  * failure (what was changed so far is undone by ho_thp_restore(), which
  * the caller registers).
  */

@@ -64,12 +64,12 @@ static const char short_options[] = MONITOR_SHORT_OPTIONS "i:";
 
 /* The /proc/vmstat counters reported as changes over the run. */
 static const char *const vm_keys[] = {
-	"compact_stall",	   "compact_fail",
-	"compact_success",	   "compact_migrate_scanned",
-	"compact_free_scanned",	   "compact_isolated",
-	"compact_daemon_wake",	   "thp_fault_alloc",
-	"thp_fault_fallback",	   "thp_fault_fallback_charge",
-	"thp_split_page",	   "pgmajfault",
+	"compact_stall",	"compact_fail",
+	"compact_success",	"compact_migrate_scanned",
+	"compact_free_scanned", "compact_isolated",
+	"compact_daemon_wake",	"thp_fault_alloc",
+	"thp_fault_fallback",	"thp_fault_fallback_charge",
+	"thp_split_page",	"pgmajfault",
 };
 #define N_VM (sizeof(vm_keys) / sizeof(vm_keys[0]))
 
@@ -77,17 +77,17 @@ struct ho {
 	struct monitor m;
 	struct ho_thp thp;
 	struct ho_machine mc;
-	bool csv;	     /* --format csv: the summary as a table */
+	bool csv; /* --format csv: the summary as a table */
 	uint64_t interval_ns;
-	uint64_t count;	     /* --count, 0 for no limit */
-	bool orders_given;   /* --orders */
+	uint64_t count;	   /* --count, 0 for no limit */
+	bool orders_given; /* --orders */
 	bool want[HO_MAX_ORDER + 1];
 	size_t page;
 	int pagemap_fd, kpageflags_fd;
-	uint64_t *pm, *kf;   /* one region's entries, for the largest order */
+	uint64_t *pm, *kf; /* one region's entries, for the largest order */
 	uint64_t rounds, late;
 	uint64_t max_region;
-	struct hist *all;    /* every fault */
+	struct hist *all; /* every fault */
 	bool vm_have[N_VM];
 	uint64_t vm_first[N_VM], vm_last[N_VM];
 	int restore_status;
@@ -157,9 +157,13 @@ static void parse_options(struct ho *h, int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, short_options, long_options,
 				  NULL)) != -1) {
-		/* The monitor frame knows text and json; csv is ours. */
-		if (opt == OPT_FORMAT && !out_format_parse(optarg, &f) &&
-		    f == FORMAT_CSV) {
+		/* The monitor frame knows text and json; csv is ours.  A
+		 * bad value is refused now, before anything is changed. */
+		if (opt == OPT_FORMAT && out_format_parse(optarg, &f))
+			usage_error("invalid value '%s' for --format (expected "
+				    "text, json or csv)",
+				    optarg);
+		if (opt == OPT_FORMAT && f == FORMAT_CSV) {
 			h->csv = true;
 			h->m.oc.format = NULL;
 			continue;
@@ -238,12 +242,12 @@ static void open_page_info(struct ho *h)
 		die_errno(EXIT_UNSUPPORTED, "cannot open '/proc/self/pagemap'");
 	h->kpageflags_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
 	if (h->kpageflags_fd < 0)
-		die_errno(EXIT_UNSUPPORTED,
-			  "cannot open '/proc/kpageflags'%s",
+		die_errno(EXIT_UNSUPPORTED, "cannot open '/proc/kpageflags'%s",
 			  geteuid() ? " (needs root)" : "");
 	if (prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) > 0)
-		die(EXIT_UNSUPPORTED, "transparent huge pages are disabled for "
-				      "this process (prctl PR_SET_THP_DISABLE)");
+		die(EXIT_UNSUPPORTED,
+		    "transparent huge pages are disabled for "
+		    "this process (prctl PR_SET_THP_DISABLE)");
 	h->pm = xreallocarray(NULL, n, sizeof(*h->pm));
 	h->kf = xreallocarray(NULL, n, sizeof(*h->kf));
 }
@@ -283,7 +287,8 @@ static unsigned folio_order(struct ho *h, const char *p, unsigned order)
 	r = pread_all(h->pagemap_fd, h->pm, n * sizeof(*h->pm),
 		      (off_t)((uintptr_t)p / h->page * sizeof(*h->pm)));
 	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot read '/proc/self/pagemap'");
+		die_err(EXIT_RUN_FAILED, -r,
+			"cannot read '/proc/self/pagemap'");
 	/* Reclaimed already (a swapped-out page is not present). */
 	if (!(h->pm[0] & PM_PRESENT))
 		return 0;
@@ -547,7 +552,8 @@ int main(int argc, char **argv)
 	monitor_start(&h.m, argc, argv, NULL);
 	cleanup_ho = &h;
 	atexit(cleanup);
-	ho_thp_enable(&h.thp, &h.mc);
+	if (h.orders_given)
+		ho_thp_enable(&h.thp, &h.mc);
 	read_vmstat(&h, true);
 	/* Drivers and tests wait for this line. */
 	monitor_emit(&h.m, mono_ns(), "started=1 page_size=%zu", h.page);
