@@ -233,8 +233,10 @@ size_t cmp_group(struct cmp_result *r, size_t n, struct cmp_label **out)
 		l[j].r = xreallocarray(l[j].r, l[j].n + 1, sizeof(*l[j].r));
 		l[j].r[l[j].n++] = &r[i];
 	}
-	for (j = 0; j < nl; j++)
+	for (j = 0; j < nl; j++) {
 		label_fill(&l[j]);
+		cmp_ho_pool(&l[j]);
+	}
 	*out = l;
 	return nl;
 }
@@ -246,6 +248,7 @@ void cmp_label_release(struct cmp_label *l)
 	for (f = 0; f < FIG_COUNT; f++)
 		free(l->fig[f].samples);
 	cmp_sb_release(l->sb, l->n_sb);
+	free(l->ho);
 	free(l->hist.le_s);
 	free(l->hist.count);
 	free(l->r);

@@ -410,6 +410,53 @@ static void load_gitk_run(struct cmp_result *r, const char *file,
 	}
 }
 
+/*
+ * "high_order": absent or null (no probe), or a list of {"order",
+ * "attempts", "successes", ...}; an entry whose counts are null (the
+ * probe's were not valid) is left out.
+ */
+static void load_high_order(struct cmp_result *r, const char *file,
+			    const struct json_node *root)
+{
+	const struct json_node *list = json_read_member(root, "high_order");
+	char name[64];
+	double order, att, suc;
+	size_t i;
+
+	if (!list || list->type == JSON_NULL)
+		return;
+	list = need_type(file, root, "high_order", JSON_ARRAY);
+	for (i = 0; i < list->count; i++) {
+		const struct json_node *e = &list->items[i];
+		struct cmp_ho h;
+
+		if (e->type != JSON_OBJECT)
+			bad(file,
+			    "\"high_order[%zu]\" is %s, expected an object", i,
+			    a_type(e->type));
+		snprintf(name, sizeof(name), "high_order[%zu].order", i);
+		order = need_num(file, e, "order", name);
+		snprintf(name, sizeof(name), "high_order[%zu].attempts", i);
+		if (!get_num(file, e, "attempts", name, &att))
+			continue;
+		snprintf(name, sizeof(name), "high_order[%zu].successes", i);
+		suc = need_num(file, e, "successes", name);
+		if (order != floor(order) || order < 1 || order > 63 ||
+		    att != floor(att) || suc != floor(suc) || suc > att)
+			bad(file,
+			    "\"high_order[%zu]\": not an order 1 to 63 "
+			    "with whole attempts and successes",
+			    i);
+		h.order = (unsigned)order;
+		h.attempts = (uint64_t)att;
+		h.successes = (uint64_t)suc;
+		if (cmp_ho_find_in(r->ho, r->n_ho, h.order))
+			bad(file, "\"high_order\" lists order %u twice",
+			    h.order);
+		cmp_ho_add(&r->ho, &r->n_ho, &h);
+	}
+}
+
 /* "pressure": null, or {"mode", "ratio", "footprint_bytes", ...}. */
 static void load_pressure(struct cmp_pressure *p, const char *file,
 			  const struct json_node *root)
@@ -480,6 +527,7 @@ static void load_run(struct cmp_result *r, const char *file,
 	load_latency(r, file, root, o->workload);
 	if (version >= 2)
 		load_pressure(&r->pressure, file, root);
+	load_high_order(r, file, root);
 	r->has_run = true;
 }
 
@@ -735,6 +783,7 @@ void cmp_result_release(struct cmp_result *r)
 	for (f = 0; f < FIG_COUNT; f++)
 		free(r->fig[f].samples);
 	cmp_sb_release(r->sb, r->n_sb);
+	free(r->ho);
 	free(r->hist.le_s);
 	free(r->hist.count);
 	free(r->label);

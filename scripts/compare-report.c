@@ -263,6 +263,51 @@ static void table_values(FILE *out, const struct cmp_label *l, size_t n,
 	table_print(out, &t, md);
 }
 
+/* Success per order, each against the baseline's probes of that order. */
+static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
+			     bool md, double alpha)
+{
+	struct table t = { 7, 1, 0, NULL };
+	size_t i, k;
+
+	fputs("\nHigh-order allocation success (latency-highorder), against ",
+	      out);
+	(md ? md_cell_write : text_write)(out, l[0].label);
+	fprintf(out, " by the two-proportion z test (* significant, p < %g):\n",
+		alpha);
+	if (md)
+		fputc('\n', out);
+	table_add(&t, "label");
+	table_add(&t, "order");
+	table_add(&t, "attempts");
+	table_add(&t, "success%%");
+	table_add(&t, "change");
+	table_add(&t, "p");
+	table_add(&t, "mde");
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < l[i].n_ho; k++) {
+			const struct cmp_ho *h = &l[i].ho[k];
+			struct cmp_ho_change c = cmp_ho_change(&l[0], h, alpha);
+
+			table_add(&t, "%s", l[i].label);
+			table_add(&t, "%u", h->order);
+			table_add(&t, "%llu", (unsigned long long)h->attempts);
+			add_pct(&t, cmp_ho_pct(h));
+			if (!i || !c.tested) {
+				table_add(&t, "-");
+				table_add(&t, "-");
+				table_add(&t, "-");
+				continue;
+			}
+			table_add(&t, "%+.1f pp%s", c.diff_pp,
+				  c.significant ? "*" : "");
+			add_p(&t, c.p);
+			table_add(&t, "%.1f pp", c.mde_pp);
+		}
+	}
+	table_print(out, &t, md);
+}
+
 static bool has_kernel(const struct cmp_label *l, size_t n)
 {
 	size_t i;
@@ -569,6 +614,8 @@ static void report_table(FILE *out, const struct cmp_label *l, size_t n,
 	if (runs) {
 		report_verdicts(out, l, n, md, o->alpha);
 		table_values(out, l, n, md);
+		if (cmp_has_ho(l, n))
+			table_high_order(out, l, n, md, o->alpha);
 		table_kernel(out, l, n, md);
 		if (n > 1) {
 			table_changes(out, l, n, md, o->alpha);

@@ -64,7 +64,7 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *v = memstream_open(&buf, &len);
-	size_t changed = 0;
+	size_t changed = 0, k;
 	int f;
 
 	fprintf(v, "%s%s vs %s%s: elapsed ", l->label,
@@ -102,6 +102,20 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 			fprintf(v, ", ");
 		fprintf(v, "%s ", fig_desc[f].name);
 		add_delta(v, c.delta, fig_desc[f].change);
+	}
+	/* High-order success rates, in percentage points. */
+	for (k = 0; k < l->n_ho; k++) {
+		struct cmp_ho_change c = cmp_ho_change(base, &l->ho[k], alpha);
+
+		if (!c.significant)
+			continue;
+		if (!changed++)
+			fprintf(v, e.significant ? "; also changed: "
+						 : "; changed: ");
+		else
+			fprintf(v, ", ");
+		fprintf(v, "order-%u success %+.1f pp", l->ho[k].order,
+			c.diff_pp);
 	}
 	return memstream_close(v, &buf);
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lib/output.h"
@@ -113,6 +114,22 @@ struct cmp_pressure {
 	double memory;	  /* bytes, NaN when null */
 };
 
+/* The high-order allocation probes of one order (result.json high_order). */
+struct cmp_ho {
+	unsigned order;
+	uint64_t attempts, successes;
+};
+
+/* The change of one order's success rate against the baseline. */
+struct cmp_ho_change {
+	bool tested;	 /* both sides probed the order */
+	double base_pct; /* the baseline's success, percent */
+	double diff_pp;	 /* percentage points, NaN when not tested */
+	double p;	 /* two-proportion z test, two-sided */
+	bool significant;
+	double mde_pp; /* smallest difference seen at 80% power, points */
+};
+
 /* One input: a result directory, a result.json or a seqbench file. */
 struct cmp_result {
 	char *path;	 /* as given on the command line */
@@ -127,6 +144,8 @@ struct cmp_result {
 	size_t hist_entries;  /* read into it, for the bound */
 	size_t n_sb;
 	struct sb_group *sb;
+	size_t n_ho; /* ascending by order */
+	struct cmp_ho *ho;
 };
 
 /*
@@ -157,6 +176,8 @@ struct cmp_label {
 	struct cmp_hist hist;
 	size_t n_sb;
 	struct sb_group *sb; /* the runs of all results pooled */
+	size_t n_ho;	     /* the probes of all results pooled */
+	struct cmp_ho *ho;
 };
 
 /* Which test judged a change. */
@@ -231,6 +252,26 @@ const char *cmp_pressure_str(char *buf, size_t len,
 			     const struct cmp_pressure *p);
 /* Warn on stderr about results pressed differently; returns how many. */
 size_t cmp_pressure_warn(const struct cmp_label *l, size_t n);
+
+/* compare-highorder.c */
+/* Add the probes of order HO to the list *LIST of *N (ascending). */
+void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho);
+/* Pool the high-order probes of L's results into L. */
+void cmp_ho_pool(struct cmp_label *l);
+/* The probes of ORDER in the N entries LIST, or in label L; NULL if none. */
+const struct cmp_ho *cmp_ho_find_in(const struct cmp_ho *list, size_t n,
+				    unsigned order);
+const struct cmp_ho *cmp_ho_find(const struct cmp_label *l, unsigned order);
+/* Success in percent; NaN without attempts. */
+double cmp_ho_pct(const struct cmp_ho *h);
+/* The change of H (of some label) against BASE's probes of its order. */
+struct cmp_ho_change cmp_ho_change(const struct cmp_label *base,
+				   const struct cmp_ho *h, double alpha);
+/* Whether any of the N labels has high-order probes. */
+bool cmp_has_ho(const struct cmp_label *l, size_t n);
+/* L's "high_order" list in a JSON report (changes against BASE). */
+void cmp_ho_json(struct json *j, const struct cmp_label *base,
+		 const struct cmp_label *l, double alpha);
 
 /* compare-verdict.c */
 /*
