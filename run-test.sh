@@ -495,13 +495,14 @@ find_prog() {
 # Set by find_programs.
 p_latency_output='' p_unbuffered='' p_fake_gitk='' p_fake_music=''
 p_latency_vmstat='' p_latency_kmsg='' p_latency_trace='' p_latency_summarize=''
-p_seqbench='' p_latency_machine=''
+p_seqbench='' p_latency_machine='' p_latency_highorder=''
 
 find_programs() {
 	_missing=
 	for _p in latency-output/latency-output latency-output/unbuffered \
 		fakegitk/fake-gitk fakemusic/fake-music monitors/latency-vmstat \
 		monitors/latency-kmsg monitors/latency-trace \
+		monitors/latency-highorder \
 		scripts/latency-summarize scripts/latency-machine; do
 		_v=p_$(echo "${_p##*/}" | tr - _)
 		if _path=$(find_prog "$_p"); then
@@ -673,6 +674,13 @@ cmd_trace() { # SUMMARY EVENTS
 	exec "$@"
 }
 
+# The high-order probe, at every THP order the kernel has enabled.
+cmd_highorder() { # SUMMARY
+	set -- "$p_latency_highorder" --summary "$1" --format json
+	log_cmd "$@"
+	exec "$@"
+}
+
 cmd_seqbench() { # JSON
 	# shellcheck disable=SC2086 # the user's seqbench options, split
 	set -- "$p_seqbench" $cfg_seqbench -d "$scratch/seqbench" \
@@ -733,7 +741,8 @@ record_versions() {
 	: >"$run_dir/versions"
 	for _p in "$p_latency_output" "$p_unbuffered" "$p_fake_gitk" \
 		"$p_fake_music" "$p_latency_vmstat" "$p_latency_kmsg" \
-		"$p_latency_trace" "$p_latency_summarize" ${p_seqbench:+"$p_seqbench"}; do
+		"$p_latency_trace" "$p_latency_highorder" "$p_latency_summarize" \
+		${p_seqbench:+"$p_seqbench"}; do
 		"$_p" --version >>"$run_dir/versions" ||
 			die "cannot run '$_p --version'"
 	done

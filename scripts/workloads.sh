@@ -23,10 +23,22 @@ start_monitors() {
 		2>"$run_dir/trace.err" &
 	pid_trace=$!
 	bg_add $pid_trace
+	pid_highorder=
+	if [ -d "${LATENCY_SYS:-/sys}/kernel/mm/transparent_hugepage" ]; then
+		(cmd_highorder "$run_dir/highorder.json") \
+			>"$run_dir/highorder.log" 2>"$run_dir/highorder.err" &
+		pid_highorder=$!
+		bg_add $pid_highorder
+	else
+		progress "no transparent huge pages in this kernel: high-order allocations are not probed"
+		note "latency-highorder: not run: this kernel has no transparent huge pages"
+	fi
 	# The kernel log and the tracepoints are watched only once the
 	# monitors say so: start the load after that.
 	wait_started "$run_dir/kern.log" "$pid_kmsg" latency-kmsg
 	wait_started "$run_dir/trace.log" "$pid_trace" latency-trace
+	[ -z "$pid_highorder" ] ||
+		wait_started "$run_dir/highorder.log" "$pid_highorder" latency-highorder
 }
 
 # wait_started FILE PID NAME: until the monitor's "started=1" line is in
@@ -73,7 +85,10 @@ stop_monitors() {
 	stop_bg "$pid_vmstat" latency-vmstat vmstat.err || _ok=1
 	stop_bg "$pid_kmsg" latency-kmsg kmsg.err || _ok=1
 	stop_bg "$pid_trace" latency-trace trace.err || _ok=1
-	pid_vmstat='' pid_kmsg='' pid_trace=''
+	if [ -n "$pid_highorder" ]; then
+		stop_bg "$pid_highorder" latency-highorder highorder.err || _ok=1
+	fi
+	pid_vmstat='' pid_kmsg='' pid_trace='' pid_highorder=''
 	return $_ok
 }
 
