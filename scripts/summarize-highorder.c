@@ -218,3 +218,32 @@ void summ_highorder_line(FILE *f, const struct summ_run *r)
 		fprintf(f, " (p99 fault %.*f ms)\n",
 			r->ho_p99_us >= 1000 ? 1 : 3, r->ho_p99_us / 1000);
 }
+
+void summ_highorder_text(FILE *f, const struct summ_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_ho; i++) {
+		const struct summ_ho *h = &r->ho[i];
+
+		fprintf(f, "high-order: order-%u", h->order);
+		if (h->attempts.set)
+			fprintf(f, " attempts=%llu successes=%llu",
+				(unsigned long long)h->attempts.v,
+				(unsigned long long)h->successes.v);
+		else
+			fputs(" attempts=n/a successes=n/a", f);
+		if (isfinite(h->fault_p99_us))
+			fprintf(f, " fault_p99_us=%.2f\n", h->fault_p99_us);
+		else
+			fputs(" fault_p99_us=n/a\n", f);
+	}
+	if (!r->has_fail_by_order)
+		return;
+	fputs("failures by order:", f);
+	for (i = 0; i < 64; i++)
+		if (r->fail_by_order[i].set)
+			fprintf(f, " order-%zu=%llu", i,
+				(unsigned long long)r->fail_by_order[i].v);
+	fputc('\n', f);
+}

@@ -289,6 +289,7 @@ void summ_write_summary(FILE *f, const struct summ_run *r)
 	put_runs(f, r);
 	put_pressure(f, r);
 	put_kernel(f, r);
+	summ_highorder_text(f, r);
 	put_stalls(f, r);
 	put_notes(f, &r->notes);
 	put_notes(f, &r->own_notes);

@@ -176,6 +176,12 @@ void summ_highorder_json(struct json *j, const struct summ_run *r);
  * " HighOrder: none (not probed)\n".
  */
 void summ_highorder_line(FILE *f, const struct summ_run *r);
+/*
+ * summary.txt's lines per probed order ("high-order: order-9 attempts=N
+ * successes=N fault_p99_us=X") and "failures by order: order-2=N ..."
+ * when the kernel log had failures with an order.
+ */
+void summ_highorder_text(FILE *f, const struct summ_run *r);
 
 /* summarize-result.c */
 /* Write result.json's content to F. */

@@ -88,6 +88,8 @@ test_expect_success 'high-order: a fault p99 under 1 ms; an order without attemp
 	echo "ho HighOrder: order-4 n/a order-9 33.3% (p99 fault 0.046 ms)" >expect &&
 	test_cmp expect got &&
 	grep -x "note: kmsg.json: failures_order_3 is not a count" ho/summary.txt &&
+	grep -x "high-order: order-4 attempts=0 successes=0 fault_p99_us=n/a" ho/summary.txt &&
+	! grep "^failures by order" ho/summary.txt &&
 	printf "{\"orders\":\"9,4\",\"order_9_attempts\":1,\"order_9_successes\":2}" >ho/highorder.json &&
 	latency-summarize --result-dir=ho &&
 	sed -n 2p ho/summary.txt >got &&
