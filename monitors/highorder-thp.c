@@ -11,7 +11,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,19 +254,6 @@ static void machine_must(const struct ho_machine *mc, const char *const *args)
 		    mc->prog, args[0], r);
 }
 
-/* Write VALUE to the setting file PATH.  Returns 0 or -errno. */
-static int write_setting(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return -errno;
-	r = write_all(fd, value, strlen(value));
-	if (close(fd) && !r)
-		r = -errno;
-	return r;
-}
-
 void ho_thp_enable(struct ho_thp *t, struct ho_machine *mc)
 {
 	const char *rec[] = { "record", "thp", NULL, NULL, NULL };
@@ -291,7 +277,7 @@ void ho_thp_enable(struct ho_thp *t, struct ho_machine *mc)
 		rec[3] = o->setting;
 		machine_must(mc, rec);
 		o->changed = true;
-		r = write_setting(o->enabled_path, "madvise");
+		r = write_small_file(o->enabled_path, "madvise");
 		if (r)
 			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
 				o->enabled_path);
@@ -333,7 +319,7 @@ int ho_thp_restore(struct ho_thp *t, struct ho_machine *mc)
 
 		if (!o->changed || o->restored)
 			continue;
-		r = write_setting(o->enabled_path, o->setting);
+		r = write_small_file(o->enabled_path, o->setting);
 		if (r) {
 			errno = -r;
 			error_errno("cannot set '%s' back to %s",
