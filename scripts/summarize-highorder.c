@@ -194,6 +194,7 @@ void summ_highorder_json(struct json *j, const struct summ_run *r)
 
 void summ_highorder_line(FILE *f, const struct summ_run *r)
 {
+	bool probed = false;
 	size_t i;
 
 	fputs(" HighOrder:", f);
@@ -209,10 +210,11 @@ void summ_highorder_line(FILE *f, const struct summ_run *r)
 			fprintf(f, "%.1f%%", pct);
 		else
 			fputs("n/a", f);
+		probed |= isfinite(pct);
 	}
 	/* Milliseconds, one decimal; finer below 1 ms, so a fast fault
-	 * does not read 0.0. */
-	if (!isfinite(r->ho_p99_us))
+	 * does not read 0.0.  No probe, no time. */
+	if (!isfinite(r->ho_p99_us) || !probed)
 		fputs(" (p99 fault n/a)\n", f);
 	else
 		fprintf(f, " (p99 fault %.*f ms)\n",
