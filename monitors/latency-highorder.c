@@ -100,31 +100,27 @@ static void usage(int status)
 {
 	if (status != EXIT_OK)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]...\n"
-	       "Fault in a naturally aligned madvise(MADV_HUGEPAGE) region "
-	       "at each\ntransparent huge page order at a fixed pace, and "
-	       "report how often it got a\nhuge page of that order and how "
-	       "long the fault took (needs root).\n\n"
-	       "  -i, --interval=TIME  time between probe rounds (default "
-	       "100ms)\n"
-	       "      --count=N        stop after N rounds (one attempt per "
-	       "order each)\n"
-	       "      --orders=LIST    probe these orders (e.g. 2,4,9), "
-	       "enabling the ones\n"
-	       "                       that are not (madvise) for the run; "
-	       "default: every\n"
+	       "Fault in a naturally aligned madvise(MADV_HUGEPAGE) region at each\n"
+	       "transparent huge page order at a fixed pace, and report how often it got a\n"
+	       "huge page of that order and how long the fault took (needs root).\n"
+	       "\n"
+	       "  -i, --interval=TIME  time between probe rounds (default 100ms)\n"
+	       "      --count=N        stop after N rounds (one attempt per order each)\n"
+	       "      --orders=LIST    probe these orders (e.g. 2,4,9), enabling the ones\n"
+	       "                       that are not (madvise) for the run; default: every\n"
 	       "                       enabled order\n"
-	       "      --owner=PID      record setting changes in run PID's "
-	       "machine-state\n"
-	       "                       record (default: a record of our "
-	       "own)\n"
+	       "      --owner=PID      record setting changes in run PID's machine-state\n"
+	       "                       record (default: a record of our own)\n"
 	       "%s"
-	       "--format=csv writes the summary file as a table, one row "
-	       "per order.\n"
-	       "\nEnvironment: LATENCY_SYS (default /sys), LATENCY_MACHINE "
-	       "(default\nlatency-machine), LATENCY_STATE_DIR.\n"
+	       "--format=csv writes the summary file as a table, one row per order.\n"
+	       "\n"
+	       "Environment: LATENCY_SYS (default /sys), LATENCY_MACHINE (default\n"
+	       "latency-machine), LATENCY_STATE_DIR.\n"
 	       "Durations: 250ms, 10s, 2m.\n",
 	       progname(), monitor_common_help);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
@@ -159,17 +155,14 @@ static void parse_options(struct ho *h, int argc, char **argv)
 				  NULL)) != -1) {
 		/* The monitor frame knows text and json; csv is ours.  A
 		 * bad value is refused now, before anything is changed. */
-		if (opt == OPT_FORMAT && out_format_parse(optarg, &f))
-			usage_error("invalid value '%s' for --format (expected "
-				    "text, json or csv)",
-				    optarg);
-		if (opt == OPT_FORMAT && f == FORMAT_CSV) {
-			h->csv = true;
-			h->m.oc.format = NULL;
-			continue;
+		if (opt == OPT_FORMAT) {
+			f = opt_format(optarg, FORMAT_TEXT, true);
+			h->csv = f == FORMAT_CSV;
+			if (h->csv) {
+				h->m.oc.format = NULL;
+				continue;
+			}
 		}
-		if (opt == OPT_FORMAT)
-			h->csv = false;
 		if (monitor_handle_opt(&h->m, opt, optarg, usage))
 			continue;
 		switch (opt) {
