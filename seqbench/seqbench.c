@@ -2,33 +2,24 @@
 /*
  * seqbench: a tiobench replacement with tiobench.pl's command line and
  * report, and correct numbers.  main() parses and checks every option before
- * any IO, runs each size/block/threads combination (worker.c), and prints
- * what was measured (report.c), also after an error or a stop signal.
+ * any IO (the targets in device.c), then runs the benchmark (run.c).
  */
 #include <config.h>
 
-#include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/random.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "lib/err.h"
 #include "lib/opt.h"
-#include "lib/output.h"
 #include "lib/parse.h"
-#include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "seqbench/seqbench.h"
 
-#define MAX_LIST 64
+#define MAX_LIST SB_MAX_LIST
 #define MAX_SIZE (1ULL << 50) /* 1 PiB: anything larger is a typo */
 #define MAX_BLOCK (1ULL << 30)
 
@@ -141,11 +132,10 @@ Exit status: 0 success, 1 run failed, 2 usage error, 3 unsupported here,\n\
 	exit(EXIT_OK);
 }
 
+/* What parse_one() collects on the way to struct sb_opts. */
 struct cli {
-	struct sb_opts o;
+	struct sb_opts *o;
 	struct opt_common c;
-	const char *destroy[MAX_LIST];
-	size_t n_destroy;
 	const char *format;
 };
 
@@ -192,7 +182,7 @@ static enum sb_format parse_format(const char *s)
 
 static void parse_one(struct cli *cl, int c, const char *arg)
 {
-	struct sb_opts *o = &cl->o;
+	struct sb_opts *o = cl->o;
 	uint64_t v;
 
 	switch (c) {
@@ -248,9 +238,9 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		opt_common_handle(&cl->c, OPT_DURATION, arg, usage);
 		break;
 	case OPT_YES_DESTROY:
-		if (cl->n_destroy >= MAX_LIST)
+		if (o->n_destroy >= MAX_LIST)
 			usage_error("too many --yes-destroy values");
-		cl->destroy[cl->n_destroy++] = arg;
+		o->destroy[o->n_destroy++] = arg;
 		break;
 	case OPT_STALL:
 		o->stall_ns = opt_duration("--stall", arg);
@@ -282,22 +272,6 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 	}
 }
 
-/* MemTotal in bytes, or 256 MiB when unknown (tiobench.pl's fallback). */
-static uint64_t mem_total(void)
-{
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "MemTotal: %llu kB", &kib) == 1)
-				break;
-		fclose(f);
-	}
-	return kib ? kib * 1024 : 256ULL << 20;
-}
-
 static void set_defaults(struct sb_opts *o)
 {
 	static const uint64_t thr[] = { 1, 2, 4, 8 };
@@ -311,7 +285,7 @@ static void set_defaults(struct sb_opts *o)
 	if (!o->n_sizes) {
 		/* tiobench 0.4: twice the RAM, in whole MiB. */
 		push_u64(&o->sizes, &o->n_sizes,
-			 (2 * mem_total()) & ~((1ULL << 20) - 1), "");
+			 (2 * sb_mem_total()) & ~((1ULL << 20) - 1), "");
 		o->size_defaulted = true;
 	}
 	if (!o->n_targets)
@@ -347,158 +321,6 @@ static void check_geometry(const struct sb_opts *o)
 	}
 }
 
-static bool same_device(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && S_ISBLK(sa.st_mode) &&
-	       S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev;
-}
-
-/* Is block device DEV the first field of a line of FILE (mounts, swaps)? */
-static bool listed_in(const char *file, dev_t dev)
-{
-	char line[4096], path[4096];
-	bool found = false;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		struct stat st;
-
-		if (sscanf(line, "%4095s", path) == 1 && !stat(path, &st) &&
-		    S_ISBLK(st.st_mode) && st.st_rdev == dev)
-			found = true;
-	}
-	fclose(f);
-	return found;
-}
-
-/*
- * A block device target: named again in --yes-destroy, not mounted, not
- * swap, not held by anyone (O_EXCL), and big enough.  The exclusive
- * descriptor stays open for the run so nobody mounts it meanwhile.
- */
-static void check_device(const struct cli *cl, const char *dev, uint64_t need)
-{
-	struct stat st;
-	uint64_t bytes = 0;
-	size_t i;
-	int fd;
-
-	for (i = 0; i < cl->n_destroy; i++)
-		if (same_device(dev, cl->destroy[i]))
-			break;
-	if (i == cl->n_destroy)
-		usage_error("'%s' is a block device: writing to it destroys "
-			    "its data; name it again with --yes-destroy=%s",
-			    dev, dev);
-	if (stat(dev, &st))
-		die_errno(EXIT_RUN_FAILED, "cannot use '%s'", dev);
-	if (listed_in("/proc/mounts", st.st_rdev))
-		die(EXIT_RUN_FAILED, "refusing to write to '%s': it is mounted",
-		    dev);
-	if (listed_in("/proc/swaps", st.st_rdev))
-		die(EXIT_RUN_FAILED,
-		    "refusing to write to '%s': it is used as swap", dev);
-	fd = open(dev, O_RDWR | O_EXCL | O_CLOEXEC);
-	if (fd < 0 && errno == EBUSY)
-		die(EXIT_RUN_FAILED, "refusing to write to '%s': it is in use",
-		    dev);
-	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", dev);
-	if (ioctl(fd, BLKGETSIZE64, &bytes))
-		die_errno(EXIT_RUN_FAILED, "cannot get the size of '%s'", dev);
-	if (bytes < need)
-		die(EXIT_RUN_FAILED,
-		    "'%s' holds %llu bytes; this run needs %llu", dev,
-		    (unsigned long long)bytes, (unsigned long long)need);
-	/* Kept open on purpose until exit (see above). */
-}
-
-/* The largest area any combination needs on one device. */
-static uint64_t device_need(const struct sb_opts *o)
-{
-	uint64_t need = 0;
-	size_t s, t;
-
-	for (s = 0; s < o->n_sizes; s++)
-		for (t = 0; t < o->n_threads; t++) {
-			uint64_t per = o->sizes[s] / o->threads[t];
-			uint64_t n = (o->threads[t] + o->n_targets - 1) /
-				     o->n_targets;
-
-			if (per * n > need)
-				need = per * n;
-		}
-	return need;
-}
-
-/*
- * The descriptor the files of directory target DIR are made in: the
- * directory itself, not a link to one (a link in a shared place may be
- * changed under us), so that every file is created relative to it.
- */
-static int open_target_dir(const char *dir)
-{
-	struct stat st;
-	int fd;
-
-	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
-		die(EXIT_RUN_FAILED,
-		    "cannot use '%s': a symbolic link (name the directory "
-		    "it points to)",
-		    dir);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot use '%s'", dir);
-	return fd;
-}
-
-static void check_targets(struct cli *cl)
-{
-	struct sb_opts *o = &cl->o;
-	size_t i, n_dev = 0;
-
-	o->target_fds = xcalloc(o->n_targets, sizeof(*o->target_fds));
-	for (i = 0; i < o->n_targets; i++) {
-		struct stat st;
-		struct statvfs vfs;
-
-		o->target_fds[i] = -1;
-		if (stat(o->targets[i], &st))
-			die_errno(EXIT_RUN_FAILED, "cannot use '%s'",
-				  o->targets[i]);
-		if (S_ISBLK(st.st_mode)) {
-			n_dev++;
-			continue;
-		}
-		if (!S_ISDIR(st.st_mode))
-			die(EXIT_RUN_FAILED,
-			    "cannot use '%s': neither a directory nor a block "
-			    "device",
-			    o->targets[i]);
-		if (!statvfs(o->targets[i], &vfs) && (vfs.f_flag & ST_RDONLY))
-			die(EXIT_RUN_FAILED,
-			    "cannot write in '%s': Read-only file system",
-			    o->targets[i]);
-		if (access(o->targets[i], W_OK | X_OK))
-			die_errno(EXIT_RUN_FAILED, "cannot write in '%s'",
-				  o->targets[i]);
-		o->target_fds[i] = open_target_dir(o->targets[i]);
-	}
-	if (n_dev && n_dev != o->n_targets)
-		usage_error("targets must be all directories or all block "
-			    "devices");
-	o->raw = n_dev > 0;
-	if (!o->raw && cl->n_destroy)
-		usage_error("--yes-destroy given but no target is a block "
-			    "device");
-	for (i = 0; o->raw && i < o->n_targets; i++)
-		check_device(cl, o->targets[i], device_need(o));
-}
-
 static void check_drop_caches(const struct sb_opts *o)
 {
 	int fd;
@@ -513,248 +335,53 @@ static void check_drop_caches(const struct sb_opts *o)
 	close(fd);
 }
 
-static void parse_args(struct cli *cl, int argc, char **argv)
+static void parse_args(struct sb_opts *o, int argc, char **argv)
 {
-	struct sb_opts *o = &cl->o;
+	struct cli cl;
 	int c;
 
-	memset(cl, 0, sizeof(*cl));
-	opt_common_init(&cl->c);
+	memset(o, 0, sizeof(*o));
+	memset(&cl, 0, sizeof(cl));
+	cl.o = o;
+	opt_common_init(&cl.c);
 	o->random_ops = 4000;
 	o->numruns = 1;
 	o->stall_ns = NSEC_PER_SEC;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
-		parse_one(cl, c, optarg);
+		parse_one(&cl, c, optarg);
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	o->format = cl->format ? parse_format(cl->format) : SB_FMT_TIOBENCH;
-	o->seed = cl->c.seed;
-	o->time_ns = cl->c.duration_ns;
+	o->format = cl.format ? parse_format(cl.format) : SB_FMT_TIOBENCH;
+	o->seed = cl.c.seed;
+	o->time_ns = cl.c.duration_ns;
+	o->output = cl.c.output;
 	if (o->nofrag && o->time_ns)
 		usage_error("--nofrag and --time cannot be combined");
 	set_defaults(o);
 	check_geometry(o);
-	check_targets(cl);
+	sb_check_targets(o);
 	check_drop_caches(o);
-	o->tty_progress = !cl->c.quiet && isatty(STDERR_FILENO);
-	o->verbose = cl->c.verbose;
+	o->tty_progress = !cl.c.quiet && isatty(STDERR_FILENO);
+	o->verbose = cl.c.verbose;
 }
 
-/* Notes the report carries about what it measured. */
-static size_t make_notes(const struct sb_opts *o, const struct sb_result *res,
-			 size_t n, char **notes)
+static void opts_release(struct sb_opts *o)
 {
-	size_t k = 0, i, short_phases = 0;
-	uint64_t ram = mem_total(), max_size = 0;
-	int ph;
-
-	if (o->size_defaulted)
-		notes[k++] = xasprintf("no --size given: using twice the RAM, "
-				       "%llu MiB, as tiobench 0.4 did",
-				       (unsigned long long)(o->sizes[0] >> 20));
-	for (i = 0; i < o->n_sizes; i++)
-		if (o->sizes[i] > max_size)
-			max_size = o->sizes[i];
-	if (!o->raw && !o->direct && !o->drop_caches && max_size < ram) {
-		char sz[24];
-
-		notes[k++] = xasprintf(
-			"the files (%s in all at most) are smaller than the "
-			"RAM (%llu MiB): reads may come from the page cache",
-			format_size(sz, max_size),
-			(unsigned long long)(ram >> 20));
-	}
-	for (i = 0; i < n; i++)
-		for (ph = 0; ph < SB_PHASES; ph++)
-			if (res[i].phase[ph].ran &&
-			    res[i].phase[ph].wall_ns < NSEC_PER_SEC)
-				short_phases++;
-	if (short_phases)
-		notes[k++] = xasprintf("%zu phase(s) lasted less than a "
-				       "second: their rates are not stable",
-				       short_phases);
-	if (o->null_io)
-		notes[k++] = xstrdup("--null-io: no IO was done; the "
-				     "latencies are seqbench's own overhead");
-	return k;
-}
-
-static char *error_text(const struct sb_error *e)
-{
-	if (e->thread >= 0)
-		return xasprintf("thread %d: %s failed: %s", e->thread, e->msg,
-				 strerror(e->err));
-	return xasprintf("%s: %s", e->msg, strerror(e->err));
-}
-
-/* Run every combination in tiobench.pl's order; returns how many ran. */
-static size_t run_all(struct sb_run_state *st, struct sb_result *res)
-{
-	const struct sb_opts *o = st->o;
-	size_t s, b, t, n = 0;
-	uint64_t run;
-
-	for (s = 0; s < o->n_sizes; s++)
-		for (b = 0; b < o->n_blocks; b++)
-			for (t = 0; t < o->n_threads; t++)
-				for (run = 1; run <= o->numruns; run++) {
-					struct sb_result *x = &res[n++];
-					uint64_t thr = o->threads[t];
-
-					x->size = o->sizes[s];
-					x->block = o->blocks[b];
-					x->threads = thr;
-					x->run = run;
-					x->file_bytes = o->sizes[s] / thr /
-							x->block * x->block;
-					x->rand_ops = o->random_ops / thr;
-					if (!x->rand_ops)
-						x->rand_ops = 1;
-					if (o->verbose)
-						fprintf(stderr,
-							"%s: size %llu, block "
-							"%llu, threads %llu, "
-							"run %llu\n",
-							progname(),
-							(unsigned long long)
-								x->size,
-							(unsigned long long)
-								x->block,
-							(unsigned long long)thr,
-							(unsigned long long)
-								run);
-					if (sb_run(st, x))
-						return n;
-				}
-	return n;
-}
-
-static int write_report(const struct cli *cl, struct sb_report *rep)
-{
-	const char *path = cl->c.output ? cl->c.output : "-";
-	struct atomic_file af;
-	struct stat st;
-	int e;
-
-	/* A device or pipe (/dev/stdout, a fifo) is written, not replaced. */
-	if (strcmp(path, "-") && !stat(path, &st) && !S_ISREG(st.st_mode)) {
-		FILE *f = fopen(path, "w");
-
-		if (!f)
-			die_errno(EXIT_RUN_FAILED, "cannot open '%s'", path);
-		e = sb_report_write(f, rep);
-		if (fclose(f) && !e)
-			e = -errno;
-		return e;
-	}
-	e = atomic_open(&af, path);
-	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'", path);
-	e = sb_report_write(af.f, rep);
-	if (e) {
-		atomic_abort(&af);
-		return e;
-	}
-	return atomic_commit(&af);
-}
-
-/* The file-name generator, from the kernel's random pool. */
-static void seed_names(struct rand *r)
-{
-	uint64_t seed;
-	ssize_t n;
-
-	do
-		n = getrandom(&seed, sizeof(seed), 0);
-	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)sizeof(seed))
-		die_errno(EXIT_RUN_FAILED,
-			  "cannot get random bytes for the file names");
-	rand_seed(r, seed);
-}
-
-/* The target directories stay open for the whole run (check_targets). */
-static void close_targets(const struct sb_opts *o)
-{
-	size_t i;
-
-	for (i = 0; i < o->n_targets; i++)
-		if (o->target_fds[i] >= 0)
-			(void)close(o->target_fds[i]); /* read-only */
-	free(o->target_fds);
+	free(o->threads);
+	free(o->blocks);
+	free(o->sizes);
+	sb_close_targets(o);
+	free(o->targets);
 }
 
 int main(int argc, char **argv)
 {
-	struct cli cl;
-	struct sb_run_state st;
-	struct sb_report rep;
-	struct run_info ri;
-	struct sb_result *res;
-	char *notes[8], *err_msg = NULL;
-	size_t n_total, n_done, n_notes, i;
-	int e, status = EXIT_OK;
+	struct sb_opts o;
+	int status;
 
 	prog_init(argc, argv);
-	parse_args(&cl, argc, argv);
-	if (sig_stop_install())
-		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
-	run_info_init(&ri, "seqbench", argc, argv);
-	ri.has_seed = true;
-	ri.seed = cl.o.seed;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	memset(&st, 0, sizeof(st));
-	st.o = &cl.o;
-	st.error.thread = -1;
-	seed_names(&st.names);
-	if (cl.o.dump_offsets && !(st.dump = fopen(cl.o.dump_offsets, "w")))
-		die_errno(EXIT_RUN_FAILED, "cannot create '%s'",
-			  cl.o.dump_offsets);
-	n_total = cl.o.n_sizes * cl.o.n_blocks * cl.o.n_threads * cl.o.numruns;
-	res = xcalloc(n_total, sizeof(*res));
-	n_done = run_all(&st, res);
-	ri.end_real_ns = real_ns();
-	if (st.dump && fclose(st.dump))
-		die_errno(EXIT_RUN_FAILED, "cannot write '%s'",
-			  cl.o.dump_offsets);
-
-	if (st.error.err) {
-		err_msg = error_text(&st.error);
-		fprintf(stderr, "%s: %s\n", progname(), err_msg);
-		status = EXIT_RUN_FAILED;
-	}
-	if (st.interrupted)
-		status = EXIT_SIGNAL(st.signo);
-	n_notes = make_notes(&cl.o, res, n_done, notes);
-	memset(&rep, 0, sizeof(rep));
-	rep.o = &cl.o;
-	rep.ri = &ri;
-	rep.res = res;
-	rep.n_res = n_done;
-	rep.interrupted = st.interrupted;
-	rep.incomplete = st.interrupted || st.error.err;
-	rep.error = err_msg;
-	rep.notes = (const char **)notes;
-	rep.n_notes = n_notes;
-	e = write_report(&cl, &rep);
-	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot write the report");
-
-	for (i = 0; i < n_done; i++) {
-		int ph;
-
-		for (ph = 0; ph < SB_PHASES; ph++)
-			free(res[i].phase[ph].hist);
-	}
-	for (i = 0; i < n_notes; i++)
-		free(notes[i]);
-	free(res);
-	free(err_msg);
-	free(cl.o.threads);
-	free(cl.o.blocks);
-	free(cl.o.sizes);
-	close_targets(&cl.o);
-	free(cl.o.targets);
+	parse_args(&o, argc, argv);
+	status = sb_benchmark(&o, argc, argv);
+	opts_release(&o);
 	return status;
 }

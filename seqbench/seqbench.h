@@ -16,6 +16,9 @@
 #include "lib/output.h"
 #include "lib/rand.h"
 
+/* The most values an option that may be repeated takes. */
+#define SB_MAX_LIST 64
+
 /* tiobench's Lat% columns count ops slower than these. */
 #define SB_LAT1_NS (2 * 1000000000ULL)
 #define SB_LAT2_NS (10 * 1000000000ULL)
@@ -48,6 +51,8 @@ struct sb_opts {
 	const char **targets;
 	int *target_fds; /* each directory target, opened O_NOFOLLOW */
 	size_t n_targets;
+	const char *destroy[SB_MAX_LIST]; /* --yes-destroy */
+	size_t n_destroy;
 	bool raw;	     /* targets are block devices */
 	uint64_t random_ops; /* total over all threads */
 	uint64_t numruns;
@@ -66,6 +71,7 @@ struct sb_opts {
 	uint64_t seed;
 	enum sb_format format;
 	const char *dump_offsets;
+	const char *output; /* --output, NULL: stdout */
 	bool size_defaulted;
 };
 
@@ -150,6 +156,25 @@ static inline uint64_t sb_offset_next(struct rand *r, uint64_t blocks,
 /* Phase names: "seq_write" for JSON/CSV, "Sequential Writes" for tables. */
 const char *sb_phase_key(enum sb_phase p);
 const char *sb_phase_title(enum sb_phase p);
+
+/* device.c */
+/*
+ * Check every target before any IO (dies on a bad one): directories are
+ * opened (O->target_fds), block devices must be named in --yes-destroy,
+ * unused and big enough; sets O->raw.
+ */
+void sb_check_targets(struct sb_opts *o);
+/* Close what sb_check_targets() opened. */
+void sb_close_targets(const struct sb_opts *o);
+
+/* run.c */
+/* MemTotal in bytes, or 256 MiB when unknown (tiobench.pl's fallback). */
+uint64_t sb_mem_total(void);
+/*
+ * Run every combination of O and write the report; returns the exit
+ * status (0, EXIT_RUN_FAILED, or 128+signal).
+ */
+int sb_benchmark(const struct sb_opts *o, int argc, char **argv);
 
 /* worker.c */
 /*

@@ -286,6 +286,11 @@ static void atomic_straight(void)
 	is_int(count_prefixed(dir, "fifo.tmp."), 0, "no temporary beside it");
 	close(rd);
 
+	if (stat("/dev/null", &st) || !S_ISCHR(st.st_mode)) {
+		/* Someone replaced it; the cases below would test that. */
+		ok(1, "# SKIP /dev/null is not a character device here");
+		goto descriptor;
+	}
 	is_int(atomic_open(&af, "/dev/null"), 0, "atomic_open of /dev/null");
 	ok(af.tmp == NULL, "/dev/null gets no temporary file");
 	fputs("discarded", af.f);
@@ -299,6 +304,7 @@ static void atomic_straight(void)
 	ok(af.f == NULL && af.path == NULL, "abort of a straight file");
 
 	/* A regular file named by its descriptor: appended where it stands. */
+descriptor:
 	snprintf(path, sizeof(path), "%s/out", dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
 	ok(fd >= 0 && write(fd, "head ", 5) == 5, "descriptor file");
