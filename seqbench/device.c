@@ -3,18 +3,24 @@
  * seqbench's targets: directories, opened once so that every file is made
  * relative to the directory itself, and block devices, which are written
  * only when named again in --yes-destroy, not mounted, not swap, not held
- * by anyone and big enough.  All checks run before any IO.
+ * by anyone and big enough.  A device that a --read-only run reads is
+ * refused while a file system writes to it or to a partition of it or a
+ * device stacked on it, or when one of them is swap.  All checks run before
+ * any IO.
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "lib/err.h"
@@ -183,4 +189,168 @@ void sb_close_targets(const struct sb_opts *o)
 		if (o->target_fds[i] >= 0)
 			(void)close(o->target_fds[i]); /* read-only */
 	free(o->target_fds);
+}
+
+const char *sb_proc_root(void)
+{
+	const char *s = getenv("LATENCY_PROC");
+
+	return s && *s ? s : "/proc";
+}
+
+const char *sb_sys_root(void)
+{
+	const char *s = getenv("LATENCY_SYS");
+
+	return s && *s ? s : "/sys";
+}
+
+/* The block devices whose writes change what a read of one sees. */
+struct devset {
+	dev_t dev[256];
+	size_t n;
+};
+
+static bool devset_has(const struct devset *s, dev_t d)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->dev[i] == d)
+			return true;
+	return false;
+}
+
+/*
+ * Add the device of sysfs directory DIR, its partitions and, through
+ * holders/, every device stacked on it (device-mapper, md) and theirs.
+ */
+static void devset_add(struct devset *s, const char *dir, int depth)
+{
+	static const char *const subs[] = { "", "holders/" };
+	char *p = xasprintf("%s/dev", dir), buf[32];
+	unsigned maj, min;
+	size_t k;
+
+	if (read_small_file(p, buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%u:%u", &maj, &min) != 2 || depth > 16 ||
+	    s->n >= sizeof(s->dev) / sizeof(s->dev[0]) ||
+	    devset_has(s, makedev(maj, min))) {
+		free(p);
+		return;
+	}
+	free(p);
+	s->dev[s->n++] = makedev(maj, min);
+	for (k = 0; k < sizeof(subs) / sizeof(subs[0]); k++) {
+		char *d = xasprintf("%s/%s", dir, subs[k]);
+		DIR *dp = opendir(d);
+		struct dirent *de;
+
+		while (dp && (de = readdir(dp))) {
+			char *sub = xasprintf("%s%s", d, de->d_name), *part;
+
+			/* Partitions are subdirectories with a "partition". */
+			part = xasprintf("%s/partition", sub);
+			if (de->d_name[0] != '.' && (k || !access(part, F_OK)))
+				devset_add(s, sub, depth + 1);
+			free(part);
+			free(sub);
+		}
+		if (dp)
+			closedir(dp);
+		free(d);
+	}
+}
+
+/* Undo the octal escapes of /proc/self/mountinfo and /proc/swaps. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++, d++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				    (s[3] - '0'));
+			s += 3;
+		} else {
+			*d = *s;
+		}
+	}
+	*d = '\0';
+}
+
+/* A mount of one of S's devices whose file system writes: dies. */
+static void check_mounts(const char *path, const struct devset *s)
+{
+	char *file = xasprintf("%s/self/mountinfo", sb_proc_root());
+	char line[8192], point[4096], super[4096];
+	FILE *f = fopen(file, "r");
+	unsigned maj, min;
+
+	if (!f)
+		die_errno(EXIT_RUN_FAILED, "cannot read '%s'", file);
+	while (fgets(line, sizeof(line), f)) {
+		char *sep = strstr(line, " - ");
+		char opts[4100];
+
+		/* ID PARENT MAJ:MIN ROOT POINT OPTS ... - TYPE SOURCE SUPER */
+		if (!sep ||
+		    sscanf(line, "%*s %*s %u:%u %*s %4095s", &maj, &min,
+			   point) != 3 ||
+		    sscanf(sep + 3, "%*s %*s %4095s", super) != 1 ||
+		    !devset_has(s, makedev(maj, min)))
+			continue;
+		snprintf(opts, sizeof(opts), ",%s,", super);
+		if (!strstr(opts, ",rw,"))
+			continue;
+		unescape(point);
+		fclose(f);
+		die(EXIT_RUN_FAILED,
+		    "refusing to read '%s': %u:%u is mounted read-write on "
+		    "'%s' (its data changes under the read)",
+		    path, maj, min, point);
+	}
+	fclose(f);
+	free(file);
+}
+
+static void check_swaps(const char *path, const struct devset *s)
+{
+	char *file = xasprintf("%s/swaps", sb_proc_root());
+	char line[4096], name[4096];
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return; /* no swap support at all */
+	while (fgets(line, sizeof(line), f)) {
+		struct stat st;
+
+		if (sscanf(line, "%4095s", name) != 1)
+			continue;
+		unescape(name);
+		if (stat(name, &st) || !S_ISBLK(st.st_mode) ||
+		    !devset_has(s, st.st_rdev))
+			continue;
+		fclose(f);
+		die(EXIT_RUN_FAILED,
+		    "refusing to read '%s': '%s' is used as swap", path, name);
+	}
+	fclose(f);
+	free(file);
+}
+
+void sb_check_read_device(const char *path, dev_t dev)
+{
+	char *dir = xasprintf("%s/dev/block/%u:%u", sb_sys_root(), major(dev),
+			      minor(dev));
+	struct devset s;
+
+	memset(&s, 0, sizeof(s));
+	devset_add(&s, dir, 0);
+	if (!s.n) /* no sysfs: the device itself at least */
+		s.dev[s.n++] = dev;
+	free(dir);
+	check_mounts(path, &s);
+	check_swaps(path, &s);
 }

@@ -27,16 +27,12 @@
 #define MIB 1048576.0
 
 static const char *const phase_keys[SB_PHASES] = {
-	"seq_write",
-	"rand_write",
-	"seq_read",
-	"rand_read",
+	"seq_write", "rand_write", "seq_read",
+	"rand_read", "cold_read",  "tree_read",
 };
 static const char *const phase_titles[SB_PHASES] = {
-	"Sequential Writes",
-	"Random Writes",
-	"Sequential Reads",
-	"Random Reads",
+	"Sequential Writes", "Random Writes", "Sequential Reads",
+	"Random Reads",	     "Cold Reads",    "Tree Reads",
 };
 
 const char *sb_phase_key(enum sb_phase p)
@@ -138,7 +134,9 @@ static size_t group_len(const struct sb_result *res, size_t n)
 	size_t k = 1;
 
 	while (k < n && res[k].size == res[0].size &&
-	       res[k].block == res[0].block && res[k].threads == res[0].threads)
+	       res[k].block == res[0].block &&
+	       res[k].threads == res[0].threads &&
+	       res[k].readahead == res[0].readahead)
 		k++;
 	return k;
 }
@@ -209,6 +207,7 @@ static const struct column cols03[N_COLS] = {
 
 struct row {
 	char cell[N_COLS][CELL];
+	char extra[64];	 /* after the columns: readahead, "not cold" */
 	bool incomplete; /* marked at its end */
 };
 
@@ -233,6 +232,23 @@ static const char *fmt_fig(char *buf, size_t size, double v, int decimals)
 	else
 		snprintf(buf, size, "%.*f", decimals, v);
 	return buf;
+}
+
+/* What a read-only row says after its columns. */
+static void row_extra(struct row *r, const struct sb_result *res, size_t g,
+		      enum sb_phase ph)
+{
+	const struct sb_phase_result *p = &res[0].phase[ph];
+	bool warm = false;
+	size_t i;
+
+	for (i = 0; i < g; i++)
+		warm |= res[i].phase[ph].ran && res[i].phase[ph].cold == 0;
+	if (p->readahead_kb >= 0)
+		snprintf(r->extra, sizeof(r->extra), "  readahead=%lldk%s",
+			 (long long)p->readahead_kb, warm ? "  not cold" : "");
+	else if (warm)
+		snprintf(r->extra, sizeof(r->extra), "  not cold");
 }
 
 static void make_row(struct row *r, const char *ident,
@@ -314,6 +330,7 @@ static void put_table(FILE *fp, const struct column *c, const struct row *rows,
 			put_cell(fp, rows[i].cell[k], w[k], c[k].align);
 		}
 		/* After the columns, so that they stay where parsers look. */
+		fputs(rows[i].extra, fp);
 		fputs(rows[i].incomplete ? "  incomplete\n" : "\n", fp);
 	}
 }
@@ -330,12 +347,17 @@ static const char unit_info[] =
 	"CPU Eff   = Rate divided by CPU%% - throughput per cpu load\n";
 
 /* Report sections in tiobench's order. */
-static const enum sb_phase section_order[SB_PHASES] = {
+static const enum sb_phase section_order[SB_BENCH_PHASES] = {
 	SB_SEQ_READ,
 	SB_RAND_READ,
 	SB_SEQ_WRITE,
 	SB_RAND_WRITE,
 };
+
+static bool read_only(const struct sb_report *r)
+{
+	return r->o->mode == SB_MODE_READ_ONLY;
+}
 
 static const char *ident_of(const struct sb_report *r)
 {
@@ -345,13 +367,14 @@ static const char *ident_of(const struct sb_report *r)
 static void put_tables(FILE *fp, const struct sb_report *r, bool v04)
 {
 	struct row *rows = calloc(r->n_res ? r->n_res : 1, sizeof(*rows));
-	size_t s, i, g, n;
+	size_t s, i, g, n, n_sections = read_only(r) ? 1 : SB_BENCH_PHASES;
 
 	if (!rows)
 		return;
 	fprintf(fp, unit_info, v04 ? " (2^20 bytes, 1,048,576 bytes)" : "");
-	for (s = 0; s < SB_PHASES; s++) {
-		enum sb_phase ph = section_order[s];
+	for (s = 0; s < n_sections; s++) {
+		enum sb_phase ph =
+			read_only(r) ? r->o->ro_phase : section_order[s];
 		const char *title = sb_phase_title(ph);
 
 		fprintf(fp, "\n%s\n", title);
@@ -366,6 +389,8 @@ static void put_tables(FILE *fp, const struct sb_report *r, bool v04)
 			if (!any_ran(r->res + i, g, ph))
 				continue;
 			sb_aggregate(r->res + i, g, ph, &sum);
+			if (read_only(r))
+				row_extra(&rows[n], r->res + i, g, ph);
 			make_row(&rows[n++], ident_of(r), &r->res[i], &sum);
 		}
 		put_table(fp, v04 ? cols04 : cols03, rows, n, v04);
@@ -393,6 +418,30 @@ static void put_hist_line(FILE *fp, const struct hist *h)
 static double pct_us(const struct hist *h, double p)
 {
 	return (double)hist_percentile(h, p) / 1e3;
+}
+
+/* A read-only phase as time(1) would tell it, and what it read. */
+static void put_read_only_line(FILE *fp, const struct sb_phase_result *p)
+{
+	double secs = (double)p->wall_ns / 1e9;
+	uint64_t sys = p->cpu_ns > p->user_ns ? p->cpu_ns - p->user_ns : 0;
+
+	fprintf(fp,
+		"    real=%.3fs user=%.3fs sys=%.3fs files=%llu "
+		"files_per_s=%.1f readahead_kb=",
+		secs, (double)p->user_ns / 1e9, (double)sys / 1e9,
+		(unsigned long long)p->files,
+		secs > 0 ? (double)p->files / secs : 0);
+	if (p->readahead_kb >= 0)
+		fprintf(fp, "%lld", (long long)p->readahead_kb);
+	else
+		fputs("-", fp);
+	fprintf(fp, " cold=%s cached_bytes=%llu errors=%llu\n",
+		p->cold > 0 ? "yes"
+		: p->cold   ? "unknown"
+			    : "no",
+		(unsigned long long)p->cached_bytes,
+		(unsigned long long)p->errors);
 }
 
 static void put_details(FILE *fp, const struct sb_report *r)
@@ -434,6 +483,8 @@ static void put_details(FILE *fp, const struct sb_report *r)
 				p->thread_rate_min, p->thread_rate_max,
 				p->complete ? "" : " incomplete");
 			put_hist_line(fp, p->hist);
+			if (ph >= SB_BENCH_PHASES)
+				put_read_only_line(fp, p);
 		}
 	}
 	if (r->o->numruns < 2)
@@ -447,11 +498,19 @@ static void put_details(FILE *fp, const struct sb_report *r)
 		size_label(sz, r->res[i].size);
 		for (ph = 0; ph < SB_PHASES; ph++) {
 			struct sb_summary s;
-			char rm[32], rs[32];
+			char rm[32], rs[32], tail[64];
+			int64_t ra = r->res[i].phase[ph].readahead_kb;
 
 			if (!any_ran(r->res + i, g, ph))
 				continue;
 			sb_aggregate(r->res + i, g, ph, &s);
+			if (ph >= SB_BENCH_PHASES && ra >= 0)
+				snprintf(tail, sizeof(tail),
+					 " readahead_kb=%lld%s", (long long)ra,
+					 s.incomplete ? " incomplete" : "");
+			else
+				snprintf(tail, sizeof(tail), "%s",
+					 s.incomplete ? " incomplete" : "");
 			fprintf(fp,
 				"%s size=%s block=%llu threads=%llu phase=%s "
 				"runs=%llu rate=%s+-%s cpu=%.2f+-%.2f "
@@ -467,8 +526,7 @@ static void put_details(FILE *fp, const struct sb_report *r)
 				s.mean.cpu_pct, s.sd.cpu_pct, s.mean.lat_avg_ms,
 				s.sd.lat_avg_ms, s.mean.lat_max_ms,
 				s.sd.lat_max_ms, s.mean.gt1_pct, s.sd.gt1_pct,
-				s.mean.gt2_pct, s.sd.gt2_pct,
-				s.incomplete ? " incomplete" : "");
+				s.mean.gt2_pct, s.sd.gt2_pct, tail);
 		}
 	}
 }
@@ -492,10 +550,7 @@ static void put_notes(FILE *fp, const struct sb_report *r)
 static void put_terse(FILE *fp, const struct sb_report *r)
 {
 	static const char *const names[SB_PHASES] = {
-		"write",
-		"rwrite",
-		"read",
-		"rread",
+		"write", "rwrite", "read", "rread", "coldread", "treeread",
 	};
 	size_t i;
 	int ph;
@@ -538,15 +593,37 @@ static void put_terse(FILE *fp, const struct sb_report *r)
 
 /* ---- JSON ---- */
 
+/* The fields only read-only phases have. */
+static void json_read_only(struct json *j, const struct sb_phase_result *p)
+{
+	double secs = (double)p->wall_ns / 1e9;
+
+	json_u64(j, "files", p->files);
+	json_double(j, "files_per_s", secs > 0 ? (double)p->files / secs : 0);
+	if (p->readahead_kb >= 0)
+		json_u64(j, "readahead_kb", (uint64_t)p->readahead_kb);
+	else
+		json_null(j, "readahead_kb");
+	if (p->cold >= 0)
+		json_bool(j, "cold", p->cold);
+	else
+		json_null(j, "cold");
+	json_u64(j, "cached_bytes", p->cached_bytes);
+	json_ns_as_s(j, "user_s", p->user_ns);
+	json_ns_as_s(j, "sys_s",
+		     p->cpu_ns > p->user_ns ? p->cpu_ns - p->user_ns : 0);
+	json_u64(j, "errors", p->errors);
+}
+
 static void json_phase(struct json *j, const struct sb_report *r,
-		       const struct sb_phase_result *p, const char *key)
+		       const struct sb_phase_result *p, enum sb_phase ph)
 {
 	uint64_t counts[HIST_DISPLAY_N], times[HIST_DISPLAY_N];
 	struct sb_figures f;
 	unsigned i;
 
 	sb_figures_of(p, &f);
-	json_object_begin(j, key);
+	json_object_begin(j, sb_phase_key(ph));
 	json_bool(j, "complete", p->complete);
 	json_u64(j, "ops", p->ops);
 	json_u64(j, "bytes", p->bytes);
@@ -572,6 +649,8 @@ static void json_phase(struct json *j, const struct sb_report *r,
 	json_u64(j, "stall_count", p->stalls);
 	json_double(j, "thread_rate_min_mib_s", p->thread_rate_min);
 	json_double(j, "thread_rate_max_mib_s", p->thread_rate_max);
+	if (ph >= SB_BENCH_PHASES)
+		json_read_only(j, p);
 	hist_fold_display(p->hist, counts, times);
 	json_array_begin(j, "histogram");
 	for (i = 0; i < HIST_DISPLAY_N; i++) {
@@ -629,7 +708,8 @@ static void put_json(FILE *fp, const struct sb_report *r)
 	for (i = 0; i < o->n_targets; i++)
 		json_str(&j, NULL, o->targets[i]);
 	json_array_end(&j);
-	json_bool(&j, "raw_device", o->raw);
+	json_bool(&j, "raw_device", o->raw || o->ro_device);
+	json_bool(&j, "read_only", o->mode == SB_MODE_READ_ONLY);
 	json_u64(&j, "random_ops", o->random_ops);
 	json_u64(&j, "numruns", o->numruns);
 	json_bool(&j, "direct", o->direct);
@@ -658,11 +738,12 @@ static void put_json(FILE *fp, const struct sb_report *r)
 		json_u64(&j, "run", x->run);
 		json_u64(&j, "file_bytes", x->file_bytes);
 		json_u64(&j, "random_ops_per_thread", x->rand_ops);
+		if (o->mode == SB_MODE_READ_ONLY && x->readahead >= 0)
+			json_u64(&j, "readahead_kb", (uint64_t)x->readahead);
 		json_object_begin(&j, "phases");
 		for (ph = 0; ph < SB_PHASES; ph++)
 			if (x->phase[ph].ran)
-				json_phase(&j, r, &x->phase[ph],
-					   sb_phase_key(ph));
+				json_phase(&j, r, &x->phase[ph], ph);
 		json_object_end(&j);
 		json_object_end(&j);
 	}
@@ -696,6 +777,20 @@ static void put_json(FILE *fp, const struct sb_report *r)
 
 /* ---- CSV: one row per run and phase, self-describing ---- */
 
+static void csv_read_only(FILE *fp, const struct sb_phase_result *p)
+{
+	fprintf(fp, ",%llu,", (unsigned long long)p->files);
+	if (p->readahead_kb >= 0)
+		fprintf(fp, "%lld", (long long)p->readahead_kb);
+	fprintf(fp, ",%s,%.6f,%.6f",
+		p->cold > 0 ? "1"
+		: p->cold   ? ""
+			    : "0",
+		(double)p->user_ns / 1e9,
+		(double)(p->cpu_ns > p->user_ns ? p->cpu_ns - p->user_ns : 0) /
+			1e9);
+}
+
 static void put_csv(FILE *fp, const struct sb_report *r)
 {
 	char cmd[4096];
@@ -707,7 +802,10 @@ static void put_csv(FILE *fp, const struct sb_report *r)
 	      "identifier,size_bytes,block_bytes,threads,run,phase,complete,"
 	      "ops,bytes,seconds,rate_mib_s,cpu_pct,lat_avg_ms,lat_max_ms,"
 	      "lat_p50_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_p9999_us,"
-	      "lat_gt_2s_pct,lat_gt_10s_pct,stall_count,interrupted\n",
+	      "lat_gt_2s_pct,lat_gt_10s_pct,stall_count,interrupted",
+	      fp);
+	/* Read-only runs have columns of their own, at the end. */
+	fputs(read_only(r) ? ",files,readahead_kb,cold,user_s,sys_s\n" : "\n",
 	      fp);
 	for (i = 0; i < r->n_res; i++) {
 		const struct sb_result *x = &r->res[i];
@@ -731,7 +829,7 @@ static void put_csv(FILE *fp, const struct sb_report *r)
 			fprintf(fp,
 				"%llu,%llu,%llu,%llu,%s,%d,%llu,%llu,%.9f,"
 				"%s,%.4f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,"
-				"%.3f,%.5f,%.5f,%llu,%d\n",
+				"%.3f,%.5f,%.5f,%llu,%d",
 				(unsigned long long)x->size,
 				(unsigned long long)x->block,
 				(unsigned long long)x->threads,
@@ -745,6 +843,9 @@ static void put_csv(FILE *fp, const struct sb_report *r)
 				pct_us(p->hist, 99.9), pct_us(p->hist, 99.99),
 				f.gt1_pct, f.gt2_pct,
 				(unsigned long long)p->stalls, r->interrupted);
+			if (read_only(r))
+				csv_read_only(fp, p);
+			fputc('\n', fp);
 		}
 	}
 }

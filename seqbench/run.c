@@ -104,6 +104,7 @@ static size_t run_all(struct sb_run_state *st, struct sb_result *res)
 					x->block = o->blocks[b];
 					x->threads = thr;
 					x->run = run;
+					x->readahead = -1;
 					x->file_bytes = o->sizes[s] / thr /
 							x->block * x->block;
 					x->rand_ops = o->random_ops / thr;
@@ -199,9 +200,15 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 	if (o->dump_offsets && !(st.dump = fopen(o->dump_offsets, "w")))
 		die_errno(EXIT_RUN_FAILED, "cannot create '%s'",
 			  o->dump_offsets);
-	n_total = o->n_sizes * o->n_blocks * o->n_threads * o->numruns;
-	res = xcalloc(n_total, sizeof(*res));
-	n_done = run_all(&st, res);
+	if (o->mode == SB_MODE_READ_ONLY) {
+		n_total = sb_read_only_rows(o);
+		res = xcalloc(n_total, sizeof(*res));
+		n_done = sb_read_only(&st, res);
+	} else {
+		n_total = o->n_sizes * o->n_blocks * o->n_threads * o->numruns;
+		res = xcalloc(n_total, sizeof(*res));
+		n_done = run_all(&st, res);
+	}
 	ri.end_real_ns = real_ns();
 	if (st.dump && fclose(st.dump))
 		die_errno(EXIT_RUN_FAILED, "cannot write '%s'",

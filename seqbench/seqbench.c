@@ -6,10 +6,13 @@
  */
 #include <config.h>
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/err.h"
@@ -39,6 +42,12 @@ enum {
 	OPT_CSV,
 	OPT_DUMP_OFFSETS,
 	OPT_NULL_IO,
+	OPT_READ_ONLY,
+	OPT_NO_DROP_CACHES,
+	OPT_PREPARE,
+	OPT_MAKE_TREE,
+	OPT_READAHEAD,
+	OPT_RESTORE,
 };
 
 /* clang-format off */
@@ -68,6 +77,12 @@ static const struct option long_opts[] = {
 	{ "csv",          no_argument,       NULL, OPT_CSV },
 	{ "dump-offsets", required_argument, NULL, OPT_DUMP_OFFSETS },
 	{ "null-io",      no_argument,       NULL, OPT_NULL_IO },
+	{ "read-only",    no_argument,       NULL, OPT_READ_ONLY },
+	{ "no-drop-caches", no_argument,     NULL, OPT_NO_DROP_CACHES },
+	{ "prepare",      no_argument,       NULL, OPT_PREPARE },
+	{ "make-tree",    required_argument, NULL, OPT_MAKE_TREE },
+	{ "readahead",    required_argument, NULL, OPT_READAHEAD },
+	{ "restore",      no_argument,       NULL, OPT_RESTORE },
 	OPT_LONG_DURATION,
 	OPT_LONG_SEED,
 	OPT_LONG_FORMAT,
@@ -119,6 +134,20 @@ Options marked + may be given several times.\n\
   -o, --output=FILE        write the report to FILE (replaced atomically)\n\
       --dump-offsets=FILE  write every random offset to FILE (for tests)\n\
       --null-io            do everything but the IO (measures the overhead)\n\
+\n\
+Cold reads of existing data (nothing is written):\n\
+      --read-only          read the -d target as it is: a file or an unmounted\n\
+                           block device from its start, as dd does (-b default\n\
+                           1M, -s: at most SIZE), or a directory tree as tar\n\
+                           reads it, file by file (-b default 10240)\n\
+      --no-drop-caches     keep the page cache (else dropped before each run,\n\
+                           which needs root)\n\
+      --readahead=SIZE   + set the readahead of the device under the target\n\
+                           (bare: KiB) for a row of runs, restored afterwards\n\
+      --prepare            write the -d FILE of -s SIZE as dd does, then exit\n\
+      --make-tree=N:SIZE   write N files of SIZE (bare: MiB) under -d DIR, then\n\
+                           exit\n\
+      --restore            put back the readahead a killed run changed\n\
   -v, --verbose            say what is being run on stderr\n\
   -q, --quiet              no progress indicator on a terminal\n\
   -h, --help               show this help and exit\n\
@@ -137,7 +166,34 @@ struct cli {
 	struct sb_opts *o;
 	struct opt_common c;
 	const char *format;
+	const char *mode_opt;  /* the option that chose o->mode */
+	const char *bench_opt; /* an option only the benchmark takes */
+	bool no_drop_caches;
 };
+
+/* --read-only, --prepare, --make-tree and --restore exclude each other. */
+static void set_mode(struct cli *cl, enum sb_mode m, const char *opt)
+{
+	if (cl->mode_opt && strcmp(cl->mode_opt, opt))
+		usage_error("%s and %s cannot be combined", cl->mode_opt, opt);
+	cl->o->mode = m;
+	cl->mode_opt = opt;
+}
+
+/* N:SIZE of --make-tree. */
+static void parse_make_tree(struct sb_opts *o, const char *arg)
+{
+	char *n = xstrdup(arg), *size = strchr(n, ':');
+
+	if (!size)
+		usage_error("--make-tree takes N:SIZE (500:4M), not '%s'", arg);
+	*size++ = '\0';
+	o->tree_files = opt_u64("--make-tree", n, 0, 10000000);
+	o->tree_file_bytes = opt_size("--make-tree", size, 1048576);
+	if (o->tree_file_bytes > MAX_SIZE)
+		usage_error("--make-tree: files of '%s' are too large", size);
+	free(n);
+}
 
 static void push_u64(uint64_t **v, size_t *n, uint64_t x, const char *what)
 {
@@ -212,6 +268,7 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		break;
 	case 'r':
 		o->random_ops = opt_u64("--random", arg, 1, 1ULL << 40);
+		cl->bench_opt = "--random";
 		break;
 	case 'n':
 		o->numruns = opt_u64("--numruns", arg, 1, 10000);
@@ -221,23 +278,28 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		break;
 	case OPT_NOFRAG:
 		o->nofrag = true;
+		cl->bench_opt = "--nofrag";
 		break;
 	case OPT_DROP_CACHES:
 		o->drop_caches = true;
+		cl->bench_opt = "--drop-caches";
 		break;
 	case OPT_DIRECT:
 		o->direct = true;
 		break;
 	case OPT_SYNC:
 		o->osync = true;
+		cl->bench_opt = "--sync";
 		break;
 	case OPT_FSYNC_READS:
 		o->fsync_reads = true;
+		cl->bench_opt = "--fsync-reads";
 		break;
 	case OPT_TIME:
 		opt_common_handle(&cl->c, OPT_DURATION, arg, usage);
 		break;
 	case OPT_YES_DESTROY:
+		cl->bench_opt = "--yes-destroy";
 		if (o->n_destroy >= MAX_LIST)
 			usage_error("too many --yes-destroy values");
 		o->destroy[o->n_destroy++] = arg;
@@ -263,6 +325,33 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		break;
 	case OPT_NULL_IO:
 		o->null_io = true;
+		cl->bench_opt = "--null-io";
+		break;
+	case OPT_READ_ONLY:
+		set_mode(cl, SB_MODE_READ_ONLY, "--read-only");
+		break;
+	case OPT_NO_DROP_CACHES:
+		cl->no_drop_caches = true;
+		break;
+	case OPT_PREPARE:
+		set_mode(cl, SB_MODE_PREPARE, "--prepare");
+		break;
+	case OPT_MAKE_TREE:
+		set_mode(cl, SB_MODE_MAKE_TREE, "--make-tree");
+		parse_make_tree(o, arg);
+		break;
+	case OPT_READAHEAD:
+		v = opt_size("--readahead", arg, 1024);
+		if (v % 4096 || v > (1ULL << 40))
+			usage_error(
+				"--readahead must be a multiple of 4k up to "
+				"1T, not '%s'",
+				arg);
+		push_u64(&o->readaheads, &o->n_readaheads, v / 1024,
+			 "--readahead");
+		break;
+	case OPT_RESTORE:
+		set_mode(cl, SB_MODE_RESTORE, "--restore");
 		break;
 	default:
 		if (!opt_common_handle(&cl->c, c, arg, usage))
@@ -321,7 +410,7 @@ static void check_geometry(const struct sb_opts *o)
 	}
 }
 
-static void check_drop_caches(const struct sb_opts *o)
+static void check_drop_caches(const struct sb_opts *o, const char *why)
 {
 	int fd;
 
@@ -330,9 +419,142 @@ static void check_drop_caches(const struct sb_opts *o)
 	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		die_errno(EXIT_UNSUPPORTED,
-			  "--drop-caches needs root: cannot open "
-			  "'/proc/sys/vm/drop_caches'");
+			  "%s: cannot open '/proc/sys/vm/drop_caches'", why);
 	close(fd);
+}
+
+/* The devices whose readahead a read-only run records (and sets). */
+static void check_readahead(struct sb_opts *o)
+{
+	struct sb_ra *ra = xcalloc(1, sizeof(*ra));
+	int r = sb_ra_resolve(sb_sys_root(), o->ro_dev, ra);
+	size_t i;
+
+	if (r) {
+		free(ra);
+		if (o->n_readaheads && r == -ENODEV)
+			die(EXIT_UNSUPPORTED,
+			    "cannot set the readahead of '%s': no block device "
+			    "under it",
+			    o->targets[0]);
+		if (o->n_readaheads)
+			die_err(EXIT_UNSUPPORTED, -r,
+				"cannot find the readahead of '%s' in '%s'",
+				o->targets[0], sb_sys_root());
+		return;
+	}
+	for (i = 0; o->n_readaheads && i < ra->n; i++)
+		if (access(ra->dev[i].knob, W_OK))
+			die_errno(EXIT_UNSUPPORTED,
+				  "--readahead needs root: cannot write '%s'",
+				  ra->dev[i].knob);
+	o->ra = ra;
+}
+
+/* The one target of --read-only, --prepare or --make-tree. */
+static const char *one_target(const struct cli *cl)
+{
+	if (cl->o->n_targets != 1)
+		usage_error("%s takes one target (-d PATH)", cl->mode_opt);
+	if (cl->bench_opt)
+		usage_error("%s cannot be combined with %s", cl->bench_opt,
+			    cl->mode_opt);
+	if (cl->o->time_ns)
+		usage_error("--time cannot be combined with %s", cl->mode_opt);
+	return cl->o->targets[0];
+}
+
+static void check_read_only(struct cli *cl)
+{
+	struct sb_opts *o = cl->o;
+	const char *t = one_target(cl);
+	struct stat st;
+
+	if (o->n_threads > 1 || (o->n_threads && o->threads[0] != 1))
+		usage_error("--read-only reads with one thread");
+	if (o->n_sizes > 1)
+		usage_error("--read-only takes one --size at most");
+	if (stat(t, &st))
+		die_errno(EXIT_RUN_FAILED, "cannot read '%s'", t);
+	o->ro_phase = S_ISDIR(st.st_mode) ? SB_TREE_READ : SB_COLD_READ;
+	o->ro_dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	if (S_ISDIR(st.st_mode) && o->n_sizes)
+		usage_error("--size cannot cut the read of a directory");
+	if (S_ISDIR(st.st_mode) && o->direct)
+		usage_error("--direct reads a file or a device, not a tree");
+	if (S_ISBLK(st.st_mode)) {
+		o->ro_device = true;
+		sb_check_read_device(t, st.st_rdev);
+	} else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		die(EXIT_RUN_FAILED,
+		    "cannot read '%s': neither a file, a block device nor a "
+		    "directory",
+		    t);
+	}
+	o->ro_limit = o->n_sizes ? o->sizes[0] : 0;
+	if (!o->n_threads)
+		push_u64(&o->threads, &o->n_threads, 1, "");
+	/* dd's 1M of the 2009 read, tar's 10240-byte records. */
+	if (!o->n_blocks)
+		push_u64(&o->blocks, &o->n_blocks,
+			 o->ro_phase == SB_TREE_READ ? 10240 : 1048576, "");
+	for (size_t b = 0; o->direct && b < o->n_blocks; b++)
+		if (o->blocks[b] % 512)
+			usage_error("--direct needs a block size that is a "
+				    "multiple of 512");
+	o->drop_caches = !cl->no_drop_caches;
+	check_drop_caches(o, "cold reads drop the page cache, which needs "
+			     "root (or --no-drop-caches)");
+	check_readahead(o);
+}
+
+/* --prepare -s SIZE -d FILE, and --make-tree N:SIZE -d DIR. */
+static void check_make(struct cli *cl)
+{
+	struct sb_opts *o = cl->o;
+	const char *t = one_target(cl);
+	struct stat st;
+
+	if (o->n_threads || o->n_blocks > 1)
+		usage_error("%s writes one stream (one -b at most)",
+			    cl->mode_opt);
+	if (o->mode == SB_MODE_PREPARE && o->n_sizes != 1)
+		usage_error("--prepare needs one -s SIZE");
+	if (o->mode == SB_MODE_MAKE_TREE && (o->n_sizes || o->n_blocks))
+		usage_error("--make-tree takes its sizes as N:SIZE");
+	if (!o->n_blocks)
+		push_u64(&o->blocks, &o->n_blocks, 1048576, "");
+	if (lstat(t, &st))
+		return; /* made afresh */
+	if (o->mode == SB_MODE_PREPARE && !S_ISREG(st.st_mode))
+		die(EXIT_RUN_FAILED,
+		    "refusing to write '%s': not a regular file", t);
+	if (o->mode == SB_MODE_MAKE_TREE) {
+		DIR *d = S_ISDIR(st.st_mode) ? opendir(t) : NULL;
+		struct dirent *de;
+		bool empty = d != NULL;
+
+		while (d && (de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+				empty = false;
+		if (d)
+			closedir(d);
+		if (!empty)
+			die(EXIT_RUN_FAILED,
+			    "refusing to make a tree in '%s': not an empty "
+			    "directory",
+			    t);
+	}
+}
+
+static void check_bench(struct sb_opts *o)
+{
+	if (o->nofrag && o->time_ns)
+		usage_error("--nofrag and --time cannot be combined");
+	set_defaults(o);
+	check_geometry(o);
+	sb_check_targets(o);
+	check_drop_caches(o, "--drop-caches needs root");
 }
 
 static void parse_args(struct sb_opts *o, int argc, char **argv)
@@ -355,18 +577,27 @@ static void parse_args(struct sb_opts *o, int argc, char **argv)
 	o->seed = cl.c.seed;
 	o->time_ns = cl.c.duration_ns;
 	o->output = cl.c.output;
-	if (o->nofrag && o->time_ns)
-		usage_error("--nofrag and --time cannot be combined");
-	set_defaults(o);
-	check_geometry(o);
-	sb_check_targets(o);
-	check_drop_caches(o);
+	if (o->mode != SB_MODE_READ_ONLY &&
+	    (o->n_readaheads || cl.no_drop_caches))
+		usage_error("%s needs --read-only",
+			    o->n_readaheads ? "--readahead"
+					    : "--no-drop-caches");
+	if (o->mode == SB_MODE_READ_ONLY)
+		check_read_only(&cl);
+	else if (o->mode == SB_MODE_PREPARE || o->mode == SB_MODE_MAKE_TREE)
+		check_make(&cl);
+	else if (o->mode == SB_MODE_BENCH)
+		check_bench(o);
 	o->tty_progress = !cl.c.quiet && isatty(STDERR_FILENO);
 	o->verbose = cl.c.verbose;
 }
 
 static void opts_release(struct sb_opts *o)
 {
+	if (o->ra)
+		sb_ra_release(o->ra);
+	free(o->ra);
+	free(o->readaheads);
 	free(o->threads);
 	free(o->blocks);
 	free(o->sizes);
@@ -381,7 +612,14 @@ int main(int argc, char **argv)
 
 	prog_init(argc, argv);
 	parse_args(&o, argc, argv);
-	status = sb_benchmark(&o, argc, argv);
+	if (o.mode == SB_MODE_PREPARE)
+		status = sb_prepare(&o);
+	else if (o.mode == SB_MODE_MAKE_TREE)
+		status = sb_make_tree(&o);
+	else if (o.mode == SB_MODE_RESTORE)
+		status = sb_ra_restore_machine();
+	else
+		status = sb_benchmark(&o, argc, argv);
 	opts_release(&o);
 	return status;
 }

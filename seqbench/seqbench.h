@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "lib/hist.h"
 #include "lib/output.h"
@@ -23,13 +24,28 @@
 #define SB_LAT1_NS (2 * 1000000000ULL)
 #define SB_LAT2_NS (10 * 1000000000ULL)
 
-/* The phases in tiobench's order of execution. */
+/*
+ * The phases: tiobench's four in its order of execution, then the two
+ * read-only ones (--read-only), which run alone.
+ */
 enum sb_phase {
 	SB_SEQ_WRITE,
 	SB_RAND_WRITE,
 	SB_SEQ_READ,
 	SB_RAND_READ,
+	SB_BENCH_PHASES,
+	SB_COLD_READ = SB_BENCH_PHASES, /* a file or a block device */
+	SB_TREE_READ,			/* a directory, as tar reads it */
 	SB_PHASES,
+};
+
+/* What the command line asks for. */
+enum sb_mode {
+	SB_MODE_BENCH,	   /* tiobench's phases on files it writes */
+	SB_MODE_READ_ONLY, /* cold reads of what is there */
+	SB_MODE_PREPARE,   /* --prepare: write a file, as dd does */
+	SB_MODE_MAKE_TREE, /* --make-tree: write a tree of files */
+	SB_MODE_RESTORE,   /* --restore: undo a killed run's readahead */
 };
 
 enum sb_format {
@@ -39,6 +55,8 @@ enum sb_format {
 	SB_FMT_JSON,
 	SB_FMT_CSV,
 };
+
+struct sb_ra;
 
 /* Everything the command line decides. */
 struct sb_opts {
@@ -73,6 +91,18 @@ struct sb_opts {
 	const char *dump_offsets;
 	const char *output; /* --output, NULL: stdout */
 	bool size_defaulted;
+	enum sb_mode mode;
+	/* --read-only */
+	enum sb_phase ro_phase; /* SB_COLD_READ or SB_TREE_READ */
+	bool ro_device;		/* the target is a block device */
+	dev_t ro_dev;		/* the block device under the target, or 0 */
+	uint64_t ro_limit;	/* -s: read at most this much (0: all) */
+	uint64_t *readaheads;	/* --readahead, KiB */
+	size_t n_readaheads;
+	struct sb_ra *ra; /* the devices under the target, or NULL */
+	/* --make-tree N:SIZE */
+	uint64_t tree_files;
+	uint64_t tree_file_bytes;
 };
 
 /* One phase of one run, all threads merged. */
@@ -90,6 +120,12 @@ struct sb_phase_result {
 	double thread_rate_min; /* MiB/s of the slowest thread */
 	double thread_rate_max;
 	struct hist *hist; /* owned; NULL until the phase ran */
+	/* Read-only phases: latencies are per read (cold) or per file (tree). */
+	uint64_t files;
+	int64_t readahead_kb; /* of the device under the target; -1: none */
+	int cold; /* 1: nothing cached before, 0: some, -1: unknown */
+	uint64_t cached_bytes; /* what was in the page cache before */
+	uint64_t errors;       /* files that could not be read (tree) */
 };
 
 /* One size/block/threads combination, one run. */
@@ -100,6 +136,7 @@ struct sb_result {
 	uint64_t run;	     /* 1-based */
 	uint64_t file_bytes; /* per thread */
 	uint64_t rand_ops;   /* per thread */
+	int64_t readahead;   /* --readahead of this row in KiB, -1: none */
 	struct sb_phase_result phase[SB_PHASES];
 };
 
@@ -176,7 +213,21 @@ uint64_t sb_mem_total(void);
  */
 int sb_benchmark(const struct sb_opts *o, int argc, char **argv);
 
+/*
+ * A check of a block device that a read-only run reads: dies (status 1)
+ * when it, a partition of it or a device stacked on it is mounted
+ * read-write, or when one of them is used as swap.
+ */
+void sb_check_read_device(const char *path, dev_t dev);
+/* $LATENCY_PROC and $LATENCY_SYS, or /proc and /sys. */
+const char *sb_proc_root(void);
+const char *sb_sys_root(void);
+
 /* worker.c */
+/* sync, then drop the page cache, dentries and inodes (needs root). */
+int sb_drop_caches(void);
+/* User CPU time of the process, ns. */
+uint64_t sb_user_ns(void);
 /*
  * Run the four phases of RES (size, block, threads, run filled in) in place,
  * writing into RES->phase.  Returns 0, or -1 when stopped early (error in
@@ -184,6 +235,63 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv);
  * files are removed before it returns, whatever happened.
  */
 int sb_run(struct sb_run_state *st, struct sb_result *res);
+
+/* readonly.c */
+/*
+ * Run every --readahead/--block/run row of a --read-only run into RES,
+ * setting and restoring the readahead; returns how many rows ran (errors
+ * in ST->error, a stop signal in ST->interrupted).
+ */
+size_t sb_read_only(struct sb_run_state *st, struct sb_result *res);
+/* The rows a --read-only run has. */
+size_t sb_read_only_rows(const struct sb_opts *o);
+
+/* make.c: --prepare and --make-tree; each returns the exit status. */
+int sb_prepare(const struct sb_opts *o);
+int sb_make_tree(const struct sb_opts *o);
+
+/* readahead.c */
+/* One block device whose readahead a run sets. */
+struct sb_ra_dev {
+	unsigned major, minor;
+	char *name;	 /* "sda", "dm-0" */
+	char *knob;	 /* .../queue/read_ahead_kb */
+	uint64_t old_kb; /* as found */
+	bool changed;	 /* written by us */
+};
+
+/*
+ * The devices that serve reads of block device DEV: the device itself
+ * (its whole disk when DEV is a partition), then, through slaves/, every
+ * device under a device-mapper or md device, down to the disks.
+ */
+struct sb_ra {
+	struct sb_ra_dev *dev; /* dev[0]: the one page-cache reads use */
+	size_t n;
+	bool recorded;	 /* in the machine-state record */
+	bool own_record; /* begun by us (standalone), restored by us */
+};
+
+/*
+ * Find the devices of DEV under sysfs root SYS (see struct sb_ra) and
+ * read their readahead.  Returns 0, -ENODEV when DEV is no block device
+ * sysfs knows (major 0: tmpfs, overlay), or -errno.
+ */
+int sb_ra_resolve(const char *sys, dev_t dev, struct sb_ra *ra);
+void sb_ra_release(struct sb_ra *ra);
+/*
+ * Set every device of RA to KB: recorded in the machine-state record
+ * first (latency-machine), then written.  Returns 0, or -1 with the
+ * failure in ERR.
+ */
+int sb_ra_set(struct sb_ra *ra, uint64_t kb, struct sb_error *err);
+/*
+ * Write back what sb_ra_set() changed, and clear our own record.
+ * Returns 0, or -1 with the failure in ERR (when it had none).
+ */
+int sb_ra_restore(struct sb_ra *ra, int verbose, struct sb_error *err);
+/* --restore: latency-machine restore; returns its exit status. */
+int sb_ra_restore_machine(void);
 
 /* report.c */
 void sb_figures_of(const struct sb_phase_result *p, struct sb_figures *f);
