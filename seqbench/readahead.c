@@ -227,8 +227,8 @@ static void set_error(struct sb_error *err, int e, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "latency-machine CMD" failed with R: into ERR. */
-static void machine_error(struct sb_error *err, const char *cmd, int r)
+/* "latency-machine CMD" failed with R: into ERR; returns R. */
+static int machine_error(struct sb_error *err, const char *cmd, int r)
 {
 	if (r < 0)
 		set_error(err, -r, "cannot run latency-machine %s", cmd);
@@ -237,10 +237,10 @@ static void machine_error(struct sb_error *err, const char *cmd, int r)
 			  "latency-machine %s exited with status %d (see its "
 			  "message above)",
 			  cmd, r);
+	return r;
 }
 
-/* Begin our own record, or join the driver's; then record every device. */
-static int record(struct sb_ra *ra, struct sb_error *err)
+int sb_ra_record(struct sb_ra *ra, struct sb_error *err)
 {
 	const char *env = getenv("LATENCY_MACHINE_OWNER");
 	char owner[32], devno[32], kb[32];
@@ -253,7 +253,7 @@ static int record(struct sb_ra *ra, struct sb_error *err)
 			set_error(err, EINVAL,
 				  "LATENCY_MACHINE_OWNER='%s' is not a pid",
 				  env);
-			return -1;
+			return -EINVAL;
 		}
 		snprintf(owner, sizeof(owner), "--owner=%llu",
 			 (unsigned long long)pid);
@@ -262,10 +262,8 @@ static int record(struct sb_ra *ra, struct sb_error *err)
 
 		snprintf(owner, sizeof(owner), "--owner=%d", (int)getpid());
 		r = machine(begin, false);
-		if (r) {
-			machine_error(err, "begin", r);
-			return -1;
-		}
+		if (r)
+			return machine_error(err, "begin", r);
 		ra->own_record = true;
 	}
 	for (i = 0; i < ra->n; i++) {
@@ -276,10 +274,8 @@ static int record(struct sb_ra *ra, struct sb_error *err)
 		snprintf(kb, sizeof(kb), "%llu",
 			 (unsigned long long)ra->dev[i].old_kb);
 		r = machine(rec, false);
-		if (r) {
-			machine_error(err, "record", r);
-			return -1;
-		}
+		if (r)
+			return machine_error(err, "record", r);
 	}
 	ra->recorded = true;
 	return 0;
@@ -290,7 +286,7 @@ int sb_ra_set(struct sb_ra *ra, uint64_t kb, struct sb_error *err)
 	size_t i;
 	int r;
 
-	if (!ra->recorded && record(ra, err))
+	if (!ra->recorded && sb_ra_record(ra, err))
 		return -1;
 	for (i = 0; i < ra->n; i++) {
 		/* Marked first: a write that fails half-way is undone too. */
@@ -340,8 +336,8 @@ int sb_ra_restore(struct sb_ra *ra, int verbose, struct sb_error *err)
 		snprintf(owner, sizeof(owner), "--owner=%d", (int)getpid());
 		r = machine(args, !verbose);
 		if (r) {
-			machine_error(err, "restore", r);
 			ret = -1;
+			(void)machine_error(err, "restore", r);
 		} else {
 			ra->own_record = false;
 		}

@@ -428,6 +428,7 @@ static void check_readahead(struct sb_opts *o)
 {
 	struct sb_ra *ra = xcalloc(1, sizeof(*ra));
 	int r = sb_ra_resolve(sb_sys_root(), o->ro_dev, ra);
+	struct sb_error e;
 	size_t i;
 
 	if (r) {
@@ -449,6 +450,12 @@ static void check_readahead(struct sb_opts *o)
 				  "--readahead needs root: cannot write '%s'",
 				  ra->dev[i].knob);
 	o->ra = ra;
+	/* Recorded before any IO, so that a busy record stops us here. */
+	memset(&e, 0, sizeof(e));
+	r = o->n_readaheads ? sb_ra_record(ra, &e) : 0;
+	if (r)
+		die(r == EXIT_UNSUPPORTED ? EXIT_UNSUPPORTED : EXIT_RUN_FAILED,
+		    "%s", e.msg);
 }
 
 /* The one target of --read-only, --prepare or --make-tree. */

@@ -280,9 +280,15 @@ struct sb_ra {
 int sb_ra_resolve(const char *sys, dev_t dev, struct sb_ra *ra);
 void sb_ra_release(struct sb_ra *ra);
 /*
- * Set every device of RA to KB: recorded in the machine-state record
- * first (latency-machine), then written.  Returns 0, or -1 with the
- * failure in ERR.
+ * Record the readahead of every device of RA in the machine-state record
+ * (latency-machine): in the driver's record when LATENCY_MACHINE_OWNER
+ * names it, else in one of our own.  Returns 0, latency-machine's exit
+ * status, or -errno, with the failure in ERR.
+ */
+int sb_ra_record(struct sb_ra *ra, struct sb_error *err);
+/*
+ * Set every device of RA to KB, recorded first if it is not yet.  Returns
+ * 0, or -1 with the failure in ERR.
  */
 int sb_ra_set(struct sb_ra *ra, uint64_t kb, struct sb_error *err);
 /*
