@@ -121,12 +121,12 @@ static void resolve(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int r = sb_ra_resolve(root,
-				      makedev(cases[i].maj, cases[i].min), &ra);
+		int r = sb_ra_resolve(root, makedev(cases[i].maj, cases[i].min),
+				      &ra);
 		char *got = r ? xasprintf("error %d", r) : names(&ra);
 
-		is_str(got, cases[i].want, "%u:%u resolves to %s",
-		       cases[i].maj, cases[i].min, cases[i].want);
+		is_str(got, cases[i].want, "%u:%u resolves to %s", cases[i].maj,
+		       cases[i].min, cases[i].want);
 		free(got);
 		sb_ra_release(&ra);
 	}
