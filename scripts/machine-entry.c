@@ -19,6 +19,7 @@
 #include "lib/err.h"
 #include "lib/opt.h"
 #include "lib/parse.h"
+#include "lib/spawn.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "scripts/machine.h"
@@ -291,24 +292,6 @@ static char *make_pid(int argc, char **argv)
 
 /* ---- undo actions: idempotent, each says what it did ---- */
 
-/* /proc/swaps shows a space in a path as \040, as the kernel escapes it. */
-static void unescape_octal(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++, d++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-				    (s[3] - '0'));
-			s += 3;
-		} else {
-			*d = *s;
-		}
-	}
-	*d = '\0';
-}
-
 static bool swap_enabled(const char *path, char **note)
 {
 	char *swaps = kpath(menv.proc, "/swaps"), *buf = xmalloc(65536), *line;
@@ -322,7 +305,8 @@ static bool swap_enabled(const char *path, char **note)
 	for (line = n < 0 ? NULL : strtok_r(buf, "\n", &save); line && !found;
 	     line = strtok_r(NULL, "\n", &save)) {
 		line[strcspn(line, " \t")] = '\0';
-		unescape_octal(line);
+		/* /proc/swaps shows a space in a path as \\040. */
+		parse_octal_escapes(line);
 		found = !strcmp(line, path);
 	}
 	free(buf);
@@ -341,7 +325,7 @@ static enum undo_result undo_swapoff(char **f, char **note)
 		*note = xstrdup("not enabled");
 		return UNDO_NOOP;
 	}
-	r = run_command(argv);
+	r = spawn_wait(argv, 0);
 	if (!r)
 		return UNDO_DONE;
 	*note = r < 0 ? xasprintf("cannot run swapoff: %s", strerror(-r))

@@ -25,6 +25,7 @@
 
 #include "lib/err.h"
 #include "lib/opt.h"
+#include "lib/parse.h"
 #include "lib/xalloc.h"
 #include "seqbench/seqbench.h"
 
@@ -262,24 +263,6 @@ static void devset_add(struct devset *s, const char *dir, int depth)
 	}
 }
 
-/* Undo the octal escapes of /proc/self/mountinfo and /proc/swaps. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++, d++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-				    (s[3] - '0'));
-			s += 3;
-		} else {
-			*d = *s;
-		}
-	}
-	*d = '\0';
-}
-
 /* A mount of one of S's devices whose file system writes: dies. */
 static void check_mounts(const char *path, const struct devset *s)
 {
@@ -304,7 +287,7 @@ static void check_mounts(const char *path, const struct devset *s)
 		snprintf(opts, sizeof(opts), ",%s,", super);
 		if (!strstr(opts, ",rw,"))
 			continue;
-		unescape(point);
+		parse_octal_escapes(point);
 		fclose(f);
 		die(EXIT_RUN_FAILED,
 		    "refusing to read '%s': %u:%u is mounted read-write on "
@@ -328,7 +311,7 @@ static void check_swaps(const char *path, const struct devset *s)
 
 		if (sscanf(line, "%4095s", name) != 1)
 			continue;
-		unescape(name);
+		parse_octal_escapes(name);
 		if (stat(name, &st) || !S_ISBLK(st.st_mode) ||
 		    !devset_has(s, st.st_rdev))
 			continue;

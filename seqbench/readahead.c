@@ -21,27 +21,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/err.h"
 #include "lib/parse.h"
+#include "lib/spawn.h"
 #include "lib/xalloc.h"
 #include "seqbench/seqbench.h"
 
 /* Stacks deeper than this are a loop in a (fake) sysfs tree. */
 #define MAX_DEPTH 16
 #define MAX_DEVS 256
-
-extern char **environ;
 
 static int read_text(const char *path, char *buf, size_t len)
 {
@@ -188,28 +184,13 @@ static int machine(char *const args[], bool quiet)
 {
 	const char *prog = getenv("LATENCY_MACHINE");
 	char *argv[8];
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int i, r, status;
+	int i;
 
 	argv[0] = (char *)(prog && *prog ? prog : "latency-machine");
 	for (i = 0; args[i] && i < 6; i++)
 		argv[i + 1] = args[i];
 	argv[i + 1] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	if (quiet)
-		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO,
-						 "/dev/null", O_WRONLY, 0);
-	r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r)
-		return -r;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return spawn_wait(argv, quiet ? SPAWN_QUIET : 0);
 }
 
 static void set_error(struct sb_error *err, int e, const char *fmt, ...)

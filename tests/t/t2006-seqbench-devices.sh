@@ -22,16 +22,6 @@ ra_of() {
 	cat "/sys/block/$(basename "$(cat loopdev)")/queue/read_ahead_kb"
 }
 
-# Wait (up to 20 s) until FILE is not empty.
-wait_for() {
-	_i=0
-	while ! test -s "$1" && [ "$_i" -lt 200 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	test -s "$1"
-}
-
 # Start an endless --readahead=64k read of the loop device with report
 # $1, wait for its first progress line, send signal $2, leave the status.
 stop_read() {
@@ -40,7 +30,7 @@ stop_read() {
 		--readahead 64k -n 10000 --progress 4M -o "$1" --json \
 		>progress 2>err &
 	_pid=$!
-	wait_for progress &&
+	test_wait_for progress &&
 	ra_of >ra.during &&
 	kill -"$2" "$_pid"
 	wait "$_pid"
