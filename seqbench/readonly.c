@@ -209,7 +209,7 @@ static void account(struct reader *rd, uint64_t lat)
 static int read_all(struct reader *rd, int fd, const char *path, bool per_read)
 {
 	struct sb_phase_result *p = rd->p;
-	uint64_t t0 = per_read ? mono_ns() : 0;
+	uint64_t t0 = per_read ? mono_ns() : 0, off = 0;
 
 	while (rd->left && !check_stop(rd)) {
 		size_t want = rd->block < rd->left ? rd->block : rd->left;
@@ -222,13 +222,15 @@ static int read_all(struct reader *rd, int fd, const char *path, bool per_read)
 			fail(rd, errno,
 			     "read of %zu bytes at offset %llu of "
 			     "'%s'",
-			     want, (unsigned long long)p->bytes, path);
+			     want, (unsigned long long)off, path);
 			return -1;
 		}
 		if (!n)
 			break;
-		p->ops++;
+		p->reads++;
+		p->ops += per_read;
 		p->bytes += (uint64_t)n;
+		off += (uint64_t)n;
 		rd->left -= (uint64_t)n;
 		if (!per_read && !rd->next_line)
 			continue;
@@ -246,7 +248,7 @@ static void read_file(struct reader *rd, int dirfd, const char *name,
 		      const char *path)
 {
 	uint64_t t0 = mono_ns();
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
 
 	if (fd < 0) {
 		fail(rd, errno, "cannot open '%s'", path);
@@ -255,12 +257,15 @@ static void read_file(struct reader *rd, int dirfd, const char *name,
 	if (rd->list)
 		fprintf(rd->list, "%s\n", path);
 	rd->left = UINT64_MAX;
-	if (!read_all(rd, fd, path, false))
-		rd->p->files++;
+	r = read_all(rd, fd, path, false);
 	if (close(fd))
 		fail(rd, errno, "close of '%s'", path);
-	if (!rd->stop)
-		account(rd, mono_ns() - t0);
+	if (rd->stop)
+		return;
+	/* A file is an op, read or not: its latency stands. */
+	account(rd, mono_ns() - t0);
+	rd->p->ops++;
+	rd->p->files += !r;
 }
 
 /* ---- the walk ---- */

@@ -599,6 +599,7 @@ static void json_read_only(struct json *j, const struct sb_phase_result *p)
 	double secs = (double)p->wall_ns / 1e9;
 
 	json_u64(j, "files", p->files);
+	json_u64(j, "reads", p->reads);
 	json_double(j, "files_per_s", secs > 0 ? (double)p->files / secs : 0);
 	if (p->readahead_kb >= 0)
 		json_u64(j, "readahead_kb", (uint64_t)p->readahead_kb);

@@ -43,7 +43,7 @@ uint64_t sb_mem_total(void)
 static size_t make_notes(const struct sb_opts *o, const struct sb_result *res,
 			 size_t n, char **notes)
 {
-	size_t k = 0, i, short_phases = 0;
+	size_t k = 0, i, short_phases = 0, warm;
 	uint64_t ram = sb_mem_total(), max_size = 0;
 	int ph;
 
@@ -54,7 +54,8 @@ static size_t make_notes(const struct sb_opts *o, const struct sb_result *res,
 	for (i = 0; i < o->n_sizes; i++)
 		if (o->sizes[i] > max_size)
 			max_size = o->sizes[i];
-	if (!o->raw && !o->direct && !o->drop_caches && max_size < ram) {
+	if (o->mode == SB_MODE_BENCH && !o->raw && !o->direct &&
+	    !o->drop_caches && max_size < ram) {
 		char sz[24];
 
 		notes[k++] = xasprintf(
@@ -75,6 +76,15 @@ static size_t make_notes(const struct sb_opts *o, const struct sb_result *res,
 	if (o->null_io)
 		notes[k++] = xstrdup("--null-io: no IO was done; the "
 				     "latencies are seqbench's own overhead");
+	for (i = 0, warm = 0; o->mode == SB_MODE_READ_ONLY && i < n; i++)
+		warm += res[i].phase[o->ro_phase].cold == 0;
+	if (warm)
+		notes[k++] = xasprintf(
+			"%zu run(s) found data in the page "
+			"cache before reading: not cold%s",
+			warm,
+			o->drop_caches ? " (it could not all be dropped)"
+				       : " (--no-drop-caches)");
 	return k;
 }
 

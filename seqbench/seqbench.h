@@ -121,7 +121,8 @@ struct sb_phase_result {
 	double thread_rate_max;
 	struct hist *hist; /* owned; NULL until the phase ran */
 	/* Read-only phases: latencies are per read (cold) or per file (tree). */
-	uint64_t files;
+	uint64_t files;	      /* read to their end */
+	uint64_t reads;	      /* read(2) calls that returned data */
 	int64_t readahead_kb; /* of the device under the target; -1: none */
 	int cold; /* 1: nothing cached before, 0: some, -1: unknown */
 	uint64_t cached_bytes; /* what was in the page cache before */
