@@ -132,8 +132,13 @@ Options marked + may be given several times.\n\
       --format=FORMAT      tiobench (default), tiobench-0.3, terse, json, csv\n\
       --json, --csv        the same as --format=json or --format=csv\n\
   -o, --output=FILE        write the report to FILE (replaced atomically)\n\
-      --dump-offsets=FILE  write every random offset to FILE (for tests)\n\
+      --dump-offsets=FILE  write every random offset (a tree: every file, as\n\
+                           read) to FILE (for tests)\n\
       --null-io            do everything but the IO (measures the overhead)\n\
+  -v, --verbose            say what is being run on stderr\n\
+  -q, --quiet              no progress indicator on a terminal\n\
+  -h, --help               show this help and exit\n\
+  -V, --version            show the version and exit\n\
 \n\
 Cold reads of existing data (nothing is written):\n\
       --read-only          read the -d target as it is: a file or an unmounted\n\
@@ -148,10 +153,6 @@ Cold reads of existing data (nothing is written):\n\
       --make-tree=N:SIZE   write N files of SIZE (bare: MiB) under -d DIR, then\n\
                            exit\n\
       --restore            put back the readahead a killed run changed\n\
-  -v, --verbose            say what is being run on stderr\n\
-  -q, --quiet              no progress indicator on a terminal\n\
-  -h, --help               show this help and exit\n\
-  -V, --version            show the version and exit\n\
 \n\
 Sizes take binary suffixes (64k = 65536 bytes, 4G); MB means MiB, as in\n\
 tiobench.  Durations: 250ms, 10s, 2m.  Rates are MiB/s, latencies ms.\n\

@@ -325,5 +325,20 @@ struct sb_report {
 
 /* Write the report in O->format; returns 0 or -errno of the stream. */
 int sb_report_write(FILE *f, const struct sb_report *r);
+/* Helpers of both halves of the report. */
+/* The runs of one row, adjacent in RES[0..N): how many. */
+size_t sb_group_len(const struct sb_result *res, size_t n);
+bool sb_any_ran(const struct sb_result *res, size_t n, enum sb_phase p);
+/* V with DECIMALS into BUF, or "-" for a figure that is not there (NaN). */
+const char *sb_fmt_fig(char *buf, size_t size, double v, int decimals);
+/* The first column: --identifier, or the kernel. */
+const char *sb_report_ident(const struct sb_report *r);
+/* Percentile P of H in microseconds. */
+double sb_pct_us(const struct hist *h, double p);
+
+/* report-data.c: the machine-readable formats. */
+void sb_put_terse(FILE *fp, const struct sb_report *r);
+void sb_put_json(FILE *fp, const struct sb_report *r);
+void sb_put_csv(FILE *fp, const struct sb_report *r);
 
 #endif
