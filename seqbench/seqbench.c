@@ -507,9 +507,9 @@ static void check_read_only(struct cli *cl)
 		push_u64(&o->blocks, &o->n_blocks,
 			 o->ro_phase == SB_TREE_READ ? 10240 : 1048576, "");
 	for (size_t b = 0; o->direct && b < o->n_blocks; b++)
-		if (o->blocks[b] % 512)
-			usage_error("--direct needs a block size that is a "
-				    "multiple of 512");
+		if (o->blocks[b] % 512 || o->ro_limit % 512)
+			usage_error("--direct needs a block size and a --size "
+				    "that are multiples of 512");
 	o->drop_caches = !cl->no_drop_caches;
 	check_drop_caches(o, "cold reads drop the page cache, which needs "
 			     "root (or --no-drop-caches)");
