@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,21 @@ bool gnuplot_name_ok(const char *s)
 
 	free(e);
 	return same;
+}
+
+void gnuplot_range(FILE *f, const char *axis, double lo, double hi,
+		   unsigned flags)
+{
+	fprintf(f, "set %srange ", axis);
+	if (flags & GNUPLOT_FROM_ZERO)
+		fputs(hi > 0 ? "[0:*]\n" : "[0:1]\n", f);
+	else if (lo != hi || !isfinite(lo) ||
+		 ((flags & GNUPLOT_LOG) && lo <= 0))
+		fputs("[*:*]\n", f);
+	else if (flags & GNUPLOT_LOG)
+		fprintf(f, "[%.12g:%.12g]\n", lo / 2, hi * 2);
+	else
+		fprintf(f, "[%.12g:%.12g]\n", lo - 1, hi + 1);
 }
 
 int gnuplot_run(const char *dir, const char *script)

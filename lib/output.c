@@ -22,19 +22,6 @@
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 
-int out_format_parse(const char *s, enum out_format *f)
-{
-	if (!strcmp(s, "text"))
-		*f = FORMAT_TEXT;
-	else if (!strcmp(s, "json"))
-		*f = FORMAT_JSON;
-	else if (!strcmp(s, "csv"))
-		*f = FORMAT_CSV;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 void json_init(struct json *j, FILE *f, bool pretty)
 {
 	memset(j, 0, sizeof(*j));
@@ -372,6 +359,7 @@ void run_info_init(struct run_info *ri, const char *program, int argc,
 
 	memset(ri, 0, sizeof(*ri));
 	ri->program = program;
+	ri->format_version = OUTPUT_FORMAT_VERSION;
 	ri->argc = argc;
 	ri->argv = argv;
 	ri->start_real_ns = real_ns();
@@ -386,7 +374,7 @@ void json_run_header(struct json *j, const struct run_info *ri)
 	char buf[8192];
 	int i;
 
-	json_u64(j, "format_version", OUTPUT_FORMAT_VERSION);
+	json_u64(j, "format_version", ri->format_version);
 	json_str(j, "program", ri->program);
 	json_str(j, "version", PACKAGE_VERSION);
 	format_command_line(buf, sizeof(buf), ri->argc, ri->argv);

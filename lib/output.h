@@ -12,7 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Bumped whenever the meaning of a field changes. */
+/*
+ * The format_version of a program's JSON until the meaning of one of its
+ * fields changes; then that program sets run_info.format_version higher.
+ */
 #define OUTPUT_FORMAT_VERSION 1
 
 enum out_format {
@@ -20,9 +23,6 @@ enum out_format {
 	FORMAT_JSON,
 	FORMAT_CSV,
 };
-
-/* "text", "json" or "csv" -> *F; returns 0 or -EINVAL. */
-int out_format_parse(const char *s, enum out_format *f);
 
 #define JSON_MAX_DEPTH 32
 
@@ -70,6 +70,7 @@ void json_write_string(FILE *f, const char *s);
  */
 struct run_info {
 	const char *program;
+	unsigned format_version; /* OUTPUT_FORMAT_VERSION unless set */
 	int argc;
 	char **argv;
 	bool has_seed;

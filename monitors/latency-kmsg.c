@@ -57,6 +57,9 @@ enum source {
 	SRC_SYSLOG,
 };
 
+/* --source, in the order of enum source. */
+static const char *const source_names[] = { "auto", "kmsg", "syslog", NULL };
+
 enum count_id {
 	C_FAILURES,
 	C_OOM_KILLS,
@@ -115,19 +118,19 @@ static void usage(int status)
 {
 	if (status != EXIT_OK)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]...\n"
-	       "Follow the kernel log from now on and count page allocation "
-	       "failures,\nOOM kills, hung tasks, oopses and warnings.\n\n"
-	       "      --log=FILE       write the messages to FILE (same as "
-	       "--output)\n"
-	       "      --source=SRC     kmsg (/dev/kmsg), syslog (syslog(2) "
-	       "buffer) or\n"
+	       "Follow the kernel log from now on and count page allocation failures,\n"
+	       "OOM kills, hung tasks, oopses and warnings.\n"
+	       "\n"
+	       "      --log=FILE       write the messages to FILE (same as --output)\n"
+	       "      --source=SRC     kmsg (/dev/kmsg), syslog (syslog(2) buffer) or\n"
 	       "                       auto (kmsg, else syslog; the default)\n"
-	       "      --match=TEXT     only log and count messages containing "
-	       "TEXT\n"
+	       "      --match=TEXT     only log and count messages containing TEXT\n"
 	       "%s\n"
 	       "Durations: 250ms, 10s, 2m.\n",
 	       progname(), monitor_common_help);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
@@ -323,16 +326,8 @@ static void parse_options(struct kmsg *k, int argc, char **argv)
 			k->match = optarg;
 			break;
 		case OPT_SOURCE:
-			if (!strcmp(optarg, "auto"))
-				k->source = SRC_AUTO;
-			else if (!strcmp(optarg, "kmsg"))
-				k->source = SRC_KMSG;
-			else if (!strcmp(optarg, "syslog"))
-				k->source = SRC_SYSLOG;
-			else
-				usage_error("invalid value '%s' for --source "
-					    "(expected auto, kmsg or syslog)",
-					    optarg);
+			k->source = (enum source)opt_choice("--source", optarg,
+							    source_names);
 			break;
 		default:
 			usage(EXIT_USAGE);
@@ -375,11 +370,14 @@ static enum source open_source(struct kmsg *k)
 			die_err(EXIT_UNSUPPORTED, -r, "cannot read /dev/kmsg");
 	}
 	r2 = syslog_open(k);
-	if (r2)
-		die(EXIT_UNSUPPORTED,
-		    "cannot read the kernel log: /dev/kmsg: %s; syslog(2): %s "
-		    "(needs root or kernel.dmesg_restrict=0)",
-		    strerror(-r), strerror(-r2));
+	if (r2) {
+		char why[128]; /* why /dev/kmsg failed, then why syslog(2) did */
+
+		die_err(EXIT_UNSUPPORTED, -r2,
+			"cannot read the kernel log (needs root or "
+			"kernel.dmesg_restrict=0): %s; syslog(2)",
+			format_err(why, sizeof(why), -r, "/dev/kmsg"));
+	}
 	return SRC_SYSLOG;
 }
 

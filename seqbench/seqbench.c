@@ -215,26 +215,17 @@ static void push_target(struct sb_opts *o, const char *t)
 
 static enum sb_format parse_format(const char *s)
 {
-	static const struct {
-		const char *name;
-		enum sb_format f;
-	} names[] = {
-		{ "tiobench", SB_FMT_TIOBENCH },
-		{ "text", SB_FMT_TIOBENCH },
-		{ "tiobench-0.4", SB_FMT_TIOBENCH },
-		{ "tiobench-0.3", SB_FMT_TIOBENCH03 },
-		{ "terse", SB_FMT_TERSE },
-		{ "json", SB_FMT_JSON },
-		{ "csv", SB_FMT_CSV },
+	static const char *const names[] = {
+		"tiobench", "tiobench-0.3", "terse",	    "json",
+		"csv",	    "text",	    "tiobench-0.4", NULL,
 	};
-	size_t i;
+	static const enum sb_format f[] = {
+		SB_FMT_TIOBENCH, SB_FMT_TIOBENCH03, SB_FMT_TERSE,
+		SB_FMT_JSON,	 SB_FMT_CSV,	    SB_FMT_TIOBENCH,
+		SB_FMT_TIOBENCH,
+	};
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(s, names[i].name))
-			return names[i].f;
-	usage_error("invalid value '%s' for --format (expected tiobench, "
-		    "tiobench-0.3, terse, json or csv)",
-		    s);
+	return f[opt_choice("--format", s, names)];
 }
 
 static void parse_one(struct cli *cl, int c, const char *arg)

@@ -72,6 +72,20 @@ test_expect_success GNUPLOT 'the plots are drawn' '
 	test -s fake-gitk-1.png && test -s fake-gitk-2.png && test -s fake-music.png
 '
 
+# Issue 12: gnuplot's "empty y range" warnings on a series of a few lines
+# were kept in *.latency-output.err and plot.log.
+test_expect_success GNUPLOT 'plotting leaves no error file, and the scripts stay' '
+	cd res/e2e &&
+	for f in *.latency-output.err plot.log; do
+		! test -e "$f" || test_fail "left behind: $f" || return 1
+	done &&
+	for s in fake-gitk-1 fake-gitk-2 fake-music; do
+		test -s $s-hist.gp && test -s $s-latency.gp &&
+		test -s $s-hist.png || test_fail "no plot of $s" || return 1
+	done &&
+	grep -x "set yrange \[0:\*\]" fake-music-hist.gp
+'
+
 test_expect_success 'versions, command lines and the seed are recorded' '
 	cd res/e2e &&
 	for p in latency-output unbuffered fake-gitk fake-music latency-vmstat \

@@ -13,7 +13,8 @@
 #   test_wait_for FILE           up to 20 s for FILE to be written
 #   skip_all='reason'; test_done  or  test_skip_all 'reason'
 #
-# Environment (set by make check): abs_top_srcdir, abs_top_builddir.
+# Environment (set by make check): abs_top_srcdir, abs_top_builddir, and the
+# build's lists BIN_PROGRAMS, BIN_SCRIPTS, CHECK_PROGRAMS (the PATH).
 # Each script runs in its own directory tests/t/trash.<script>, removed
 # when every test passed and kept for inspection otherwise.
 
@@ -24,7 +25,21 @@ set -u
 this_test=$(basename "$0" .sh)
 TEST_DIRECTORY=$abs_top_srcdir/tests/t
 TRASH_DIRECTORY=$abs_top_builddir/tests/t/trash.$this_test
-PATH=$abs_top_builddir/latency-output:$abs_top_builddir/seqbench:$abs_top_builddir/fakegitk:$abs_top_builddir/fakemusic:$abs_top_builddir/monitors:$abs_top_builddir/scripts:$abs_top_builddir/tests/helpers:$abs_top_srcdir/scripts:$abs_top_srcdir:$PATH
+# The folders of the build's programs, scripts and test helpers come from
+# the lists make check passes, so a new program's folder needs no edit here;
+# then the source tree's scripts.
+test_path=
+for _p in ${BIN_PROGRAMS:-} ${BIN_SCRIPTS:-} ${CHECK_PROGRAMS:-}; do
+	case $_p in
+	*/*) _d=$abs_top_builddir/${_p%/*} ;;
+	*) _d=$abs_top_builddir ;;
+	esac
+	case :$test_path: in
+	*:"$_d":*) ;;
+	*) test_path=$test_path$_d: ;;
+	esac
+done
+PATH=$test_path$abs_top_srcdir/scripts:$abs_top_srcdir:$PATH
 export PATH TEST_DIRECTORY TRASH_DIRECTORY
 LC_ALL=C
 export LC_ALL
