@@ -15,12 +15,16 @@ stub() {
 test_expect_success NOT_INSTALLED 'programs in any folder are found, a missing one is named' '
 	mkdir -p tree/one tree/two tree/three/latency-machine &&
 	cp "$abs_top_srcdir/run-test.sh" tree/ &&
+	mkdir tree/scripts &&
+	cp "$abs_top_srcdir"/scripts/*.sh tree/scripts/ &&
 	for p in latency-output unbuffered fake-gitk fake-music; do
 		stub tree/one/$p || return 1
 	done &&
-	for p in latency-vmstat latency-kmsg latency-trace latency-summarize; do
+	for p in latency-vmstat latency-kmsg latency-trace; do
 		stub tree/two/$p || return 1
 	done &&
+	# The real one: it reads the options before any program is looked for.
+	ln -s "$abs_top_builddir/compare/latency-summarize" tree/two/ &&
 	test_expect_code 1 env PATH="$sys_path" sh tree/run-test.sh >out 2>err &&
 	! test -s out &&
 	echo "run-test.sh: cannot find program(s): latency-machine (build the tree, or set LATENCY_TESTS_BINDIR)" >expect &&
