@@ -100,65 +100,66 @@ static void usage(int status)
 	if (status)
 		usage_error(NULL);
 	printf("Usage: %s [OPTION]...\n", progname());
-	fputs("\
-Threaded sequential and random file IO benchmark with tiobench.pl's options\n\
-and report: per size, block and thread count, sequential write, random\n\
-write, sequential read and random read, one file per thread.\n\
-Options marked + may be given several times.\n\
-\n\
-  -t, --threads=N        + threads (default 1, 2, 4, 8)\n\
-  -b, --block=SIZE       + block size per op (default 4096)\n\
-  -s, --size=SIZE        + total size over all threads; a bare number is MiB\n\
-                           (default twice the RAM)\n\
-  -d, --dir=DIR          + directory for the files; threads go round-robin\n\
-      --target=PATH      + a directory, or a block device (destroys its data,\n\
-                           needs --yes-destroy)\n\
-      --yes-destroy=DEV  + allow writing to block device DEV\n\
-  -r, --random=N           random ops in total over all threads (default 4000)\n\
-  -n, --numruns=N          runs per combination, averaged (default 1)\n\
-      --identifier=TEXT    first column of the report (default uname -r)\n\
-      --nofrag             sequential write phase one thread at a time\n\
-      --flushCaches, --drop-caches\n\
-                           drop the page cache between phases (needs root)\n\
-      --directio, --direct use O_DIRECT\n\
-      --sync               open files for writing with O_SYNC\n\
-      --fsync-reads        fsync after reading too (as tiobench 0.4 did)\n\
-      --time=DURATION      run each phase for DURATION instead of an amount\n\
-      --duration=DURATION  the same as --time\n\
-      --seed=N             seed of the random offsets (default 137)\n\
-      --stall=DURATION     ops slower than this count as stalls (default 1s)\n\
-      --progress=SIZE      a progress line every SIZE per thread (bare: MiB),\n\
-                           for latency-output --by thread\n\
-      --format=FORMAT      tiobench (default), tiobench-0.3, terse, json, csv\n\
-      --json, --csv        the same as --format=json or --format=csv\n\
-  -o, --output=FILE        write the report to FILE (replaced atomically)\n\
-      --dump-offsets=FILE  write every random offset (a tree: every file, as\n\
-                           read) to FILE (for tests)\n\
-      --null-io            do everything but the IO (measures the overhead)\n\
-  -v, --verbose            say what is being run on stderr\n\
-  -q, --quiet              no progress indicator on a terminal\n\
-  -h, --help               show this help and exit\n\
-  -V, --version            show the version and exit\n\
-\n\
-Cold reads of existing data (nothing is written):\n\
-      --read-only          read the -d target as it is: a file or an unmounted\n\
-                           block device from its start, as dd does (-b default\n\
-                           1M, -s: at most SIZE), or a directory tree as tar\n\
-                           reads it, file by file (-b default 10240)\n\
-      --no-drop-caches     keep the page cache (else dropped before each run,\n\
-                           which needs root)\n\
-      --readahead=SIZE   + set the readahead of the device under the target\n\
-                           (bare: KiB) for a row of runs, restored afterwards\n\
-      --prepare            write the -d FILE of -s SIZE as dd does, then exit\n\
-      --make-tree=N:SIZE   write N files of SIZE (bare: MiB) under -d DIR, then\n\
-                           exit\n\
-      --restore            put back the readahead a killed run changed\n\
-\n\
-Sizes take binary suffixes (64k = 65536 bytes, 4G); MB means MiB, as in\n\
-tiobench.  Durations: 250ms, 10s, 2m.  Rates are MiB/s, latencies ms.\n\
-Exit status: 0 success, 1 run failed, 2 usage error, 3 unsupported here,\n\
-128+N stopped by signal N.\n",
+	/* clang-format off */
+	fputs("Threaded sequential and random file IO benchmark with tiobench.pl's options\n"
+	      "and report: per size, block and thread count, sequential write, random\n"
+	      "write, sequential read and random read, one file per thread.\n"
+	      "Options marked + may be given several times.\n"
+	      "\n"
+	      "  -t, --threads=N        + threads (default 1, 2, 4, 8)\n"
+	      "  -b, --block=SIZE       + block size per op (default 4096)\n"
+	      "  -s, --size=SIZE        + total size over all threads; a bare number is MiB\n"
+	      "                           (default twice the RAM)\n"
+	      "  -d, --dir=DIR          + directory for the files; threads go round-robin\n"
+	      "      --target=PATH      + a directory, or a block device (destroys its data,\n"
+	      "                           needs --yes-destroy)\n"
+	      "      --yes-destroy=DEV  + allow writing to block device DEV\n"
+	      "  -r, --random=N           random ops in total over all threads (default 4000)\n"
+	      "  -n, --numruns=N          runs per combination, averaged (default 1)\n"
+	      "      --identifier=TEXT    first column of the report (default uname -r)\n"
+	      "      --nofrag             sequential write phase one thread at a time\n"
+	      "      --flushCaches, --drop-caches\n"
+	      "                           drop the page cache between phases (needs root)\n"
+	      "      --directio, --direct use O_DIRECT\n"
+	      "      --sync               open files for writing with O_SYNC\n"
+	      "      --fsync-reads        fsync after reading too (as tiobench 0.4 did)\n"
+	      "      --time=DURATION      run each phase for DURATION instead of an amount\n"
+	      "      --duration=DURATION  the same as --time\n"
+	      "      --seed=N             seed of the random offsets (default 137)\n"
+	      "      --stall=DURATION     ops slower than this count as stalls (default 1s)\n"
+	      "      --progress=SIZE      a progress line every SIZE per thread (bare: MiB),\n"
+	      "                           for latency-output --by thread\n"
+	      "      --format=FORMAT      tiobench (default), tiobench-0.3, terse, json, csv\n"
+	      "      --json, --csv        the same as --format=json or --format=csv\n"
+	      "  -o, --output=FILE        write the report to FILE (replaced atomically)\n"
+	      "      --dump-offsets=FILE  write every random offset (a tree: every file, as\n"
+	      "                           read) to FILE (for tests)\n"
+	      "      --null-io            do everything but the IO (measures the overhead)\n"
+	      "  -v, --verbose            say what is being run on stderr\n"
+	      "  -q, --quiet              no progress indicator on a terminal\n"
+	      "  -h, --help               show this help and exit\n"
+	      "  -V, --version            show the version and exit\n"
+	      "\n"
+	      "Cold reads of existing data (nothing is written):\n"
+	      "      --read-only          read the -d target as it is: a file or an unmounted\n"
+	      "                           block device from its start, as dd does (-b default\n"
+	      "                           1M, -s: at most SIZE), or a directory tree as tar\n"
+	      "                           reads it, file by file (-b default 10240)\n"
+	      "      --no-drop-caches     keep the page cache (else dropped before each run,\n"
+	      "                           which needs root)\n"
+	      "      --readahead=SIZE   + set the readahead of the device under the target\n"
+	      "                           (bare: KiB) for a row of runs, restored afterwards\n"
+	      "      --prepare            write the -d FILE of -s SIZE as dd does, then exit\n"
+	      "      --make-tree=N:SIZE   write N files of SIZE (bare: MiB) under -d DIR, then\n"
+	      "                           exit\n"
+	      "      --restore            put back the readahead a killed run changed\n"
+	      "\n"
+	      "Sizes take binary suffixes (64k = 65536 bytes, 4G); MB means MiB, as in\n"
+	      "tiobench.  Durations: 250ms, 10s, 2m.  Rates are MiB/s, latencies ms.\n"
+	      "Exit status: 0 success, 1 run failed, 2 usage error, 3 unsupported here,\n"
+	      "128+N stopped by signal N.\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
