@@ -88,11 +88,18 @@ const struct fig_desc fig_desc[FIG_COUNT] = {
 /* clang-format on */
 
 const char *const sb_phase_name[SB_PHASES] = {
-	"seq_write",
-	"rand_write",
-	"seq_read",
-	"rand_read",
+	"seq_write", "rand_write", "seq_read",
+	"rand_read", "cold_read",  "tree_read",
 };
+
+const char *cmp_sb_phase(const struct sb_group *g, char *buf)
+{
+	if (g->readahead_kb < 0)
+		return sb_phase_name[g->phase];
+	snprintf(buf, SB_PHASE_TEXT, "%s(ra=%.0fk)", sb_phase_name[g->phase],
+		 g->readahead_kb);
+	return buf;
+}
 
 /* The figures derived from the elapsed samples, not tested themselves. */
 static bool derived(int f)

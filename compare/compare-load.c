@@ -537,6 +537,8 @@ int cmp_sb_order(const void *a, const void *b)
 
 	if (x->phase != y->phase)
 		return x->phase < y->phase ? -1 : 1;
+	if (x->readahead_kb != y->readahead_kb)
+		return x->readahead_kb < y->readahead_kb ? -1 : 1;
 	if (x->size_mib != y->size_mib)
 		return x->size_mib < y->size_mib ? -1 : 1;
 	if (x->block_bytes != y->block_bytes)
@@ -619,7 +621,7 @@ static void load_sb_entry(struct cmp_result *r, const char *file,
 	key.threads = need_num(file, e, "threads", "results[].threads");
 	phases = need_type(file, e, "phases", JSON_OBJECT);
 	for (ph = 0; ph < SB_PHASES; ph++) {
-		const struct json_node *p, *done;
+		const struct json_node *p, *done, *ra;
 		double rate, cpu;
 
 		p = json_read_member(phases, sb_phase_name[ph]);
@@ -632,6 +634,15 @@ static void load_sb_entry(struct cmp_result *r, const char *file,
 			continue;
 		}
 		key.phase = (enum sb_phase)ph;
+		/*
+		 * Rows of one --readahead (set by the row, not merely found)
+		 * are compared with each other.
+		 */
+		ra = json_read_member(e, "readahead_kb");
+		if (!ra || ra->type == JSON_NULL ||
+		    !get_num(file, e, "readahead_kb", "results[].readahead_kb",
+			     &key.readahead_kb))
+			key.readahead_kb = -1;
 		if (!cmp_sb_find(r->sb, r->n_sb, &key) &&
 		    r->n_sb >= MAX_SB_GROUPS)
 			bad(file, "more than %d seqbench configurations",

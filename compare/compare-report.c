@@ -548,9 +548,10 @@ static void sb_table_row(void *ctx, const struct cmp_label *l, size_t i,
 			 const struct sb_group *g, const struct cmp_sb_row *row)
 {
 	struct table *t = ctx;
+	char ph[SB_PHASE_TEXT];
 
 	table_add(t, "%s", l->label);
-	table_add(t, "%s", sb_phase_name[g->phase]);
+	table_add(t, "%s", cmp_sb_phase(g, ph));
 	table_add(t, "%g", g->size_mib);
 	table_add(t, "%g", g->block_bytes);
 	table_add(t, "%g", g->threads);
@@ -654,12 +655,13 @@ static void report_2009(FILE *out, const struct cmp_label *l, size_t n,
 		for (j = 0; j < l[i].n_sb; j++) {
 			const struct sb_group *g = &l[i].sb[j];
 			struct cmp_sb_row row = cmp_sb_row_of(&l[0], g, alpha);
+			char ph[SB_PHASE_TEXT];
 
 			text_write(out, l[i].label);
 			fprintf(out,
 				" %s Size:%gMiB Block:%g Threads:%g "
 				"Rate:%.2f(stddev:%.2f) MiB/s\n",
-				sb_phase_name[g->phase], g->size_mib,
+				cmp_sb_phase(g, ph), g->size_mib,
 				g->block_bytes, g->threads, row.mean,
 				isnan(row.sd) ? 0.0 : row.sd);
 		}

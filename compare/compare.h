@@ -89,10 +89,15 @@ enum sb_phase {
 	SB_RAND_WRITE,
 	SB_SEQ_READ,
 	SB_RAND_READ,
+	SB_COLD_READ, /* seqbench --read-only of a file or a device */
+	SB_TREE_READ, /* seqbench --read-only of a directory */
 	SB_PHASES
 };
 
 extern const char *const sb_phase_name[SB_PHASES];
+
+/* Room for cmp_sb_phase()'s text. */
+#define SB_PHASE_TEXT 48
 
 /* One seqbench configuration and phase, over its runs. */
 struct sb_group {
@@ -100,6 +105,7 @@ struct sb_group {
 	double block_bytes;
 	double threads;
 	enum sb_phase phase;
+	double readahead_kb; /* --readahead of a read-only row; -1: none */
 	size_t n;
 	double *rate; /* rate_mib_s of each run */
 	double *cpu;  /* cpu_pct of each run, NaN when absent */
@@ -218,6 +224,11 @@ void cmp_load(struct cmp_result *r, const char *path, const char *label,
 	      const struct cmp_options *o);
 void cmp_result_release(struct cmp_result *r);
 /* qsort order of seqbench groups: phase, size, block size, threads. */
+/*
+ * The phase of G as printed: its name, and for a read-only row of a
+ * --readahead "cold_read(ra=1024k)", into BUF (SB_PHASE_TEXT).
+ */
+const char *cmp_sb_phase(const struct sb_group *g, char *buf);
 int cmp_sb_order(const void *a, const void *b);
 /* The group of the N groups SB with KEY's configuration, or NULL. */
 const struct sb_group *cmp_sb_find(const struct sb_group *sb, size_t n,

@@ -48,4 +48,11 @@ int parse_rate(const char *s, uint64_t bare_unit, uint64_t *out_bytes_s);
  */
 char *format_size(char *buf, uint64_t bytes);
 
+/*
+ * Undo, in place, the octal escapes the kernel writes in paths of
+ * /proc/mounts, /proc/self/mountinfo and /proc/swaps ("\\040" for a space,
+ * "\\134" for a backslash); any other backslash stays as it is.
+ */
+void parse_octal_escapes(char *s);
+
 #endif

@@ -11,19 +11,16 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/spawn.h"
 #include "lib/xalloc.h"
 #include "monitors/highorder.h"
 #include "monitors/kparse.h"
-
-extern char **environ;
 
 int ho_setting_parse(const char *buf, char out[HO_SETTING_MAX])
 {
@@ -217,8 +214,7 @@ void ho_thp_release(struct ho_thp *t)
 static int machine_run(const struct ho_machine *mc, const char *const *args)
 {
 	char *argv[8], owner[32];
-	pid_t pid;
-	int i, r, st;
+	int i;
 
 	snprintf(owner, sizeof(owner), "--owner=%ld", (long)mc->owner);
 	/* The owner right after the command: "+" option parsing stops at
@@ -229,15 +225,7 @@ static int machine_run(const struct ho_machine *mc, const char *const *args)
 	for (i = 1; args[i] && i < 5; i++)
 		argv[i + 2] = (char *)args[i];
 	argv[i + 2] = NULL;
-	r = posix_spawnp(&pid, mc->prog, NULL, NULL, argv, environ);
-	if (r)
-		return -r;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + WTERMSIG(st);
+	return spawn_wait(argv, 0);
 }
 
 static void machine_must(const struct ho_machine *mc, const char *const *args)

@@ -51,6 +51,31 @@ static int rate_rsync(const char *s, uint64_t *v)
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The kernel's escapes in /proc/mounts and /proc/swaps, undone. */
+static void octal_escapes(void)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "/mnt/a\\040b", "/mnt/a b" },
+		{ "/x\\134y\\011z", "/x\\y\tz" },
+		{ "/no/escape", "/no/escape" },
+		{ "/short\\04", "/short\\04" },
+		{ "/bad\\400", "/bad\\400" },
+		{ "\\040\\040", "  " },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "%s", cases[i].in);
+		parse_octal_escapes(buf);
+		is_str(buf, cases[i].want, "octal escapes of '%s'",
+		       cases[i].in);
+	}
+}
+
 int main(void)
 {
 	static const struct case_ u64[] = {
@@ -122,5 +147,6 @@ int main(void)
 	is_str(format_size(buf, 4294967296ULL), "4G", "format_size(4G)");
 	is_str(format_size(buf, 1536), "1536", "format_size(1536)");
 	is_str(format_size(buf, 0), "0", "format_size(0)");
+	octal_escapes();
 	return done_testing();
 }
