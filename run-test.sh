@@ -216,12 +216,14 @@ find_prog() {
 # Set by find_programs.
 p_latency_output='' p_unbuffered='' p_fake_gitk='' p_fake_music=''
 p_latency_vmstat='' p_latency_kmsg='' p_latency_trace='' p_latency_summarize=''
-p_seqbench='' p_latency_machine='' p_ringbench=''
+p_seqbench='' p_latency_machine='' p_latency_highorder=''
+p_ringbench=''
 
 find_programs() {
 	_missing=
 	for _p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
-		latency-kmsg latency-trace latency-summarize latency-machine; do
+		latency-kmsg latency-trace latency-highorder latency-summarize \
+		latency-machine; do
 		_v=p_$(echo "$_p" | tr - _)
 		if _path=$(find_prog "$_p"); then
 			eval "$_v=\$_path"
@@ -660,8 +662,22 @@ start_monitors() {
 		"$p_latency_trace" --summary "$run_dir/trace.json" --format json \
 		--events "$run_dir/trace-events.log"
 	pid_trace=$bg_pid
+	# The high-order probe, at every THP order the kernel has enabled.
+	pid_highorder=
+	if [ -d "${LATENCY_SYS:-/sys}/kernel/mm/transparent_hugepage" ]; then
+		start_bg /dev/null "$run_dir/highorder.log" \
+			"$run_dir/highorder.err" '' "$p_latency_highorder" \
+			--summary "$run_dir/highorder.json" --format json
+		pid_highorder=$bg_pid
+	else
+		progress "no transparent huge pages in this kernel: high-order allocations are not probed"
+		note "latency-highorder: not run: this kernel has no transparent huge pages"
+	fi
 	monitor_started "$run_dir/kern.log" "$pid_kmsg" latency-kmsg
 	monitor_started "$run_dir/trace.log" "$pid_trace" latency-trace
+	[ -z "$pid_highorder" ] ||
+		monitor_started "$run_dir/highorder.log" "$pid_highorder" \
+			latency-highorder
 }
 
 # monitor_started FILE PID NAME: a monitor that has exited is reported by
@@ -680,7 +696,10 @@ stop_monitors() {
 	stop_bg "$pid_vmstat" latency-vmstat vmstat.err || _ok=1
 	stop_bg "$pid_kmsg" latency-kmsg kmsg.err || _ok=1
 	stop_bg "$pid_trace" latency-trace trace.err || _ok=1
-	pid_vmstat='' pid_kmsg='' pid_trace=''
+	if [ -n "$pid_highorder" ]; then
+		stop_bg "$pid_highorder" latency-highorder highorder.err || _ok=1
+	fi
+	pid_vmstat='' pid_kmsg='' pid_trace='' pid_highorder=''
 	return $_ok
 }
 
@@ -834,7 +853,8 @@ record_versions() {
 	: >"$run_dir/versions"
 	for _p in "$p_latency_output" "$p_unbuffered" "$p_fake_gitk" \
 		"$p_fake_music" "$p_latency_vmstat" "$p_latency_kmsg" \
-		"$p_latency_trace" "$p_latency_summarize" ${p_seqbench:+"$p_seqbench"} \
+		"$p_latency_trace" "$p_latency_highorder" "$p_latency_summarize" \
+		${p_seqbench:+"$p_seqbench"} \
 		${p_ringbench:+"$p_ringbench"}; do
 		"$_p" --version >>"$run_dir/versions" ||
 			die "cannot run '$_p --version'"

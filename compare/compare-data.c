@@ -131,9 +131,10 @@ static void sb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
 		       const struct sb_group *g, const struct cmp_sb_row *row)
 {
 	FILE *out = ctx;
+	char ph[SB_PHASE_TEXT];
 
 	csv_field(out, l->label, ',');
-	fprintf(out, "%s,%g,%g,%g,%zu,", sb_phase_name[g->phase], g->size_mib,
+	fprintf(out, "%s,%g,%g,%g,%zu,", cmp_sb_phase(g, ph), g->size_mib,
 		g->block_bytes, g->threads, g->n);
 	csv_num(out, row->mean);
 	fputc(',', out);
@@ -322,6 +323,7 @@ static void json_label(struct json *j, const struct cmp_label *base,
 		json_double(j, NULL, l->r[i]->fig[FIG_ELAPSED].value);
 	json_array_end(j);
 	json_pressure(j, &l->r[0]->pressure);
+	cmp_ho_json(j, base, l, alpha);
 	if (l != base)
 		json_change(j, base, l, alpha);
 	json_object_end(j);
@@ -335,6 +337,8 @@ static void sb_json_row(void *ctx, const struct cmp_label *l, size_t i,
 	json_object_begin(j, NULL);
 	json_str(j, "label", l->label);
 	json_str(j, "phase", sb_phase_name[g->phase]);
+	if (g->readahead_kb >= 0)
+		json_double(j, "readahead_kb", g->readahead_kb);
 	json_double(j, "size_mib", g->size_mib);
 	json_double(j, "block_bytes", g->block_bytes);
 	json_double(j, "threads", g->threads);

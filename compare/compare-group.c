@@ -88,11 +88,18 @@ const struct fig_desc fig_desc[FIG_COUNT] = {
 /* clang-format on */
 
 const char *const sb_phase_name[SB_PHASES] = {
-	"seq_write",
-	"rand_write",
-	"seq_read",
-	"rand_read",
+	"seq_write", "rand_write", "seq_read",
+	"rand_read", "cold_read",  "tree_read",
 };
+
+const char *cmp_sb_phase(const struct sb_group *g, char *buf)
+{
+	if (g->readahead_kb < 0)
+		return sb_phase_name[g->phase];
+	snprintf(buf, SB_PHASE_TEXT, "%s(ra=%.0fk)", sb_phase_name[g->phase],
+		 g->readahead_kb);
+	return buf;
+}
 
 /* The figures derived from the elapsed samples, not tested themselves. */
 static bool derived(int f)
@@ -235,8 +242,10 @@ size_t cmp_group(struct cmp_result *r, size_t n, struct cmp_label **out)
 		l[j].r = xreallocarray(l[j].r, l[j].n + 1, sizeof(*l[j].r));
 		l[j].r[l[j].n++] = &r[i];
 	}
-	for (j = 0; j < nl; j++)
+	for (j = 0; j < nl; j++) {
 		label_fill(&l[j]);
+		cmp_ho_pool(&l[j]);
+	}
 	*out = l;
 	return nl;
 }
@@ -249,6 +258,7 @@ void cmp_label_release(struct cmp_label *l)
 		free(l->fig[f].samples);
 	cmp_sb_release(l->sb, l->n_sb);
 	cmp_rb_release(l->rb, l->n_rb);
+	free(l->ho);
 	free(l->hist.le_s);
 	free(l->hist.count);
 	free(l->r);

@@ -411,6 +411,53 @@ static void load_gitk_run(struct cmp_result *r, const char *file,
 	}
 }
 
+/*
+ * "high_order": absent or null (no probe), or a list of {"order",
+ * "attempts", "successes", ...}; an entry whose counts are null (the
+ * probe's were not valid) is left out.
+ */
+static void load_high_order(struct cmp_result *r, const char *file,
+			    const struct json_node *root)
+{
+	const struct json_node *list = json_read_member(root, "high_order");
+	char name[64];
+	double order, att, suc;
+	size_t i;
+
+	if (!list || list->type == JSON_NULL)
+		return;
+	list = need_type(file, root, "high_order", JSON_ARRAY);
+	for (i = 0; i < list->count; i++) {
+		const struct json_node *e = &list->items[i];
+		struct cmp_ho h;
+
+		if (e->type != JSON_OBJECT)
+			bad(file,
+			    "\"high_order[%zu]\" is %s, expected an object", i,
+			    a_type(e->type));
+		snprintf(name, sizeof(name), "high_order[%zu].order", i);
+		order = need_num(file, e, "order", name);
+		snprintf(name, sizeof(name), "high_order[%zu].attempts", i);
+		if (!get_num(file, e, "attempts", name, &att))
+			continue;
+		snprintf(name, sizeof(name), "high_order[%zu].successes", i);
+		suc = need_num(file, e, "successes", name);
+		if (order != floor(order) || order < 1 || order > 63 ||
+		    att != floor(att) || suc != floor(suc) || suc > att)
+			bad(file,
+			    "\"high_order[%zu]\": not an order 1 to 63 "
+			    "with whole attempts and successes",
+			    i);
+		h.order = (unsigned)order;
+		h.attempts = (uint64_t)att;
+		h.successes = (uint64_t)suc;
+		if (cmp_ho_find_in(r->ho, r->n_ho, h.order))
+			bad(file, "\"high_order\" lists order %u twice",
+			    h.order);
+		cmp_ho_add(&r->ho, &r->n_ho, &h);
+	}
+}
+
 /* "pressure": null, or {"mode", "ratio", "footprint_bytes", ...}. */
 static void load_pressure(struct cmp_pressure *p, const char *file,
 			  const struct json_node *root)
@@ -481,6 +528,7 @@ static void load_run(struct cmp_result *r, const char *file,
 	load_latency(r, file, root, o->workload);
 	if (version >= 2)
 		load_pressure(&r->pressure, file, root);
+	load_high_order(r, file, root);
 	r->has_run = true;
 }
 
@@ -490,6 +538,8 @@ int cmp_sb_order(const void *a, const void *b)
 
 	if (x->phase != y->phase)
 		return x->phase < y->phase ? -1 : 1;
+	if (x->readahead_kb != y->readahead_kb)
+		return x->readahead_kb < y->readahead_kb ? -1 : 1;
 	if (x->size_mib != y->size_mib)
 		return x->size_mib < y->size_mib ? -1 : 1;
 	if (x->block_bytes != y->block_bytes)
@@ -572,7 +622,7 @@ static void load_sb_entry(struct cmp_result *r, const char *file,
 	key.threads = need_num(file, e, "threads", "results[].threads");
 	phases = need_type(file, e, "phases", JSON_OBJECT);
 	for (ph = 0; ph < SB_PHASES; ph++) {
-		const struct json_node *p, *done;
+		const struct json_node *p, *done, *ra;
 		double rate, cpu;
 
 		p = json_read_member(phases, sb_phase_name[ph]);
@@ -585,6 +635,15 @@ static void load_sb_entry(struct cmp_result *r, const char *file,
 			continue;
 		}
 		key.phase = (enum sb_phase)ph;
+		/*
+		 * Rows of one --readahead (set by the row, not merely found)
+		 * are compared with each other.
+		 */
+		ra = json_read_member(e, "readahead_kb");
+		if (!ra || ra->type == JSON_NULL ||
+		    !get_num(file, e, "readahead_kb", "results[].readahead_kb",
+			     &key.readahead_kb))
+			key.readahead_kb = -1;
 		if (!cmp_sb_find(r->sb, r->n_sb, &key) &&
 		    r->n_sb >= MAX_SB_GROUPS)
 			bad(file, "more than %d seqbench configurations",
@@ -856,6 +915,7 @@ void cmp_result_release(struct cmp_result *r)
 		free(r->fig[f].samples);
 	cmp_sb_release(r->sb, r->n_sb);
 	cmp_rb_release(r->rb, r->n_rb);
+	free(r->ho);
 	free(r->hist.le_s);
 	free(r->hist.count);
 	free(r->label);

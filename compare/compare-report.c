@@ -250,6 +250,51 @@ static void table_values(FILE *out, const struct cmp_label *l, size_t n,
 	table_print(out, &t, md);
 }
 
+/* Success per order, each against the baseline's probes of that order. */
+static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
+			     bool md, double alpha)
+{
+	struct table t = { 7, 1, 0, NULL };
+	size_t i, k;
+
+	fputs("\nHigh-order allocation success (latency-highorder), against ",
+	      out);
+	(md ? md_cell_write : text_write)(out, l[0].label);
+	fprintf(out, " by the two-proportion z test (* significant, p < %g):\n",
+		alpha);
+	if (md)
+		fputc('\n', out);
+	table_add(&t, "label");
+	table_add(&t, "order");
+	table_add(&t, "attempts");
+	table_add(&t, "success%%");
+	table_add(&t, "change");
+	table_add(&t, "p");
+	table_add(&t, "mde");
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < l[i].n_ho; k++) {
+			const struct cmp_ho *h = &l[i].ho[k];
+			struct cmp_ho_change c = cmp_ho_change(&l[0], h, alpha);
+
+			table_add(&t, "%s", l[i].label);
+			table_add(&t, "%u", h->order);
+			table_add(&t, "%llu", (unsigned long long)h->attempts);
+			add_pct(&t, cmp_ho_pct(h));
+			if (!i || !c.tested) {
+				table_add(&t, "-");
+				table_add(&t, "-");
+				table_add(&t, "-");
+				continue;
+			}
+			table_add(&t, "%+.1f pp%s", c.diff_pp,
+				  c.significant ? "*" : "");
+			add_p(&t, c.p);
+			table_add(&t, "%.1f pp", c.mde_pp);
+		}
+	}
+	table_print(out, &t, md);
+}
+
 static bool has_kernel(const struct cmp_label *l, size_t n)
 {
 	size_t i;
@@ -503,9 +548,10 @@ static void sb_table_row(void *ctx, const struct cmp_label *l, size_t i,
 			 const struct sb_group *g, const struct cmp_sb_row *row)
 {
 	struct table *t = ctx;
+	char ph[SB_PHASE_TEXT];
 
 	table_add(t, "%s", l->label);
-	table_add(t, "%s", sb_phase_name[g->phase]);
+	table_add(t, "%s", cmp_sb_phase(g, ph));
 	table_add(t, "%g", g->size_mib);
 	table_add(t, "%g", g->block_bytes);
 	table_add(t, "%g", g->threads);
@@ -601,6 +647,8 @@ static void report_table(FILE *out, const struct cmp_label *l, size_t n,
 	if (runs) {
 		report_verdicts(out, l, n, md, o->alpha);
 		table_values(out, l, n, md);
+		if (cmp_has_ho(l, n))
+			table_high_order(out, l, n, md, o->alpha);
 		table_kernel(out, l, n, md);
 		if (n > 1) {
 			table_changes(out, l, n, md, o->alpha);
@@ -653,12 +701,13 @@ static void report_2009(FILE *out, const struct cmp_label *l, size_t n,
 		for (j = 0; j < l[i].n_sb; j++) {
 			const struct sb_group *g = &l[i].sb[j];
 			struct cmp_sb_row row = cmp_sb_row_of(&l[0], g, alpha);
+			char ph[SB_PHASE_TEXT];
 
 			text_write(out, l[i].label);
 			fprintf(out,
 				" %s Size:%gMiB Block:%g Threads:%g "
 				"Rate:%.2f(stddev:%.2f) MiB/s\n",
-				sb_phase_name[g->phase], g->size_mib,
+				cmp_sb_phase(g, ph), g->size_mib,
 				g->block_bytes, g->threads, row.mean,
 				isnan(row.sd) ? 0.0 : row.sd);
 		}

@@ -57,6 +57,15 @@ static void add_p(FILE *l, double p)
 		fprintf(l, "p %.2g", p);
 }
 
+/* Before the N-th changed figure: the list's head, or a comma. */
+static void list_sep(FILE *v, size_t n, bool elapsed_changed)
+{
+	if (n)
+		fputs(", ", v);
+	else
+		fputs(elapsed_changed ? "; also changed: " : "; changed: ", v);
+}
+
 char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		  double alpha)
 {
@@ -64,7 +73,7 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *v = memstream_open(&buf, &len);
-	size_t changed = 0;
+	size_t changed = 0, k;
 	int f;
 
 	fprintf(v, "%s%s vs %s%s: elapsed ", l->label,
@@ -95,13 +104,19 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		c = cmp_change(base, l, (enum fig)f, alpha);
 		if (!c.significant)
 			continue;
-		if (!changed++)
-			fprintf(v, e.significant ? "; also changed: "
-						 : "; changed: ");
-		else
-			fprintf(v, ", ");
+		list_sep(v, changed++, e.significant);
 		fprintf(v, "%s ", fig_desc[f].name);
 		add_delta(v, c.delta, fig_desc[f].change);
+	}
+	/* High-order success rates, in percentage points. */
+	for (k = 0; k < l->n_ho; k++) {
+		struct cmp_ho_change c = cmp_ho_change(base, &l->ho[k], alpha);
+
+		if (!c.significant)
+			continue;
+		list_sep(v, changed++, e.significant);
+		fprintf(v, "order-%u success %+.1f pp", l->ho[k].order,
+			c.diff_pp);
 	}
 	return memstream_close(v, &buf);
 }

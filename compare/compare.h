@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lib/output.h"
@@ -88,10 +89,15 @@ enum sb_phase {
 	SB_RAND_WRITE,
 	SB_SEQ_READ,
 	SB_RAND_READ,
+	SB_COLD_READ, /* seqbench --read-only of a file or a device */
+	SB_TREE_READ, /* seqbench --read-only of a directory */
 	SB_PHASES
 };
 
 extern const char *const sb_phase_name[SB_PHASES];
+
+/* Room for cmp_sb_phase()'s text. */
+#define SB_PHASE_TEXT 48
 
 /* One seqbench configuration and phase, over its runs. */
 struct sb_group {
@@ -99,6 +105,7 @@ struct sb_group {
 	double block_bytes;
 	double threads;
 	enum sb_phase phase;
+	double readahead_kb; /* --readahead of a read-only row; -1: none */
 	size_t n;
 	double *rate; /* rate_mib_s of each run */
 	double *cpu;  /* cpu_pct of each run, NaN when absent */
@@ -137,6 +144,22 @@ struct cmp_pressure {
 	double memory;	  /* bytes, NaN when null */
 };
 
+/* The high-order allocation probes of one order (result.json high_order). */
+struct cmp_ho {
+	unsigned order;
+	uint64_t attempts, successes;
+};
+
+/* The change of one order's success rate against the baseline. */
+struct cmp_ho_change {
+	bool tested;	 /* both sides probed the order */
+	double base_pct; /* the baseline's success, percent */
+	double diff_pp;	 /* percentage points, NaN when not tested */
+	double p;	 /* two-proportion z test, two-sided */
+	bool significant;
+	double mde_pp; /* smallest difference seen at 80% power, points */
+};
+
 /* One input: a result directory, a result.json or a seqbench file. */
 struct cmp_result {
 	char *path;	 /* as given on the command line */
@@ -153,6 +176,8 @@ struct cmp_result {
 	struct sb_group *sb;
 	size_t n_rb;
 	struct rb_group *rb;
+	size_t n_ho; /* ascending by order */
+	struct cmp_ho *ho;
 };
 
 /*
@@ -185,6 +210,8 @@ struct cmp_label {
 	struct sb_group *sb; /* the runs of all results pooled */
 	size_t n_rb;
 	struct rb_group *rb; /* the same for ringbench */
+	size_t n_ho;	     /* the probes of all results pooled */
+	struct cmp_ho *ho;
 };
 
 /* Which test judged a change. */
@@ -226,6 +253,11 @@ void cmp_load(struct cmp_result *r, const char *path, const char *label,
 	      const struct cmp_options *o);
 void cmp_result_release(struct cmp_result *r);
 /* qsort order of seqbench groups: phase, size, block size, threads. */
+/*
+ * The phase of G as printed: its name, and for a read-only row of a
+ * --readahead "cold_read(ra=1024k)", into BUF (SB_PHASE_TEXT).
+ */
+const char *cmp_sb_phase(const struct sb_group *g, char *buf);
 int cmp_sb_order(const void *a, const void *b);
 /* The group of the N groups SB with KEY's configuration, or NULL. */
 const struct sb_group *cmp_sb_find(const struct sb_group *sb, size_t n,
@@ -266,6 +298,26 @@ const char *cmp_pressure_str(char *buf, size_t len,
 			     const struct cmp_pressure *p);
 /* Warn on stderr about results pressed differently; returns how many. */
 size_t cmp_pressure_warn(const struct cmp_label *l, size_t n);
+
+/* compare-highorder.c */
+/* Add the probes of order HO to the list *LIST of *N (ascending). */
+void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho);
+/* Pool the high-order probes of L's results into L. */
+void cmp_ho_pool(struct cmp_label *l);
+/* The probes of ORDER in the N entries LIST, or in label L; NULL if none. */
+const struct cmp_ho *cmp_ho_find_in(const struct cmp_ho *list, size_t n,
+				    unsigned order);
+const struct cmp_ho *cmp_ho_find(const struct cmp_label *l, unsigned order);
+/* Success in percent; NaN without attempts. */
+double cmp_ho_pct(const struct cmp_ho *h);
+/* The change of H (of some label) against BASE's probes of its order. */
+struct cmp_ho_change cmp_ho_change(const struct cmp_label *base,
+				   const struct cmp_ho *h, double alpha);
+/* Whether any of the N labels has high-order probes. */
+bool cmp_has_ho(const struct cmp_label *l, size_t n);
+/* L's "high_order" list in a JSON report (changes against BASE). */
+void cmp_ho_json(struct json *j, const struct cmp_label *base,
+		 const struct cmp_label *l, double alpha);
 
 /* compare-verdict.c */
 /*

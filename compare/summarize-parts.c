@@ -242,7 +242,10 @@ void summ_parts_read(struct summ_run *r)
 	load_part(r, &r->machine_after, "machine_after", "machine-after.json",
 		  false);
 	load_part(r, &r->calibration, "calibration", "calibration.json", false);
+	/* Absent where the kernel has no THP: the driver notes why. */
+	load_part(r, &r->highorder, "highorder", "highorder.json", false);
 	load_shrink(r);
+	summ_highorder_read(r);
 	load_lines(r, "notes", &r->notes);
 }
 
@@ -278,6 +281,8 @@ void summ_run_release(struct summ_run *r)
 	part_free(&r->machine_before);
 	part_free(&r->machine_after);
 	part_free(&r->calibration);
+	part_free(&r->highorder);
+	summ_highorder_release(r);
 	for (i = 0; i < r->n_reports; i++)
 		part_free(&r->reports[i]);
 	free(r->reports);

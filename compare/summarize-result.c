@@ -159,6 +159,7 @@ static void put_copies(struct json *j, const struct summ_run *r)
 	put_part(j, "vmstat", &r->vmstat);
 	put_part(j, "kmsg", &r->kmsg);
 	put_part(j, "trace", &r->trace);
+	put_part(j, "highorder", &r->highorder);
 	json_object_end(j);
 	if (r->seqbench.root)
 		put_part(j, "seqbench", &r->seqbench);
@@ -188,6 +189,7 @@ void summ_write_result(FILE *out, const struct summ_run *r)
 	json_double(&j, "elapsed_ci95_pct", r->ci95_pct);
 	put_from(&j, "failures", &r->kmsg, "failures");
 	put_from(&j, "oom_kills", &r->kmsg, "oom_kills");
+	summ_highorder_json(&j, r);
 	put_from(&j, "pswpout_delta", &r->vmstat, "pswpout_delta");
 	put_from(&j, "pswpin_delta", &r->vmstat, "pswpin_delta");
 	put_pressure(&j, r);

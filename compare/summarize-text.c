@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * summary.txt: the 2009 headline on line 1, PARTIAL: on line 2 when the
- * run did not complete, then the same figures as result.json in lines a
+ * summary.txt: the 2009 headline on line 1, the high-order line on line 2
+ * ("LABEL HighOrder: order-2 100.0% ... (p99 fault 3.1 ms)"), PARTIAL: on
+ * line 3 when the run did not complete, then the same figures as result.json in lines a
  * person reads.  Every string that came from a file is escaped (control
  * characters, C1 controls, bytes that are not UTF-8), so a hostile label
  * or note cannot drive a terminal.
@@ -273,6 +274,8 @@ void summ_write_summary(FILE *f, const struct summ_run *r)
 		put_text(f, label);
 		fputs(" partial: no fake-gitk run completed\n", f);
 	}
+	put_text(f, label);
+	summ_highorder_line(f, r);
 	if (!fa->has_partial || fa->partial) {
 		fputs("PARTIAL: ", f);
 		put_text(f, fa->partial_reason ? fa->partial_reason
@@ -286,6 +289,7 @@ void summ_write_summary(FILE *f, const struct summ_run *r)
 	put_runs(f, r);
 	put_pressure(f, r);
 	put_kernel(f, r);
+	summ_highorder_text(f, r);
 	put_stalls(f, r);
 	put_notes(f, &r->notes);
 	put_notes(f, &r->own_notes);

@@ -86,6 +86,13 @@ struct summ_part {
 	struct json_node *root;
 };
 
+/* One probed order of latency-highorder's summary. */
+struct summ_ho {
+	unsigned order;
+	struct summ_u64 attempts, successes; /* unset when not valid */
+	double fault_p99_us;		     /* NaN when unknown */
+};
+
 struct summ_run {
 	const char *dir;
 	struct summ_facts facts;
@@ -96,7 +103,14 @@ struct summ_run {
 	double *elapsed;
 	double mean_s, stddev_s, cv_pct, ci95_pct;
 	struct summ_part vmstat, kmsg, trace, seqbench, machine_before,
-		machine_after, calibration;
+		machine_after, calibration, highorder;
+	/* latency-highorder's orders, ascending, and its p99 over all. */
+	size_t n_ho;
+	struct summ_ho *ho;
+	double ho_p99_us;
+	/* kmsg's failures_order_N (index N), unset where none. */
+	bool has_fail_by_order;
+	struct summ_u64 fail_by_order[64];
 	size_t n_reports;
 	struct summ_part *reports;
 	bool has_shrink;
@@ -155,6 +169,25 @@ const char *summ_part_num(const struct summ_part *p, const char *key);
 void summ_runs_read(struct summ_run *r);
 /* Output key and snapshot key of each counter. */
 extern const char *const summ_counter_key[SC_COUNT];
+
+/* summarize-highorder.c */
+/* Fill R's high-order figures from its highorder and kmsg parts. */
+void summ_highorder_read(struct summ_run *r);
+void summ_highorder_release(struct summ_run *r);
+/* result.json's high_order list and failures_by_order object. */
+void summ_highorder_json(struct json *j, const struct summ_run *r);
+/*
+ * The rest of summary.txt's second line after the label:
+ * " HighOrder: order-2 100.0% order-9 41.2% (p99 fault 3.1 ms)\n", or
+ * " HighOrder: none (not probed)\n".
+ */
+void summ_highorder_line(FILE *f, const struct summ_run *r);
+/*
+ * summary.txt's lines per probed order ("high-order: order-9 attempts=N
+ * successes=N fault_p99_us=X") and "failures by order: order-2=N ..."
+ * when the kernel log had failures with an order.
+ */
+void summ_highorder_text(FILE *f, const struct summ_run *r);
 
 /* summarize-result.c */
 /* Write result.json's content to F. */

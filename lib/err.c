@@ -220,6 +220,18 @@ ssize_t read_small_file(const char *path, char *buf, size_t len)
 	return n;
 }
 
+int write_small_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	r = write_all(fd, s, strlen(s));
+	if (close(fd) && !r)
+		r = -errno;
+	return r;
+}
+
 void close_stdout(void)
 {
 	int failed = 0, errnum = 0;

@@ -75,6 +75,13 @@ ssize_t read_full(int fd, void *buf, size_t len);
  * (LEN - 1 bytes at most: a cut file would end in a cut number) or -errno.
  */
 ssize_t read_small_file(const char *path, char *buf, size_t len);
+/*
+ * Write the string S to the existing file PATH (a /proc, /sys or tracefs
+ * knob, say), truncating it, in one write where the kernel takes it so;
+ * never creates the file.  Returns 0 or -errno (of the open, the write or
+ * the close: a knob may refuse a value only when closed).
+ */
+int write_small_file(const char *path, const char *s);
 
 /*
  * Flush and close stdout and stderr, exiting with EXIT_RUN_FAILED and a

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include "lib/json-read.h"
 #include "lib/output.h"
+#include "lib/parse.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 
@@ -412,8 +414,56 @@ void csv_field(FILE *f, const char *s, char sep)
 	free(e);
 }
 
+/*
+ * The descriptor PATH names when it is one of ours (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1.  Reopening such a path
+ * would start a new file offset (and renaming over it replace a link in
+ * /dev), so it is written through the descriptor the shell opened.
+ */
+static int named_fd(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	uint64_t n;
+	size_t i;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return STDOUT_FILENO;
+	if (!strcmp(path, "/dev/stderr"))
+		return STDERR_FILENO;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t len = strlen(dirs[i]);
+
+		if (!strncmp(path, dirs[i], len) &&
+		    !parse_u64(path + len, &n) && n <= INT_MAX)
+			return (int)n;
+	}
+	return -1;
+}
+
+/* Anything but a regular file (or a new path) is written straight. */
+static int open_straight(struct atomic_file *af, const char *path)
+{
+	int fd = named_fd(path), e;
+
+	if (fd >= 0)
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	else
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	af->f = fdopen(fd, "w");
+	if (!af->f) {
+		e = errno;
+		(void)close(fd); /* nothing written yet */
+		return -e;
+	}
+	af->path = xstrdup(path);
+	return 0;
+}
+
 int atomic_open(struct atomic_file *af, const char *path)
 {
+	struct stat st;
 	int fd;
 
 	memset(af, 0, sizeof(*af));
@@ -421,6 +471,8 @@ int atomic_open(struct atomic_file *af, const char *path)
 		af->f = stdout;
 		return 0;
 	}
+	if (named_fd(path) >= 0 || (!stat(path, &st) && !S_ISREG(st.st_mode)))
+		return open_straight(af, path);
 	af->path = xstrdup(path);
 	af->tmp = xasprintf("%s.tmp.XXXXXX", path);
 	fd = mkstemp(af->tmp);
@@ -455,11 +507,14 @@ int atomic_commit(struct atomic_file *af)
 	if (!af->f)
 		return -EBADF;
 	if (!af->tmp) {
-		r = fflush(af->f) ? -errno : 0;
-		if (af->in_place && fclose(af->f) && !r)
+		/* stdout (no path) stays open; a straight file is closed. */
+		if (fflush(af->f) || ferror(af->f))
+			r = errno ? -errno : -EIO;
+		if (af->path && fclose(af->f) && !r)
 			r = -errno;
+		free(af->path);
+		af->path = NULL;
 		af->f = NULL;
-		af->in_place = false;
 		return r;
 	}
 	if (fflush(af->f) || ferror(af->f))
@@ -479,28 +534,15 @@ int atomic_commit(struct atomic_file *af)
 	return r;
 }
 
-int report_open(struct atomic_file *af, const char *path)
-{
-	struct stat st;
-
-	if (!strcmp(path, "-") || stat(path, &st) || S_ISREG(st.st_mode))
-		return atomic_open(af, path);
-	memset(af, 0, sizeof(*af));
-	af->f = fopen(path, "w");
-	if (!af->f)
-		return -errno;
-	af->in_place = true;
-	return 0;
-}
-
 void atomic_abort(struct atomic_file *af)
 {
-	if (af->in_place && af->f)
-		(void)fclose(af->f); /* the writer failed: reported by it */
 	if (af->tmp) {
 		if (af->f)
 			(void)fclose(af->f); /* discarded anyway */
 		unlink(af->tmp);
+	} else if (af->path && af->f) {
+		/* Written straight: what went out cannot be taken back. */
+		(void)fclose(af->f);
 	}
 	free(af->tmp);
 	free(af->path);

@@ -123,30 +123,35 @@ void md_cell_write(FILE *f, const char *s);
  */
 void csv_field(FILE *f, const char *s, char sep);
 
-/* A file written under a temporary name and renamed into place on commit. */
+/*
+ * A result file: a regular file is written under a temporary name and
+ * renamed into place on commit; anything else is written straight.
+ */
 struct atomic_file {
-	char *path;
-	char *tmp;
+	char *path; /* NULL for stdout */
+	char *tmp;  /* NULL when written straight */
 	FILE *f;
-	bool in_place; /* report_open() of a device or pipe: closed, no rename */
 };
 
 /*
- * Create PATH's temporary sibling and open it for writing; "-" means stdout
- * (commit then only flushes).  Returns 0 or -errno.
+ * Open PATH for writing, by one rule: a regular file, or a path that does
+ * not exist yet, gets a temporary sibling (renamed over it on commit); "-"
+ * is stdout (commit then only flushes); anything else (a FIFO, a character
+ * device such as /dev/null, a descriptor's name such as /dev/stdout or
+ * /proc/self/fd/N) is written straight, in place, as a shell redirection
+ * would.  Returns 0 or -errno.
  */
 int atomic_open(struct atomic_file *af, const char *path);
-/* Flush, fsync, close and rename into place.  Returns 0 or -errno. */
-int atomic_commit(struct atomic_file *af);
-/* Close and remove the temporary file (safe to call after commit). */
-void atomic_abort(struct atomic_file *af);
 /*
- * A report's -o FILE: as atomic_open(), except that an existing path that
- * is not a regular file (/dev/stdout, a FIFO, a terminal) is opened and
- * written in place, since it cannot be replaced.  atomic_commit() then
- * flushes and closes it.  Returns 0 or -errno.
+ * Flush, fsync, close and rename into place (straight: flush and close).
+ * Returns 0 or -errno.
  */
-int report_open(struct atomic_file *af, const char *path);
+int atomic_commit(struct atomic_file *af);
+/*
+ * Close and remove the temporary file (safe to call after commit); what
+ * was written straight stays written.
+ */
+void atomic_abort(struct atomic_file *af);
 
 /*
  * Copying parsed JSON and escaping text for people (latency-summarize).

@@ -231,3 +231,20 @@ int split_host_port(const char *s, char *host, size_t hlen, char *port,
 	strcpy(port, colon + 1);
 	return 0;
 }
+
+void parse_octal_escapes(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++, d++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				    (s[3] - '0'));
+			s += 3;
+		} else {
+			*d = *s;
+		}
+	}
+	*d = '\0';
+}

@@ -56,4 +56,11 @@ char *format_size(char *buf, uint64_t bytes);
 int split_host_port(const char *s, char *host, size_t hlen, char *port,
 		    size_t plen);
 
+/*
+ * Undo, in place, the octal escapes the kernel writes in paths of
+ * /proc/mounts, /proc/self/mountinfo and /proc/swaps ("\\040" for a space,
+ * "\\134" for a backslash); any other backslash stays as it is.
+ */
+void parse_octal_escapes(char *s);
+
 #endif

@@ -99,8 +99,10 @@ static void usage(int status)
 	       "KIND and what restore does: swapoff PATH (swapoff), rmfile PATH (rm -f),\n"
 	       "rmdir PATH (rmdir), sysctl NAME [VALUE] and sysfs /sys/PATH [VALUE] (write\n"
 	       "VALUE back; default: the current value), online BLOCK (online the memory\n"
-	       "block), hugepages [COUNT] (nr_hugepages back to COUNT), pid PID (SIGTERM,\n"
-	       "then SIGKILL, if still the same process).\n"
+	       "block), thp SIZE [VALUE] (a THP size's enabled back to VALUE; SIZE 64kB or\n"
+	       "global), hugepages [COUNT] (nr_hugepages back to COUNT), readahead MAJ:MIN\n"
+	       "[KB] (the device's read_ahead_kb back to KB), pid PID (SIGTERM, then SIGKILL,\n"
+	       "if still the same process).\n"
 	       "The record is LATENCY_STATE_DIR/state (default /var/lib/latency-tests/state).\n"
 	       "Exit status: 0 done, 1 failed (restore: a change kept), 2 usage error, 3 another\n"
 	       "run is in progress or the machine cannot do it.\n");

@@ -2,7 +2,8 @@
 /*
  * The kinds of entry in the machine-state record: how `latency-machine
  * record` checks and completes one (a path, a sysctl or sysfs knob and its
- * value, a memory block, the hugetlb pool size, a process and its start
+ * value, a transparent huge page size's setting, a block device's
+ * readahead, a memory block, the hugetlb pool size, a process and its start
  * time), and how restore undoes it.  Every undo is idempotent and says
  * whether it did something, found nothing to do, or failed and why.
  */
@@ -20,6 +21,7 @@
 #include "lib/err.h"
 #include "lib/opt.h"
 #include "lib/parse.h"
+#include "lib/spawn.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "machine/machine.h"
@@ -190,6 +192,120 @@ static char *make_knob(int argc, char **argv)
 	return line;
 }
 
+/*
+ * A transparent huge page size's "enabled" setting: SIZE "64kB" is
+ * hugepages-64kB/enabled (multi-size THP), "global" the top-level file;
+ * NULL when SIZE is neither.
+ */
+static char *thp_path(const char *size)
+{
+	uint64_t kb;
+	char *num;
+
+	if (!strcmp(size, "global"))
+		return kpath(menv.sys, "/kernel/mm/transparent_hugepage/"
+				       "enabled");
+	num = xstrdup(size);
+	if (strlen(num) < 3 || strcmp(num + strlen(num) - 2, "kB")) {
+		free(num);
+		return NULL;
+	}
+	num[strlen(num) - 2] = '\0';
+	if (num[0] == '0' || strspn(num, "0123456789") != strlen(num) ||
+	    parse_u64(num, &kb) || kb > (1ULL << 30)) {
+		free(num);
+		return NULL;
+	}
+	free(num);
+	return kpath(menv.sys,
+		     "/kernel/mm/transparent_hugepage/hugepages-%llukB/enabled",
+		     (unsigned long long)kb);
+}
+
+static bool thp_value_ok(const char *size, const char *v)
+{
+	return !strcmp(v, "always") || !strcmp(v, "madvise") ||
+	       !strcmp(v, "never") ||
+	       (!strcmp(v, "inherit") && strcmp(size, "global"));
+}
+
+static char *make_thp(int argc, char **argv)
+{
+	char *path = thp_path(argv[1]), *value, *line;
+
+	if (!path)
+		usage_error("thp: '%s' is not a THP size (NkB, e.g. 64kB, or "
+			    "global)",
+			    argv[1]);
+	value = argc > 2 ? xstrdup(argv[2]) : current_value("thp", path);
+	if (!thp_value_ok(argv[1], value)) {
+		if (argc > 2)
+			usage_error("thp: '%s' is not a setting of %s "
+				    "(always, %smadvise or never)",
+				    value, argv[1],
+				    strcmp(argv[1], "global") ? "inherit, "
+							      : "");
+		die(EXIT_RUN_FAILED, "thp: '%s' holds '%s', not a setting",
+		    path, value);
+	}
+	free(path);
+	line = xasprintf("thp\t%s\t%s", argv[1], value);
+	free(value);
+	return line;
+}
+
+/* MAJ:MIN of a block device; false when S is not one. */
+static bool devno_parse(const char *s, unsigned *maj, unsigned *min)
+{
+	char *a = xstrdup(s), *colon = strchr(a, ':');
+	uint64_t x = 0, y = 0;
+	bool ok;
+
+	if (colon)
+		*colon = '\0';
+	ok = colon && !parse_u64(a, &x) && !parse_u64(colon + 1, &y) &&
+	     x <= 4095 && y <= 1048575;
+	free(a);
+	*maj = (unsigned)x;
+	*min = (unsigned)y;
+	return ok;
+}
+
+/* $LATENCY_SYS/dev/block/MAJ:MIN/queue/read_ahead_kb */
+static char *readahead_path(unsigned maj, unsigned min)
+{
+	return kpath(menv.sys, "/dev/block/%u:%u/queue/read_ahead_kb", maj,
+		     min);
+}
+
+/*
+ * The readahead of a block device by its number, which stays the device's
+ * however it is named; without KB the current value.
+ */
+static char *make_readahead(int argc, char **argv)
+{
+	unsigned maj, min;
+	uint64_t kb;
+
+	if (!devno_parse(argv[1], &maj, &min))
+		usage_error("readahead: '%s' is not a block device number "
+			    "(MAJ:MIN)",
+			    argv[1]);
+	if (argc > 2) {
+		kb = opt_u64("readahead KB", argv[2], 0, 1ULL << 30);
+	} else {
+		char *path = readahead_path(maj, min);
+		int r = kfile_read_u64(path, false, &kb);
+
+		if (r)
+			die_err(EXIT_RUN_FAILED, -r,
+				"readahead: cannot read '%s'", path);
+		free(path);
+	}
+	return xasprintf("readahead\t%u:%u\t%llu", maj, min,
+			 (unsigned long long)kb);
+}
+
 static char *make_online(int argc, char **argv)
 {
 	const char *s = argv[1];
@@ -240,24 +356,6 @@ static char *make_pid(int argc, char **argv)
 
 /* ---- undo actions: idempotent, each says what it did ---- */
 
-/* /proc/swaps shows a space in a path as \040, as the kernel escapes it. */
-static void unescape_octal(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++, d++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-				    (s[3] - '0'));
-			s += 3;
-		} else {
-			*d = *s;
-		}
-	}
-	*d = '\0';
-}
-
 static char *note_err(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 /* A restore note "<what>: strerror(ERRNUM)", allocated. */
@@ -284,7 +382,8 @@ static bool swap_enabled(const char *path, char **note)
 	for (line = n < 0 ? NULL : strtok_r(buf, "\n", &save); line && !found;
 	     line = strtok_r(NULL, "\n", &save)) {
 		line[strcspn(line, " \t")] = '\0';
-		unescape_octal(line);
+		/* /proc/swaps shows a space in a path as \\040. */
+		parse_octal_escapes(line);
 		found = !strcmp(line, path);
 	}
 	free(buf);
@@ -303,7 +402,7 @@ static enum undo_result undo_swapoff(char **f, char **note)
 		*note = xstrdup("not enabled");
 		return UNDO_NOOP;
 	}
-	r = run_command(argv);
+	r = spawn_wait(argv, 0);
 	if (!r)
 		return UNDO_DONE;
 	*note = r < 0 ? note_err(-r, "cannot run swapoff")
@@ -364,6 +463,39 @@ static enum undo_result undo_knob(char **f, char **note)
 		return UNDO_FAILED;
 	}
 	return write_back(path, f[2], note);
+}
+
+static enum undo_result undo_thp(char **f, char **note)
+{
+	char *path = thp_path(f[1]);
+
+	if (!path || !thp_value_ok(f[1], f[2])) {
+		free(path);
+		*note = xstrdup("not a THP size and setting");
+		return UNDO_FAILED;
+	}
+	return write_back(path, f[2], note);
+}
+
+static enum undo_result undo_readahead(char **f, char **note)
+{
+	unsigned maj, min;
+	uint64_t kb;
+	char *dev;
+
+	if (!devno_parse(f[1], &maj, &min) || parse_u64(f[2], &kb)) {
+		*note = xstrdup("not a device number and a size");
+		return UNDO_FAILED;
+	}
+	/* A device that went away (a detached loop device) has nothing. */
+	dev = kpath(menv.sys, "/dev/block/%u:%u", maj, min);
+	if (access(dev, F_OK) && errno == ENOENT) {
+		*note = xstrdup("no such device now");
+		free(dev);
+		return UNDO_NOOP;
+	}
+	free(dev);
+	return write_back(readahead_path(maj, min), f[2], note);
 }
 
 static enum undo_result undo_online(char **f, char **note)
@@ -448,8 +580,10 @@ static const struct kind kinds[] = {
 	{ "rmdir",     1, 1, 1, 1, make_path,      undo_rmdir },
 	{ "sysctl",    1, 2, 2, 2, make_knob,      undo_knob },
 	{ "sysfs",     1, 2, 2, 2, make_knob,      undo_knob },
+	{ "thp",       1, 2, 2, 2, make_thp,       undo_thp },
 	{ "online",    1, 1, 1, 1, make_online,    undo_online },
 	{ "hugepages", 0, 1, 1, 1, make_hugepages, undo_hugepages },
+	{ "readahead", 1, 2, 2, 2, make_readahead, undo_readahead },
 	{ "pid",       1, 1, 2, 1, make_pid,       undo_pid },
 };
 /* clang-format on */

@@ -510,25 +510,3 @@ int proc_stop(pid_t pid, uint64_t start, uint64_t term_wait_ns, bool *other)
 		(void)close(pidfd);
 	return r;
 }
-
-int run_command(char *const argv[])
-{
-	int status;
-	pid_t child;
-
-	(void)fflush(NULL);
-	child = fork();
-	if (child < 0)
-		return -errno;
-	if (!child) {
-		execvp(argv[0], argv);
-		(void)error_errno("cannot run '%s'", argv[0]); /* -> 127 */
-		_exit(127);
-	}
-	while (waitpid(child, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
-}

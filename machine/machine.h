@@ -100,9 +100,6 @@ int proc_starttime(pid_t pid, uint64_t *start);
  */
 int proc_stop(pid_t pid, uint64_t start, uint64_t term_wait_ns, bool *other);
 
-/* Run CMD ARGS... found through PATH; returns its exit status or -errno. */
-int run_command(char *const argv[]);
-
 /* ---- machine-record.c: the state record ---- */
 
 struct record_entry {

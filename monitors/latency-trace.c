@@ -176,16 +176,9 @@ static void usage(int status)
 static int write_file(const char *dir, const char *name, const char *s)
 {
 	char path[4096];
-	int fd, r = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = write_all(fd, s, strlen(s));
-	if (close(fd) && !r)
-		r = -errno;
-	return r;
+	return write_small_file(path, s);
 }
 
 static void cleanup(void)

@@ -549,7 +549,7 @@ static int write_report(const struct rb_opts *o, const struct rb_report *rep)
 {
 	const char *path = o->output ? o->output : "-";
 	struct atomic_file af;
-	int e = report_open(&af, path);
+	int e = atomic_open(&af, path);
 
 	if (e)
 		die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'", path);

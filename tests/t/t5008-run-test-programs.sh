@@ -20,7 +20,7 @@ test_expect_success NOT_INSTALLED 'programs in any folder are found, a missing o
 	for p in latency-output unbuffered fake-gitk fake-music; do
 		stub tree/one/$p || return 1
 	done &&
-	for p in latency-vmstat latency-kmsg latency-trace; do
+	for p in latency-vmstat latency-kmsg latency-trace latency-highorder; do
 		stub tree/two/$p || return 1
 	done &&
 	# The real one: it reads the options before any program is looked for.

@@ -10,6 +10,7 @@
 #   test_cmp EXPECT ACTUAL       files are identical (diff -u shown if not)
 #   test_line_count OP N FILE    e.g. test_line_count = 3 out
 #   test_set_prereq NAME / test_have_prereq NAME
+#   test_wait_for FILE           up to 20 s for FILE to be written
 #   skip_all='reason'; test_done  or  test_skip_all 'reason'
 #
 # Environment (set by make check): abs_top_srcdir, abs_top_builddir, and the
@@ -195,6 +196,17 @@ test_line_count() {
 		cat "$3" >&2
 		return 1
 	fi
+}
+
+# test_wait_for FILE: wait (up to 20 s) until FILE is not empty, for a
+# background program's first line; fails when it never comes.
+test_wait_for() {
+	_i=0
+	while ! test -s "$1" && [ "$_i" -lt 200 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	test -s "$1"
 }
 
 # Fail with a message (for use in bodies: cond || error_ 'msg').

@@ -166,9 +166,18 @@ int main(void)
 		ok(!strcmp(small, "0123456789"), "NUL-terminated, intact");
 		is_int(read_small_file(path, small, 10), -EFBIG,
 		       "one byte too many is -EFBIG, not a cut file");
+		is_int(write_small_file(path, "abc"), 0,
+		       "write_small_file writes an existing file");
+		is_int(read_small_file(path, small, sizeof(small)), 3,
+		       "and truncates it first");
+		ok(!strcmp(small, "abc"), "to exactly the string");
 		unlink(path);
 		is_int(read_small_file(path, small, sizeof(small)), -ENOENT,
 		       "a missing file is -ENOENT");
+		is_int(write_small_file(path, "abc"), -ENOENT,
+		       "write_small_file never creates a file");
+		is_int(write_small_file("/dev/full", "x"), -ENOSPC,
+		       "a refused write is -errno");
 	}
 	return done_testing();
 }

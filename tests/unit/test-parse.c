@@ -89,6 +89,31 @@ static void host_port(void)
 	       -EINVAL, "a host longer than its buffer is refused");
 }
 
+/* The kernel's escapes in /proc/mounts and /proc/swaps, undone. */
+static void octal_escapes(void)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "/mnt/a\\040b", "/mnt/a b" },
+		{ "/x\\134y\\011z", "/x\\y\tz" },
+		{ "/no/escape", "/no/escape" },
+		{ "/short\\04", "/short\\04" },
+		{ "/bad\\400", "/bad\\400" },
+		{ "\\040\\040", "  " },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "%s", cases[i].in);
+		parse_octal_escapes(buf);
+		is_str(buf, cases[i].want, "octal escapes of '%s'",
+		       cases[i].in);
+	}
+}
+
 int main(void)
 {
 	static const struct case_ u64[] = {
@@ -161,5 +186,8 @@ int main(void)
 	is_str(format_size(buf, 1536), "1536", "format_size(1536)");
 	is_str(format_size(buf, 0), "0", "format_size(0)");
 	host_port();
+}
+
+	octal_escapes();
 	return done_testing();
 }
