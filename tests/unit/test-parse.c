@@ -186,8 +186,6 @@ int main(void)
 	is_str(format_size(buf, 1536), "1536", "format_size(1536)");
 	is_str(format_size(buf, 0), "0", "format_size(0)");
 	host_port();
-}
-
 	octal_escapes();
 	return done_testing();
 }
