@@ -81,53 +81,54 @@ static void usage(int status)
 	if (status)
 		usage_error(NULL);
 	printf("Usage: %s ring|rr|tbench|calibrate [OPTION]...\n", progname());
-	fputs("\
-The scheduler and loopback-network measures of the 2008 tbench hunt:\n\
-  ring       NR tasks pass a token round a ring (ring-test): us per cycle,\n\
-             cycles/s and the wakeup latency of every hop\n\
-  rr         request/response over TCP (or UDP) loopback, as netperf\n\
-             TCP_RR: transactions/s and the round-trip latency\n\
-  tbench     dbench's tbench_srv and tbench (package dbench), parsed\n\
-  calibrate  the busy loop of -w against the thread's CPU time\n\
-\n\
-ring:\n\
-  -t, --tasks=NR         tasks in the ring (default 2)\n\
-  -w, --work=TIME        busy work per hop; a bare number is ms (default 0)\n\
-  -s, --sleep=TIME       sleep per hop; a bare number is ms (default 0)\n\
-      --via=KIND         pipe (default), futex or eventfd\n\
-      --processes        tasks are processes, not threads\n\
-rr:\n\
-  -c, --clients=N        client connections, one thread each (default 1)\n\
-      --size=REQ,RESP    request and response bytes (default 1,1)\n\
-      --udp              UDP datagrams instead of TCP\n\
-      --listen=HOST:PORT only serve, on HOST:PORT, until stopped or -d\n\
-      --connect=HOST:PORT\n\
-                         only the clients, against that server\n\
-      --port-file=FILE   write the port the server got to FILE\n\
-      --max-clients=N    connections the server holds at most (default 64)\n\
-      --idle-timeout=TIME\n\
-                         drop a silent peer after TIME (default 60s)\n\
-tbench:\n\
-  -c, --clients=N        tbench clients (default 1)\n\
-all modes:\n\
-  -d, --duration=TIME    measure for TIME (default 10s)\n\
-  -N, --count=N          measure N cycles (rr: N transactions per client)\n\
-      --warmup=TIME      run TIME before measuring (default 1s)\n\
-  -n, --runs=N           N measurements: mean, stddev, CoV (default 1)\n\
-      --cpus=LIST        pin tasks round-robin over LIST (0,2-3): ring\n\
-                         members in order; rr client 0, server 0, client 1...\n\
-      --progress=N       a progress line every N hops or transactions\n\
-      --format=FORMAT    text (default), json or csv\n\
-  -o, --output=FILE      write the report to FILE (replaced atomically)\n\
-  -v, --verbose          say what is being run on stderr\n\
-  -q, --quiet            accepted for the suite's vocabulary\n\
-  -h, --help             show this help and exit\n\
-  -V, --version          show the version and exit\n\
-\n\
-Sizes take binary suffixes (64k = 65536 bytes).  Durations: 250ms, 10s, 2m.\n\
-Exit status: 0 success, 1 run failed, 2 usage error, 3 unsupported here\n\
-(tbench not installed, a CPU not available), 128+N stopped by signal N.\n",
+	/* clang-format off */
+	fputs("The scheduler and loopback-network measures of the 2008 tbench hunt:\n"
+	      "  ring       NR tasks pass a token round a ring (ring-test): us per cycle,\n"
+	      "             cycles/s and the wakeup latency of every hop\n"
+	      "  rr         request/response over TCP (or UDP) loopback, as netperf\n"
+	      "             TCP_RR: transactions/s and the round-trip latency\n"
+	      "  tbench     dbench's tbench_srv and tbench (package dbench), parsed\n"
+	      "  calibrate  the busy loop of -w against the thread's CPU time\n"
+	      "\n"
+	      "ring:\n"
+	      "  -t, --tasks=NR         tasks in the ring (default 2)\n"
+	      "  -w, --work=TIME        busy work per hop; a bare number is ms (default 0)\n"
+	      "  -s, --sleep=TIME       sleep per hop; a bare number is ms (default 0)\n"
+	      "      --via=KIND         pipe (default), futex or eventfd\n"
+	      "      --processes        tasks are processes, not threads\n"
+	      "rr:\n"
+	      "  -c, --clients=N        client connections, one thread each (default 1)\n"
+	      "      --size=REQ,RESP    request and response bytes (default 1,1)\n"
+	      "      --udp              UDP datagrams instead of TCP\n"
+	      "      --listen=HOST:PORT only serve, on HOST:PORT, until stopped or -d\n"
+	      "      --connect=HOST:PORT\n"
+	      "                         only the clients, against that server\n"
+	      "      --port-file=FILE   write the port the server got to FILE\n"
+	      "      --max-clients=N    connections the server holds at most (default 64)\n"
+	      "      --idle-timeout=TIME\n"
+	      "                         drop a silent peer after TIME (default 60s)\n"
+	      "tbench:\n"
+	      "  -c, --clients=N        tbench clients (default 1)\n"
+	      "all modes:\n"
+	      "  -d, --duration=TIME    measure for TIME (default 10s)\n"
+	      "  -N, --count=N          measure N cycles (rr: N transactions per client)\n"
+	      "      --warmup=TIME      run TIME before measuring (default 1s)\n"
+	      "  -n, --runs=N           N measurements: mean, stddev, CoV (default 1)\n"
+	      "      --cpus=LIST        pin tasks round-robin over LIST (0,2-3): ring\n"
+	      "                         members in order; rr client 0, server 0, client 1...\n"
+	      "      --progress=N       a progress line every N hops or transactions\n"
+	      "      --format=FORMAT    text (default), json or csv\n"
+	      "  -o, --output=FILE      write the report to FILE (replaced atomically)\n"
+	      "  -v, --verbose          say what is being run on stderr\n"
+	      "  -q, --quiet            accepted for the suite's vocabulary\n"
+	      "  -h, --help             show this help and exit\n"
+	      "  -V, --version          show the version and exit\n"
+	      "\n"
+	      "Sizes take binary suffixes (64k = 65536 bytes).  Durations: 250ms, 10s, 2m.\n"
+	      "Exit status: 0 success, 1 run failed, 2 usage error, 3 unsupported here\n"
+	      "(tbench not installed, a CPU not available), 128+N stopped by signal N.\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
