@@ -271,7 +271,7 @@ static void json_calibration(struct json *j, const struct rb_calib *c,
 			     const struct rb_opts *o)
 {
 	json_object_begin(j, "calibration");
-	json_str(j, "clock", "CLOCK_MONOTONIC");
+	json_str(j, "clock", "CLOCK_THREAD_CPUTIME_ID");
 	json_double(j, "ns_per_loop", c->ns_per_loop);
 	json_double(j, "loops_per_us", 1e3 / c->ns_per_loop);
 	json_double(j, "ns_per_loop_min", c->ns_per_loop_min);

@@ -88,24 +88,25 @@ void rb_calibrate(struct rb_calib *c, uint64_t work_ns)
 	unsigned i;
 
 	/*
-	 * Grow a trial until it lasts 200 us, then take the median of many:
-	 * a short trial is seldom cut by preemption (a time slice is
-	 * milliseconds), so the median is the loop's speed on this CPU as it
-	 * is loaded now, and the fastest trial (recorded) is its speed with
-	 * an idle SMT sibling.
+	 * Grow a trial until it lasts 200 us, then take the median of many,
+	 * each timed on the thread's CPU clock: time the thread spent
+	 * preempted is not in it (on a loaded machine wall-clock trials were
+	 * cut so often that their median ran 30-50% slow), so the median is
+	 * the loop's own speed on this CPU, and the fastest trial (recorded)
+	 * its speed with an idle SMT sibling.
 	 */
 	for (;;) {
-		t = mono_ns();
+		t = thread_cpu_ns();
 		rb_spin(loops);
-		dt = mono_ns() - t;
+		dt = thread_cpu_ns() - t;
 		if (dt >= 200 * NSEC_PER_USEC || loops >= (1ULL << 40))
 			break;
 		loops *= 2;
 	}
 	for (i = 0; i < RB_CALIB_TRIALS; i++) {
-		t = mono_ns();
+		t = thread_cpu_ns();
 		rb_spin(loops);
-		trial[i] = mono_ns() - t;
+		trial[i] = thread_cpu_ns() - t;
 	}
 	c->trial_loops = loops;
 	c->trials = RB_CALIB_TRIALS;

@@ -514,14 +514,6 @@ static int run_once(struct rb_state *st, const struct rb_calib *cal,
 	return 0;
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * calibrate: RUNS times (default 5), calibrate the busy loop as a run's
  * start does and at once run WORK of it, timed on the thread's CPU clock.
