@@ -47,7 +47,7 @@ extern const char *const rb_via_name[VIA_COUNT + 1];
 #define RB_MAX_DGRAM 65507U   /* UDP payload over IPv4 */
 #define RB_HELLO_MAX 64	      /* the TCP hello line, newline included */
 #define RB_HELLO_NS (5 * 1000000000ULL) /* to say hello */
-#define RB_CALIB_TRIALS 200	     /* of the busy loop; the median counts */
+#define RB_CALIB_TRIALS 9	     /* of the busy loop; the median counts */
 #define RB_UDP_WAIT_NS 1000000000ULL /* for a UDP response */
 
 /* Everything the command line decides. */

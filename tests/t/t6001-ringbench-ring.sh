@@ -85,17 +85,15 @@ test_expect_success 'CSV: a header and a row per run' '
 '
 
 # The busy loop is calibrated on CLOCK_MONOTONIC; its CPU time is checked
-# on CLOCK_THREAD_CPUTIME_ID, which preemption does not inflate, right
-# after a calibration each time.  The median of 9 checks must be within 25%
-# of the asked 20 ms: a wrong unit, a loop the compiler folded away or a
-# calibration taken from preempted trials is off by far more, while a
-# loaded machine moves the loop's own speed by up to ~12% (measured with
-# three spinning processes on 2 CPUs; about 1-4% otherwise): no timed
-# assertion, and room for a busy CI machine.
+# on CLOCK_THREAD_CPUTIME_ID, which preemption does not inflate, in trials
+# of 5 ms, right after a calibration each time.  The median of 9 checks
+# must be within 5% of the asked 20 ms (the issue's bound): measured
+# -1.7..+0.8% on a quiet 2-vCPU VM and -0.8..+0.6% with three spinning
+# processes; wall-clock or 200 us trials were 30-50% off on the same VM.
 test_expect_success JQ 'the calibrated work takes the asked CPU time' '
 	ringbench calibrate -w 20ms -n 9 --format json >out.json &&
 	e=$(jqf out.json .work_error_pct) &&
-	awk -v e="$e" "BEGIN { exit !(e > -25 && e < 25) }" ||
+	awk -v e="$e" "BEGIN { exit !(e > -5 && e < 5) }" ||
 	test_fail "work off by $e%"
 '
 
