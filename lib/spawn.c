@@ -18,6 +18,11 @@ extern char **environ;
 
 int spawn_wait(char *const argv[], int flags)
 {
+	return spawn_wait_in(NULL, argv, flags);
+}
+
+int spawn_wait_in(const char *dir, char *const argv[], int flags)
+{
 	posix_spawn_file_actions_t fa;
 	int r, status;
 	pid_t pid;
@@ -27,9 +32,14 @@ int spawn_wait(char *const argv[], int flags)
 	r = posix_spawn_file_actions_init(&fa);
 	if (r)
 		return -r;
-	if (flags & SPAWN_QUIET)
+	if (dir)
+		r = posix_spawn_file_actions_addchdir_np(&fa, dir);
+	if (!r && (flags & SPAWN_QUIET))
 		r = posix_spawn_file_actions_addopen(&fa, STDERR_FILENO,
 						     "/dev/null", O_WRONLY, 0);
+	if (!r && (flags & SPAWN_OUT_TO_ERR))
+		r = posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO,
+						     STDOUT_FILENO);
 	if (!r)
 		r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);

@@ -8,7 +8,8 @@
 
 /* Flags of spawn_wait(). */
 enum {
-	SPAWN_QUIET = 1 << 0, /* its standard error goes to /dev/null */
+	SPAWN_QUIET = 1 << 0,	   /* its standard error goes to /dev/null */
+	SPAWN_OUT_TO_ERR = 1 << 1, /* its standard output goes to our stderr */
 };
 
 /*
@@ -18,5 +19,8 @@ enum {
  * such program).
  */
 int spawn_wait(char *const argv[], int flags);
+/* As spawn_wait(), the child in directory DIR (NULL: ours); a failed chdir
+ * or exec in the child is its exit status 127. */
+int spawn_wait_in(const char *dir, char *const argv[], int flags);
 
 #endif
