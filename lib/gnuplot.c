@@ -11,7 +11,6 @@
 #include "lib/output.h"
 #include "lib/spawn.h"
 
-
 /*
  * A single-quoted gnuplot string knows one escape, the doubled quote, and
  * ends its command at a newline: a newline in a title made the rest of it
