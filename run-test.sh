@@ -6,8 +6,10 @@
 # cache before each counted run), optionally a seqbench pass, with the
 # monitors watching the kernel, and leaves a result directory (contract 3):
 # summary.txt, the latency series, vmstat.log, kern.log, sysinfo/, plots and
-# result.json.  It orchestrates only: every figure is measured or computed
-# by the C programs.  See latency-run-test(1).
+# result.json.  It orchestrates only: the options are read and checked,
+# and every figure is measured or computed, by the C programs.  The helpers
+# it sources (scripts/*.sh) are leaf functions; the globals, the traps and
+# the order of the steps are here.  See latency-run-test(1).
 #
 # Environment (defaults in brackets):
 #   LATENCY_TESTS_BINDIR   where the programs are [next to this script in a
@@ -20,6 +22,7 @@
 #   LATENCY_QUICK_RATIO    --quick's default --pressure [3]
 #   LATENCY_QUICK_COMMITS  --quick's synthetic repository size [180000]
 #   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [180000]
+#                          (these four are read by latency-summarize)
 #   LATENCY_STATE_DIR      where the machine-state record is kept
 #                          [/var/lib/latency-tests] (see latency-machine(1))
 #   LATENCY_CGROUP_ROOT    where cgroups are mounted [/sys/fs/cgroup]
@@ -27,42 +30,31 @@
 #   LATENCY_PROC, LATENCY_SYS  proc and sysfs for sysinfo [/proc, /sys]
 set -eu
 
-: "${LATENCY_DEFAULT_RATIO:=6}"
-: "${LATENCY_QUICK_RATIO:=3}"
-: "${LATENCY_QUICK_COMMITS:=180000}"
-: "${LATENCY_DEFAULT_COMMITS:=180000}"
-
-prog=${0##*/}
 here=$(cd "$(dirname "$0")" && pwd)
 version='@VERSION@'
 builtin_bindir='@bindir@'
-builtin_datadir='@pkgdatadir@'
 
-die() {
-	printf '%s: %s\n' "$prog" "$*" >&2
+# The helpers, the shared ones (shell-lib.sh) first: LATENCY_TESTS_DATADIR,
+# else beside this script in the source tree, else where make install put
+# them (the path substituted at build time).
+for datadir in "${LATENCY_TESTS_DATADIR:-}" "$here/scripts" '@pkgdatadir@'; do
+	[ -f "$datadir/shell-lib.sh" ] && break
+done
+if ! [ -f "$datadir/shell-lib.sh" ]; then
+	printf '%s: cannot find the helpers shell-lib.sh, confine.sh, ... (set LATENCY_TESTS_DATADIR)\n' \
+		"${0##*/}" >&2
 	exit 1
-}
-
-warn() {
-	printf '%s: warning: %s\n' "$prog" "$*" >&2
-}
-
-usage_error() {
-	printf '%s: %s\n' "$prog" "$*" >&2
-	printf "Try '%s --help' for more information.\n" "$prog" >&2
-	exit 2
-}
-
-# Copy stdin to stdout; a write error (e.g. a full disk) is fatal, with
-# the reason, as in every program of the suite.
-print_stdout() {
-	if ! _err=$(cat 2>&1 >&3); then
-		# Nothing said: cat was stopped by SIGPIPE, as a reader went away.
-		[ -z "$_err" ] ||
-			printf '%s: write error: %s\n' "$prog" "${_err##*: }" >&2
-		exit 1
-	fi
-} 3>&1
+fi
+# shellcheck source=scripts/shell-lib.sh
+. "$datadir/shell-lib.sh"
+# shellcheck source=scripts/confine.sh
+. "$datadir/confine.sh"
+# shellcheck source=scripts/sysinfo.sh
+. "$datadir/sysinfo.sh"
+# shellcheck source=scripts/plot.sh
+. "$datadir/plot.sh"
+# shellcheck source=scripts/workloads.sh
+. "$datadir/workloads.sh"
 
 usage() {
 	print_stdout <<EOF
@@ -88,6 +80,8 @@ Run:
                        state: dirty pages written, caches dropped, swap
                        emptied, memory compacted)
   --seqbench=ARGS      also run seqbench with ARGS after the fake-gitk runs
+  --ringbench=ARGS     also run ringbench with ARGS (its mode first, e.g.
+                       'ring -t 2 -n 5') after them, into ringbench.json
   --repo=PATH          git repository for fake-gitk (default: a synthetic
                        one, created once and cached)
   --commits=N          size of the synthetic repository (default 180000)
@@ -146,347 +140,74 @@ EOF
 	exit 0
 }
 
-show_version() {
-	case $version in
-	@*)
-		# Running from the source tree: ask the tree for its version.
-		version=$(sh "$here/version.sh")
-		;;
-	esac
-	printf '%s (latency-tests) %s\n' "$prog" "$version" | print_stdout
-	exit 0
-}
-
 # --- configuration ---------------------------------------------------------
-# Every option is a configuration key: cfg_<key with _ for ->.  "" means
-# "not set"; resolve_config fills in the defaults.
-cfg_keys="label results scratch repo commits seed gitk-runs warmup drop-caches"
-cfg_keys="$cfg_keys seqbench music-from gitk-args music-args stall pressure"
-cfg_keys="$cfg_keys confine mem-limit swap allow-unconfined precision max-runs"
-cfg_keys="$cfg_keys time-budget sysctl quick"
+# Every option is a configuration key, read with the --config files and
+# checked by latency-summarize --run-config (the keys: latency-summarize(1)).
+# read_config sets cfg_<key, _ for -> for each, cfg_action (run, help or
+# version), cfg_print_config and cfg_restore (yes or no), and
+# cfg_mem_limit_bytes and cfg_swap_bytes (those sizes in bytes; empty when
+# not sizes).
+cfg_action='' cfg_print_config='' cfg_restore='' cfg_mem_limit_bytes=''
+cfg_swap_bytes=''
 cfg_label='' cfg_results='' cfg_scratch='' cfg_repo='' cfg_commits=''
 cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
 cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
 cfg_pressure='' cfg_confine='' cfg_mem_limit='' cfg_swap=''
 cfg_allow_unconfined='' cfg_precision='' cfg_max_runs='' cfg_time_budget=''
-cfg_sysctl=''
-cfg_quick=''
+cfg_sysctl='' cfg_quick='' cfg_ringbench=''
 
-cfg_set() {
-	_var=cfg_$(echo "$1" | tr - _)
-	case " $cfg_keys " in
-	*" $1 "*) ;;
-	*) return 1 ;;
-	esac
-	eval "$_var=\$2"
-}
-
-cfg_get() {
-	eval "printf '%s' \"\$cfg_$(echo "$1" | tr - _)\""
-}
-
-# load_config FILE: name=value lines; # comments and blank lines skipped.
-# The file is read, never executed.
-load_config() {
-	[ -r "$1" ] || usage_error "cannot read config file '$1'"
-	_n=0
-	while IFS= read -r _line || [ -n "$_line" ]; do
-		_n=$((_n + 1))
-		case $_line in
-		'' | '#'*) continue ;;
-		*=*) ;;
-		*) usage_error "$1:$_n: expected name=value: '$_line'" ;;
-		esac
-		cfg_set "${_line%%=*}" "${_line#*=}" ||
-			usage_error "$1:$_n: unknown setting '${_line%%=*}'"
-	done <"$1"
-}
-
-# Values: validated here so a bad one stops the run before any load.
-# Numbers are kept to 9 digits (18 for sizes) so the shell's arithmetic
-# never overflows and never sees a number it cannot read.
-check_uint() {
-	case $2 in
-	'' | *[!0-9]*) usage_error "invalid value '$2' for --$1 (expected a whole number)" ;;
-	??????????*) usage_error "invalid value '$2' for --$1 (too large)" ;;
-	esac
-}
-
-# check_min NAME VALUE MIN: a whole number of at least MIN.
-check_min() {
-	check_uint "$1" "$2"
-	[ "$2" -ge "$3" ] ||
-		usage_error "invalid value '$2' for --$1 (expected at least $3)"
-}
-
-# size_bytes NAME VALUE: a size with binary suffix in bytes.
-size_bytes() {
-	_v=$2
-	_mult=1
-	case $_v in
-	*[kK]) _mult=1024 _v=${_v%?} ;;
-	*M) _mult=1048576 _v=${_v%M} ;;
-	*G) _mult=1073741824 _v=${_v%G} ;;
-	*T) _mult=1099511627776 _v=${_v%T} ;;
-	esac
-	case $_v in
-	'' | *[!0-9]*) usage_error "invalid value '$2' for --$1 (expected a size such as 512M)" ;;
-	???????????????????*) usage_error "invalid value '$2' for --$1 (too large)" ;;
-	esac
-	_v=${_v#"${_v%%[!0]*}"}
-	[ -n "$_v" ] ||
-		usage_error "invalid value '$2' for --$1 (expected a size above 0)"
-	[ "$_v" -le $((9223372036854775807 / _mult)) ] ||
-		usage_error "invalid value '$2' for --$1 (too large)"
-	echo $((_v * _mult))
-}
-
-# duration_ms NAME VALUE: a duration (250ms, 10s, 2m, 1h; a bare number is
-# seconds) in whole milliseconds, at least 1.
-duration_ms() {
-	_v=$2
-	case $_v in
-	*ms) _unit=1 _v=${_v%ms} ;;
-	*s) _unit=1000 _v=${_v%s} ;;
-	*m) _unit=60000 _v=${_v%m} ;;
-	*h) _unit=3600000 _v=${_v%h} ;;
-	*) _unit=1000 ;;
-	esac
-	_int=${_v%%.*}
-	_frac=
-	case $_v in
-	*.*) _frac=${_v#*.} ;;
-	esac
-	case $_int$_frac in
-	'' | *[!0-9]*) usage_error "invalid value '$2' for --$1 (expected a duration such as 1s)" ;;
-	esac
-	case $_int in
-	???????*) usage_error "invalid value '$2' for --$1 (too large)" ;;
-	esac
-	_frac=$(printf '%.3s' "${_frac}000")
-	_ms=$(((${_int:-0} * 1000 + ${_frac#"${_frac%%[!0]*}"}0 / 10) * _unit / 1000))
-	[ "$_ms" -ge 1 ] ||
-		usage_error "invalid value '$2' for --$1 (expected a duration of at least 1ms)"
-	echo "$_ms"
-}
-
-# check_decimal NAME VALUE: a positive decimal number such as 3 or 1.5.
-check_decimal() {
-	case $2 in
-	'' | . | *[!0-9.]* | *.*.* | .* | *.) usage_error "invalid value '$2' for --$1 (expected a positive number such as 3 or 1.5)" ;;
-	?????????????*) usage_error "invalid value '$2' for --$1 (too large)" ;;
-	esac
-	case $2 in
-	*[1-9]*) ;;
-	*) usage_error "invalid value '$2' for --$1 (expected a number above 0)" ;;
-	esac
-}
-
-# check_sysctls: --sysctl is NAME=VALUE[,NAME=VALUE]..., names as sysctl(8)
-# writes them (vm.page-cluster), values one word.
-check_sysctls() {
-	_rest=$cfg_sysctl
-	while [ -n "$_rest" ]; do
-		_one=${_rest%%,*}
-		case $_rest in
-		*,*) _rest=${_rest#*,} ;;
-		*) _rest= ;;
-		esac
-		case $_one in
-		[a-z]*=?*) ;;
-		*) usage_error "invalid value '$cfg_sysctl' for --sysctl (expected NAME=VALUE[,NAME=VALUE]...)" ;;
-		esac
-		case ${_one%%=*} in
-		*[!a-z0-9_.-]* | *..* | *.) usage_error "invalid sysctl name '${_one%%=*}' in --sysctl" ;;
-		esac
-		case ${_one#*=} in
-		*[!A-Za-z0-9_.:-]*) usage_error "invalid sysctl value '${_one#*=}' in --sysctl (letters, digits and . _ : - only)" ;;
-		esac
-	done
-}
-
-check_yesno() {
-	case $2 in
-	yes | no) ;;
-	*) usage_error "invalid value '$2' for $1 (expected yes or no)" ;;
-	esac
-}
-
-resolve_config() {
-	if [ -z "$cfg_quick" ]; then
-		cfg_quick=no
+# read_config ARG...: the configuration of the command line ARG....  The
+# lines read are name=value with no control character in any value; each
+# value is assigned as it is, never evaluated.
+read_config() {
+	if _out=$("$p_latency_summarize" --run-config --shell -- "$@" 2>&1); then
+		_st=0
+	else
+		_st=$?
 	fi
-	check_yesno quick "$cfg_quick"
-	if [ "$cfg_quick" = yes ]; then
-		[ -n "$cfg_gitk_runs" ] || cfg_gitk_runs=3
-		[ -n "$cfg_warmup" ] || cfg_warmup=0
-		[ -n "$cfg_commits" ] || cfg_commits=$LATENCY_QUICK_COMMITS
-		[ -n "$cfg_pressure" ] || cfg_pressure=$LATENCY_QUICK_RATIO
-	fi
-	[ -n "$cfg_gitk_runs" ] || cfg_gitk_runs=auto
-	[ -n "$cfg_warmup" ] || cfg_warmup=1
-	[ -n "$cfg_drop_caches" ] || cfg_drop_caches=yes
-	[ -n "$cfg_commits" ] || cfg_commits=$LATENCY_DEFAULT_COMMITS
-	[ -n "$cfg_seed" ] || cfg_seed=137
-	[ -n "$cfg_stall" ] || cfg_stall=1s
-	[ -n "$cfg_results" ] || cfg_results=./results
-	[ -n "$cfg_allow_unconfined" ] || cfg_allow_unconfined=no
-	[ -n "$cfg_pressure" ] || cfg_pressure=$LATENCY_DEFAULT_RATIO
-	[ -n "$cfg_confine" ] || cfg_confine=auto
-	[ -n "$cfg_mem_limit" ] || cfg_mem_limit=ratio
-	[ -n "$cfg_swap" ] || cfg_swap=auto
-	[ -n "$cfg_precision" ] || cfg_precision=2
-	[ -n "$cfg_max_runs" ] || cfg_max_runs=10
-	[ -n "$cfg_time_budget" ] || cfg_time_budget=6m
-	# Reading the history again after the map is built, as gitk does
-	# when scrolled, brings what was swapped out back in.
-	[ -n "$cfg_gitk_args" ] || cfg_gitk_args=--reread
-	if [ -z "$cfg_label" ]; then
-		cfg_label=$(uname -r)
-	fi
-
-	case $cfg_gitk_runs in
-	auto) ;;
-	*) check_min gitk-runs "$cfg_gitk_runs" 1 ;;
+	case $_st in
+	0) ;;
+	2) usage_error "$(printf '%s\n' "$_out" | sed -n '1s/^latency-summarize: //p')" ;;
+	*) die "latency-summarize --run-config failed: $_out" ;;
 	esac
-	check_uint warmup "$cfg_warmup"
-	check_min commits "$cfg_commits" 1
-	check_uint seed "$cfg_seed"
-	check_decimal pressure "$cfg_pressure"
-	check_decimal precision "$cfg_precision"
-	check_min max-runs "$cfg_max_runs" 2
-	time_budget_ms=$(duration_ms time-budget "$cfg_time_budget")
-	duration_ms stall "$cfg_stall" >/dev/null
-	check_yesno drop-caches "$cfg_drop_caches"
-	check_yesno allow-unconfined "$cfg_allow_unconfined"
-	check_sysctls
-	case $cfg_confine in
-	auto | global | memcg | none) ;;
-	*) usage_error "invalid value '$cfg_confine' for --confine (expected auto, global, memcg or none)" ;;
-	esac
-	case $cfg_label in
-	*[!A-Za-z0-9._+-]* | '' | .*)
-		usage_error "invalid label '$cfg_label' (letters, digits and . _ + - only, not starting with .)"
-		;;
-	esac
-	case $cfg_mem_limit in
-	ratio | none) ;;
-	*) size_bytes mem-limit "$cfg_mem_limit" >/dev/null ;;
-	esac
-	case $cfg_swap in
-	auto | none | /*) ;;
-	*) size_bytes swap "$cfg_swap" >/dev/null ;;
-	esac
-	case $cfg_music_from in
-	'') ;;
-	*?:*)
-		_port=${cfg_music_from##*:}
-		case $_port in
-		'' | *[!0-9]* | ??????*) _port=0 ;;
+	while IFS= read -r _line; do
+		_k=${_line%%=*}
+		case $_k in
+		'' | *[!a-z_]*) die "unexpected line from latency-summarize --run-config: '$_line'" ;;
 		esac
-		if [ "$_port" -lt 1 ] || [ "$_port" -gt 65535 ]; then
-			usage_error "invalid value '$cfg_music_from' for --music-from (expected HOST:PORT, PORT 1-65535)"
-		fi
-		;;
-	*) usage_error "invalid value '$cfg_music_from' for --music-from (expected HOST:PORT)" ;;
-	esac
-	if [ -n "$cfg_repo" ] && ! [ -d "$cfg_repo" ]; then
-		usage_error "--repo '$cfg_repo' is not a directory"
-	fi
-	if [ -e "$cfg_results" ] && ! [ -d "$cfg_results" ]; then
-		usage_error "--results '$cfg_results' is not a directory"
-	fi
-	if [ -n "$cfg_scratch" ] && ! [ -d "$cfg_scratch" ]; then
-		usage_error "--scratch '$cfg_scratch' is not a directory"
-	fi
+		IFS= read -r "cfg_$_k" <<EOF_VALUE
+${_line#*=}
+EOF_VALUE
+	done <<EOF_CONFIG
+$_out
+EOF_CONFIG
 }
 
-# The effective configuration, one name=value per line, in a fixed order:
-# --config on this output repeats the run.
+# print_config ARG...: the effective configuration of that command line,
+# one name=value per line in a fixed order: --config on it repeats the run.
 print_config() {
-	echo "# latency-tests run configuration (latency-run-test --config FILE)"
-	for _k in $cfg_keys; do
-		printf '%s=%s\n' "$_k" "$(cfg_get "$_k")"
-	done
-}
-
-parse_args() {
-	# The config file first, so that the command line overrides it.
-	_prev=
-	for _a in "$@"; do
-		case $_prev in
-		--config) load_config "$_a" ;;
-		esac
-		case $_a in
-		--config=*) load_config "${_a#--config=}" ;;
-		esac
-		_prev=$_a
-	done
-	while [ $# -gt 0 ]; do
-		_opt=$1
-		case $_opt in
-		--*=*)
-			_name=${_opt%%=*}
-			_val=${_opt#*=}
-			_has_val=yes
-			;;
-		*)
-			_name=$_opt
-			_val=
-			_has_val=no
-			;;
-		esac
-		shift
-		case $_name in
-		-h | --help) usage ;;
-		-V | --version) show_version ;;
-		--quick | --no-drop-caches | --allow-unconfined | --print-config | \
-			--restore)
-			[ "$_has_val" = no ] ||
-				usage_error "option '$_name' takes no value"
-			case $_name in
-			--restore) opt_restore=yes ;;
-			--quick) cfg_quick=yes ;;
-			--no-drop-caches) cfg_drop_caches=no ;;
-			--allow-unconfined) cfg_allow_unconfined=yes ;;
-			--print-config) opt_print_config=yes ;;
-			esac
-			;;
-		--config | --label | --results | --scratch | --repo | --commits | \
-			--seed | --gitk-runs | --warmup | --seqbench | \
-			--music-from | --gitk-args | --music-args | --stall | \
-			--mem-limit | --swap | --pressure | --confine | \
-			--precision | --max-runs | --time-budget | --sysctl)
-			if [ "$_has_val" = no ]; then
-				[ $# -gt 0 ] ||
-					usage_error "option '$_name' requires an argument"
-				_val=$1
-				shift
-			fi
-			[ "$_name" = --config ] || cfg_set "${_name#--}" "$_val"
-			;;
-		--)
-			[ $# -eq 0 ] || usage_error "unexpected argument '$1'"
-			;;
-		-*) usage_error "unrecognized option '$_name'" ;;
-		*) usage_error "unexpected argument '$_name'" ;;
-		esac
-	done
+	"$p_latency_summarize" --run-config -- "$@"
 }
 
 # --- programs ----------------------------------------------------------------
-# find_prog FOLDER/NAME: the program's path, from the built tree next to
-# this script, LATENCY_TESTS_BINDIR, the installed bindir, or PATH.
+# find_prog NAME: the program's path, from LATENCY_TESTS_BINDIR, the built
+# tree next to this script (any folder: FOLDER/NAME), the installed bindir,
+# or PATH.
 find_prog() {
-	_base=${1##*/}
-	if [ -n "${LATENCY_TESTS_BINDIR:-}" ] && [ -x "$LATENCY_TESTS_BINDIR/$_base" ]; then
-		echo "$LATENCY_TESTS_BINDIR/$_base"
-	elif [ -x "$here/$1" ]; then
-		echo "$here/$1"
-	elif case $builtin_bindir in @*) false ;; *) [ -x "$builtin_bindir/$_base" ] ;; esac then
-		echo "$builtin_bindir/$_base"
-	elif command -v "$_base" >/dev/null 2>&1; then
-		command -v "$_base"
+	if [ -n "${LATENCY_TESTS_BINDIR:-}" ] && [ -x "$LATENCY_TESTS_BINDIR/$1" ]; then
+		echo "$LATENCY_TESTS_BINDIR/$1"
+		return 0
+	fi
+	for _f in "$here"/*/"$1"; do
+		[ -f "$_f" ] && [ -x "$_f" ] && {
+			echo "$_f"
+			return 0
+		}
+	done
+	if case $builtin_bindir in @*) false ;; *) [ -x "$builtin_bindir/$1" ] ;; esac then
+		echo "$builtin_bindir/$1"
+	elif command -v "$1" >/dev/null 2>&1; then
+		command -v "$1"
 	else
 		return 1
 	fi
@@ -495,40 +216,43 @@ find_prog() {
 # Set by find_programs.
 p_latency_output='' p_unbuffered='' p_fake_gitk='' p_fake_music=''
 p_latency_vmstat='' p_latency_kmsg='' p_latency_trace='' p_latency_summarize=''
-p_seqbench='' p_latency_machine=''
+p_seqbench='' p_latency_machine='' p_latency_highorder=''
+p_ringbench=''
 
 find_programs() {
 	_missing=
-	for _p in latency-output/latency-output latency-output/unbuffered \
-		fakegitk/fake-gitk fakemusic/fake-music monitors/latency-vmstat \
-		monitors/latency-kmsg monitors/latency-trace \
-		scripts/latency-summarize scripts/latency-machine; do
-		_v=p_$(echo "${_p##*/}" | tr - _)
+	for _p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
+		latency-kmsg latency-trace latency-highorder latency-summarize \
+		latency-machine; do
+		_v=p_$(echo "$_p" | tr - _)
 		if _path=$(find_prog "$_p"); then
 			eval "$_v=\$_path"
 		else
-			_missing="$_missing ${_p##*/}"
+			_missing="$_missing $_p"
 		fi
 	done
 	if [ -n "$cfg_seqbench" ]; then
-		if _path=$(find_prog seqbench/seqbench); then
+		if _path=$(find_prog seqbench); then
 			p_seqbench=$_path
 		else
 			_missing="$_missing seqbench"
+		fi
+	fi
+	if [ -n "$cfg_ringbench" ]; then
+		if _path=$(find_prog ringbench); then
+			p_ringbench=$_path
+		else
+			_missing="$_missing ringbench"
 		fi
 	fi
 	[ -z "$_missing" ] ||
 		die "cannot find program(s):$_missing (build the tree, or set LATENCY_TESTS_BINDIR)"
 }
 
-find_datadir() {
-	for _d in "${LATENCY_TESTS_DATADIR:-}" "$here/scripts" "$builtin_datadir"; do
-		[ -n "$_d" ] && [ -f "$_d/confine.sh" ] && {
-			datadir=$_d
-			return 0
-		}
-	done
-	die "cannot find the helpers confine.sh, sysinfo.sh, plot.sh and workloads.sh (set LATENCY_TESTS_DATADIR)"
+# latency-summarize is found first: it reads the options.
+find_summarize() {
+	p_latency_summarize=$(find_prog latency-summarize) ||
+		die "cannot find program(s): latency-summarize (build the tree, or set LATENCY_TESTS_BINDIR)"
 }
 
 # --- logging, progress, processes ------------------------------------------
@@ -547,45 +271,34 @@ progress() {
 	printf '%s: [%s] %s\n' "$prog" "$(date +%H:%M:%S)" "$*" >&2
 }
 
-# Shell-quote the arguments into one line.
-quote_args() {
-	_q=
-	for _a in "$@"; do
-		case $_a in
-		'' | *[!A-Za-z0-9_./:=,+@%-]*)
-			_a="'$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")'"
-			;;
-		esac
-		_q="$_q${_q:+ }$_a"
-	done
-	printf '%s' "$_q"
-}
-
-log_cmd() {
-	quote_args "$@" >>"$run_dir/commands.log"
-	echo >>"$run_dir/commands.log"
-}
-
+# Every command is logged by the driver itself, in the order it starts
+# them, one line in one write.
 run_logged() {
-	log_cmd "$@"
+	log_cmd "$run_dir/commands.log" "$@"
 	"$@"
 }
 
 # Background processes this run started, stopped by cleanup.
 bg_pids=
 
-bg_add() {
-	bg_pids="$bg_pids $1"
+# start_bg IN OUT ERR PROCS CMD...: log CMD and start it in the background
+# reading IN, writing OUT and ERR, in the cgroup whose cgroup.procs file is
+# PROCS (empty: none); its pid in bg_pid.
+start_bg() {
+	_in=$1 _out=$2 _err=$3 _procs=$4
+	shift 4
+	log_cmd "$run_dir/commands.log" "$@"
+	if [ -n "$_procs" ]; then
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		sh -c 'echo $$ >"$1" && shift && exec "$@"' sh "$_procs" "$@" \
+			<"$_in" >"$_out" 2>"$_err" &
+	else
+		"$@" <"$_in" >"$_out" 2>"$_err" &
+	fi
+	bg_pid=$!
+	bg_pids="$bg_pids $bg_pid"
 	# A run killed with SIGKILL leaves it running: the next run stops it.
-	machine record pid "$1" || warn "cannot record process $1"
-}
-
-bg_forget() {
-	_keep=
-	for _p in $bg_pids; do
-		[ "$_p" = "$1" ] || _keep="$_keep $_p"
-	done
-	bg_pids=$_keep
+	machine record pid "$bg_pid" || warn "cannot record process $bg_pid"
 }
 
 # wait_for PID: wait and return its exit status (set -e safe).
@@ -595,18 +308,323 @@ wait_for() {
 	else
 		_ws=$?
 	fi
-	bg_forget "$1"
+	_keep=
+	for _p in $bg_pids; do
+		[ "$_p" = "$1" ] || _keep="$_keep $_p"
+	done
+	bg_pids=$_keep
 	return $_ws
 }
 
-# in_cgroup CMD...: exec CMD inside the run's memory cgroup, if any.
-in_cgroup() {
-	if [ -n "$confine_cgroup" ]; then
-		# shellcheck disable=SC2016 # expanded by the inner shell
-		exec sh -c 'echo $$ >"$1" && shift && exec "$@"' sh \
-			"$(confine_cgroup_procs)" "$@"
+# stop_bg PID NAME ERRFILE: SIGTERM and wait; a program unsupported here
+# (exit 3) is noted, any other failure said.
+stop_bg() {
+	_early=no
+	kill -TERM "$1" 2>/dev/null || _early=yes
+	if wait_for "$1"; then
+		_st=0
+	else
+		_st=$?
 	fi
-	exec "$@"
+	if stopped_ok "$_st"; then
+		[ $_early = no ] || note "$2 had ended before it was stopped"
+		return 0
+	fi
+	if [ "$_st" = 3 ]; then
+		note "$2 unsupported here (exit 3): $(sed -n 1p "$run_dir/$3")"
+		return 0
+	fi
+	warn "$2 failed with status $_st (see $3)"
+	return 1
+}
+
+# machine CMD ARGS: latency-machine, the one record of what this run
+# changes on the machine (DESIGN.md, contract 5).
+machine() {
+	_mc=$1
+	shift
+	case $_mc in
+	record | shrink) set -- "$_mc" --owner=$$ "$@" ;;
+	*) set -- "$_mc" "$@" ;;
+	esac
+	"$p_latency_machine" "$@"
+}
+
+# --- memory pressure ---------------------------------------------------------
+# decide_pressure sets these (the defaults: the facts of a run that stops
+# before): pressure_mode (global|memcg|none), pressure_why, pressure_ratio
+# (empty: none), memory_bytes; calibrate: footprint_bytes, calibration,
+# swap_auto_bytes; confine: confine_cgroup (empty when none),
+# confine_swapdev (the swap this run enabled), shrunk.
+pressure_mode=none pressure_why='' pressure_ratio='' footprint_bytes=''
+memory_bytes='' calibration=none swap_auto_bytes=''
+confine_cgroup='' confine_swapdev='' shrunk=''
+cgroup_root=${LATENCY_CGROUP_ROOT:-/sys/fs/cgroup}
+
+# decide_pressure: the mode, and why (before any work: usage problems and
+# an impossible mode stop the run here).
+decide_pressure() {
+	pressure_ratio=$cfg_pressure
+	case $cfg_mem_limit in
+	ratio) ;;
+	none)
+		pressure_mode=none pressure_ratio=
+		pressure_why="--mem-limit=none"
+		return 0
+		;;
+	*)
+		case $cfg_confine in
+		auto | memcg) ;;
+		*) usage_error "--mem-limit=$cfg_mem_limit is a memory cgroup limit: it needs --confine=memcg (or auto)" ;;
+		esac
+		pressure_mode=memcg pressure_ratio=
+		pressure_why="explicit --mem-limit=$cfg_mem_limit"
+		memory_bytes=$cfg_mem_limit_bytes
+		;;
+	esac
+	case $cfg_confine in
+	auto)
+		if ! is_root; then
+			pressure_mode=none pressure_ratio=
+			pressure_why="not root: nothing was pressed (the workloads ran with all of this machine's memory)"
+		elif [ -n "$memory_bytes" ]; then
+			:
+		elif [ "$cfg_quick" = yes ]; then
+			pressure_mode=memcg
+			pressure_why="--quick: a memory cgroup (safe on shared machines and in CI)"
+		else
+			pressure_mode=global
+			pressure_why="root: the whole machine is shrunk, as a mem= boot"
+		fi
+		;;
+	none)
+		pressure_mode=none pressure_ratio=
+		pressure_why="--confine=none: nothing was pressed"
+		;;
+	*)
+		pressure_mode=$cfg_confine
+		pressure_why="--confine=$cfg_confine"
+		;;
+	esac
+	case $pressure_mode in
+	memcg)
+		if ! _why=$(confine_cgroup_parent "$cgroup_root"); then
+			unconfined "memory cgroup" "$_why"
+		fi
+		;;
+	global)
+		if ! is_root; then
+			unconfined "global memory pressure" "not root: cannot take memory offline"
+		fi
+		;;
+	esac
+	decide_swap
+}
+
+# unconfined WHAT WHY: go on without pressure only when allowed.
+unconfined() {
+	if [ "$cfg_allow_unconfined" = yes ]; then
+		warn "running without $1: $2"
+		note "unconfined: no $1 ($2)"
+		pressure_mode=none pressure_ratio='' memory_bytes=''
+		pressure_why="cannot confine here ($2): nothing was pressed"
+	else
+		unsupported "cannot confine the run ($1): $2 (--allow-unconfined goes on without)"
+	fi
+}
+
+# decide_swap: what swap the run gets (swap_kind file|cached|device|none,
+# swap_path), and a preflight of where a swap file would go.
+decide_swap() {
+	swap_kind=none swap_path=
+	case $cfg_swap in
+	none) return 0 ;;
+	auto) [ "$pressure_mode" != none ] || return 0 ;;
+	esac
+	if ! _why=$(confine_swap_check); then
+		case $cfg_swap in
+		auto) unconfined "swap" "$_why" ;;
+		*) unconfined "swap $cfg_swap" "$_why" ;;
+		esac
+		return 0
+	fi
+	case $cfg_swap in
+	/*)
+		swap_kind=device swap_path=$cfg_swap
+		return 0
+		;;
+	auto)
+		swap_kind=cached swap_path=$cache_dir/swapfile
+		_dir=$cache_dir _hint="set LATENCY_CACHE_DIR to a disk, or give --swap=DEVICE"
+		;;
+	*)
+		_dir=${cfg_scratch:-$cfg_results}
+		swap_kind=file swap_path=$_dir/latency-swapfile.$$
+		_hint="give --scratch=DIR on a disk, or --swap=DEVICE"
+		;;
+	esac
+	# A swap file on tmpfs would only move memory around (and swapon
+	# refuses it): say so before any work.
+	mkdir -p "$_dir" 2>/dev/null || true
+	# The record and swapon take absolute paths.
+	_abs=$(cd "$_dir" 2>/dev/null && pwd -P) ||
+		unsupported "cannot create the directory $_dir for the swap file"
+	swap_path=$_abs/${swap_path##*/}
+	case $(confine_fs_type "$_dir") in
+	tmpfs | ramfs)
+		unsupported "cannot put a swap file in $_dir: it is on $(confine_fs_type "$_dir") ($_hint)"
+		;;
+	esac
+}
+
+# calibrate: fake-gitk's footprint (peak RSS of an unconfined run on the
+# same repository and options), cached per repository, refs, options and
+# fake-gitk version; the plan from latency-summarize.
+calibrate() {
+	[ -n "$pressure_ratio" ] || return 0
+	_key=$(confine_calibration_key "$repo" "$p_fake_gitk" "$cfg_gitk_args") ||
+		fail_run "cannot read the repository's refs for the calibration"
+	_cal=$cache_dir/calibration-$_key.json
+	if [ -s "$_cal" ]; then
+		calibration=cached
+		cp "$_cal" "$run_dir/calibration.json" ||
+			fail_run "cannot copy the calibration $_cal"
+	else
+		progress "calibrating: one unconfined fake-gitk run measures its footprint"
+		prepare_run calibration
+		cmd_calibrate "$run_dir/calibration.json" >/dev/null \
+			2>"$run_dir/calibration.err" ||
+			fail_run "the calibration run of fake-gitk failed (see calibration.err)"
+		if ! cp "$run_dir/calibration.json" "$_cal.tmp.$$" ||
+			! mv "$_cal.tmp.$$" "$_cal"; then
+			fail_run "cannot cache the calibration in $_cal"
+		fi
+		calibration=measured
+	fi
+	_plan=$("$p_latency_summarize" --pressure-plan \
+		--calibration="$run_dir/calibration.json" --ratio="$pressure_ratio") ||
+		fail_run "cannot plan the pressure from calibration.json"
+	footprint_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^footprint_bytes=\([0-9]*\)$/\1/p')
+	memory_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^memory_bytes=\([0-9]*\)$/\1/p')
+	swap_auto_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^swap_bytes=\([0-9]*\)$/\1/p')
+	if [ -z "$footprint_bytes" ] || [ -z "$memory_bytes" ] ||
+		[ -z "$swap_auto_bytes" ]; then
+		fail_run "cannot plan the pressure from calibration.json"
+	fi
+	note "pressure: footprint $footprint_bytes bytes ($calibration), ratio $pressure_ratio: $memory_bytes bytes for the workloads"
+}
+
+swap_on() {
+	case $swap_kind in
+	none) return 0 ;;
+	device)
+		if confine_swap_enabled "$swap_path"; then
+			note "swap $swap_path is already enabled; leaving it as it is"
+			return 0
+		fi
+		;;
+	cached)
+		# Without a calibration: the smallest automatic swap file.
+		_bytes=${swap_auto_bytes:-268435456}
+		confine_swap_ready "$swap_path" "$_bytes" ||
+			confine_swap_make "$swap_path" "$_bytes" \
+				"$run_dir/commands.log" || return 1
+		;;
+	file)
+		machine record rmfile "$swap_path" || return 1
+		confine_swap_make "$swap_path" "$cfg_swap_bytes" \
+			"$run_dir/commands.log" || return 1
+		;;
+	esac
+	[ "$swap_kind" = device ] || chmod 600 "$swap_path" || return 1
+	machine record swapoff "$swap_path" || return 1
+	run_logged swapon "$swap_path" || return 1
+	confine_swapdev=$swap_path
+	note "swap: $swap_path ($swap_kind)"
+}
+
+# set_sysctls: the run's kernel tunables (--sysctl, checked by
+# latency-summarize), each recorded first.
+set_sysctls() {
+	[ -n "$cfg_sysctl" ] || return 0
+	is_root || unsupported "cannot set --sysctl=$cfg_sysctl: not root"
+	_rest=$cfg_sysctl
+	while [ -n "$_rest" ]; do
+		_one=${_rest%%,*}
+		case $_rest in
+		*,*) _rest=${_rest#*,} ;;
+		*) _rest= ;;
+		esac
+		_name=${_one%%=*}
+		_file=$(confine_sysctl_file "$_name")
+		[ -w "$_file" ] ||
+			unsupported "cannot set --sysctl $_name: no $_file here"
+		machine record sysctl "$_name" ||
+			fail_run "cannot record sysctl $_name"
+		echo "${_one#*=}" >"$_file" ||
+			fail_run "cannot set $_name to ${_one#*=}"
+		note "sysctl $_name=${_one#*=} for the run (restored after it)"
+	done
+}
+
+# confine: apply the decided pressure.
+confine() {
+	set_sysctls
+	swap_on || fail_run "cannot enable swap $swap_path"
+	case $pressure_mode in
+	memcg)
+		_parent=$(confine_cgroup_parent "$cgroup_root") ||
+			fail_run "no memory cgroup"
+		_cg=$_parent/latency-tests.$$
+		machine record rmdir "$_cg" || fail_run "cannot record the cgroup"
+		_limit_file=$(confine_cgroup_make "$_cg" "$memory_bytes") ||
+			fail_run "cannot create the memory cgroup $_cg limited to $memory_bytes bytes"
+		confine_cgroup=$_cg
+		note "memory cgroup $_cg limited to $memory_bytes bytes ($_limit_file); fake-gitk runs in it, fake-music and seqbench outside"
+		;;
+	global)
+		prepare_run shrink
+		progress "shrinking the machine to leave $memory_bytes bytes for the workloads"
+		machine shrink --keep="$memory_bytes" \
+			>"$run_dir/shrink.txt" 2>>"$run_dir/machine.log" ||
+			fail_run "cannot shrink the machine (see machine.log)"
+		shrunk=yes
+		grep -qx 'reached=yes' "$run_dir/shrink.txt" ||
+			warn "the machine could not be shrunk to the goal (see shrink.txt; boot with mem= for more pressure)"
+		;;
+	esac
+}
+
+# prepare_run NAME: every run starts from the same state (as root; see
+# confine_drop_caches), and in global mode the machine as small as planned.
+prepare_run() {
+	[ "$cfg_drop_caches" = yes ] || return 0
+	if ! is_root; then
+		[ -n "${drop_warned:-}" ] || warn "not root: the page cache is not dropped"
+		drop_warned=yes
+		return 0
+	fi
+	confine_drop_caches "$confine_swapdev" ||
+		fail_run "cannot drop the caches or empty the swap $confine_swapdev"
+	if [ -n "$shrunk" ]; then
+		# Memory freed meanwhile (by this run's page cache, or by
+		# anything else on the machine) would lessen the pressure:
+		# shrink again to the same share before each run.
+		{
+			echo "# before $1"
+			machine shrink --keep="$memory_bytes"
+		} >>"$run_dir/shrink-runs.txt" 2>>"$run_dir/machine.log" ||
+			fail_run "cannot shrink the machine again (see machine.log)"
+	fi
+}
+
+# Undo everything: latency-machine restores what this run recorded.
+confine_undo() {
+	machine restore --owner=$$ >>"$run_dir/machine.log" 2>&1 || {
+		warn "cannot restore the machine (see machine.log; latency-run-test --restore retries)"
+		return 1
+	}
+	confine_cgroup='' confine_swapdev=''
 }
 
 # --- the programs' command lines: one function each -------------------------
@@ -620,94 +638,196 @@ gitk_args() {
 	[ "$cfg_gitk_args" = none ] || printf '%s' "$cfg_gitk_args"
 }
 
-cmd_gitk() { # JSON
-	# shellcheck disable=SC2046 # user-supplied extra options, split
-	set -- "$p_unbuffered" "$p_fake_gitk" --iterations 1 --format json \
-		-o "$1" $(gitk_args) "$repo"
-	log_cmd "$@"
-	in_cgroup "$@"
-}
-
-# The calibration: the same run, unconfined and without a series.
+# The calibration: a run as the counted ones, unconfined and without a
+# series.
 cmd_calibrate() { # JSON
-	# shellcheck disable=SC2046 # user-supplied extra options, split
+	# shellcheck disable=SC2046 # checked words (latency-summarize), split
 	run_logged "$p_fake_gitk" --iterations 1 --format json -o "$1" \
 		$(gitk_args) "$repo"
 }
 
+# start_monitors: the samplers; the kernel log and the tracepoints are
+# watched only once the monitors say so: the load starts after that.
+start_monitors() {
+	set -- "$p_latency_vmstat" --interval 1s --summary "$run_dir/vmstat.json" \
+		--format json
+	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
+	start_bg /dev/null "$run_dir/vmstat.log" "$run_dir/vmstat.err" '' "$@"
+	pid_vmstat=$bg_pid
+	start_bg /dev/null "$run_dir/kmsg.out" "$run_dir/kmsg.err" '' \
+		"$p_latency_kmsg" --log "$run_dir/kern.log" \
+		--summary "$run_dir/kmsg.json" --format json
+	pid_kmsg=$bg_pid
+	start_bg /dev/null "$run_dir/trace.log" "$run_dir/trace.err" '' \
+		"$p_latency_trace" --summary "$run_dir/trace.json" --format json \
+		--events "$run_dir/trace-events.log"
+	pid_trace=$bg_pid
+	# The high-order probe, at every THP order the kernel has enabled.
+	pid_highorder=
+	if [ -d "${LATENCY_SYS:-/sys}/kernel/mm/transparent_hugepage" ]; then
+		start_bg /dev/null "$run_dir/highorder.log" \
+			"$run_dir/highorder.err" '' "$p_latency_highorder" \
+			--summary "$run_dir/highorder.json" --format json
+		pid_highorder=$bg_pid
+	else
+		progress "no transparent huge pages in this kernel: high-order allocations are not probed"
+		note "latency-highorder: not run: this kernel has no transparent huge pages"
+	fi
+	monitor_started "$run_dir/kern.log" "$pid_kmsg" latency-kmsg
+	monitor_started "$run_dir/trace.log" "$pid_trace" latency-trace
+	[ -z "$pid_highorder" ] ||
+		monitor_started "$run_dir/highorder.log" "$pid_highorder" \
+			latency-highorder
+}
+
+# monitor_started FILE PID NAME: a monitor that has exited is reported by
+# stop_bg; one that is slow to start, here.
+monitor_started() {
+	if wait_started "$1" "$2"; then
+		_st=0
+	else
+		_st=$?
+	fi
+	[ "$_st" != 2 ] || warn "$3 did not say it had started within 10 s"
+}
+
+stop_monitors() {
+	_ok=0
+	stop_bg "$pid_vmstat" latency-vmstat vmstat.err || _ok=1
+	stop_bg "$pid_kmsg" latency-kmsg kmsg.err || _ok=1
+	stop_bg "$pid_trace" latency-trace trace.err || _ok=1
+	if [ -n "$pid_highorder" ]; then
+		stop_bg "$pid_highorder" latency-highorder highorder.err || _ok=1
+	fi
+	pid_vmstat='' pid_kmsg='' pid_trace='' pid_highorder=''
+	return $_ok
+}
+
+# start_series NAME: latency-output reading the FIFO $fifo_dir/NAME, into
+# NAME.latency and NAME.report.json; its pid in pid_series.  A workload
+# writes into the FIFO, both in the background so that a signal reaches
+# the driver at once.
+start_series() {
+	mkfifo "$fifo_dir/$1"
+	start_bg "$fifo_dir/$1" "$run_dir/$1.latency" \
+		"$run_dir/$1.latency-output.err" '' \
+		"$p_latency_output" --stall "$cfg_stall" --format json \
+		--report "$run_dir/$1.report.json" --plot "$run_dir/$1"
+	pid_series=$bg_pid
+}
+
 # fake-music plays outside the memory cgroup: in a cgroup v1 its writeback
 # would be reclaimed by fake-gitk's limit and every run would wait on it.
-cmd_music() { # JSON
+start_music() {
+	mkdir -p "$scratch/music"
+	start_series fake-music
+	pid_music_series=$pid_series
 	set -- "$p_fake_music" --to "$scratch/music" --loop --format json \
-		-o "$1"
+		-o "$run_dir/fake-music.json"
 	[ -z "$cfg_music_from" ] || set -- "$@" --from "$cfg_music_from"
-	# shellcheck disable=SC2086 # user-supplied extra options, split
+	# shellcheck disable=SC2086 # checked words (latency-summarize), split
 	set -- "$@" $cfg_music_args
-	log_cmd "$@"
-	exec "$@"
+	start_bg /dev/null "$fifo_dir/fake-music" "$run_dir/fake-music.err" '' \
+		"$@"
+	pid_music=$bg_pid
 }
 
-cmd_latency_output() { # REPORT PLOT_PREFIX
-	set -- "$p_latency_output" --stall "$cfg_stall" --format json \
-		--report "$1" --plot "$2"
-	log_cmd "$@"
-	exec "$@"
+stop_music() {
+	[ -n "${pid_music:-}" ] || return 0
+	_ok=0
+	stop_bg "$pid_music" fake-music fake-music.err || _ok=1
+	pid_music=
+	wait_for "$pid_music_series" || {
+		warn "latency-output of fake-music failed"
+		_ok=1
+	}
+	return $_ok
 }
 
-cmd_vmstat() { # SUMMARY
-	set -- "$p_latency_vmstat" --interval 1s --summary "$1" --format json
+# snapshot NAME: the kernel's counters now, as NAME.json (per-run figures).
+snapshot() {
+	set -- "$p_latency_vmstat" --snapshot -o "$run_dir/$1.json"
 	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
-	log_cmd "$@"
-	exec "$@"
+	"$@" 2>>"$run_dir/vmstat.err" ||
+		fail_run "latency-vmstat --snapshot failed (see vmstat.err)"
 }
 
-cmd_kmsg() { # LOG SUMMARY
-	set -- "$p_latency_kmsg" --log "$1" --summary "$2" --format json
-	log_cmd "$@"
-	exec "$@"
-}
-
-cmd_trace() { # SUMMARY EVENTS
-	set -- "$p_latency_trace" --summary "$1" --format json --events "$2"
-	log_cmd "$@"
-	exec "$@"
-}
-
-cmd_seqbench() { # JSON
-	# shellcheck disable=SC2086 # the user's seqbench options, split
-	set -- "$p_seqbench" $cfg_seqbench -d "$scratch/seqbench" \
-		--seed "$cfg_seed" --format json -o "$1"
-	log_cmd "$@"
-	exec "$@"
-}
-
-cmd_snapshot() { # JSON
-	set -- "$p_latency_vmstat" --snapshot -o "$1"
-	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
-	"$@"
-}
-
-# Whether the mean elapsed time is known to --precision (csv: runs,mean_s,
-# ci95_pct,reached).
-cmd_precision() {
-	"$p_latency_summarize" --precision="$cfg_precision" --format=csv \
-		--result-dir="$run_dir" | sed -n 2p
-}
-
-cmd_result() {
-	run_logged "$p_latency_summarize" --result-dir="$run_dir"
-}
-
-# machine CMD ARGS: latency-machine, the one record of what this run
-# changes on the machine (DESIGN.md, contract 5).
-machine() {
-	_mc=$1
-	shift
-	case $_mc in
-	record | shrink) set -- "$_mc" --owner=$$ "$@" ;;
-	*) set -- "$_mc" "$@" ;;
+# run_gitk NAME: one fake-gitk run through unbuffered (in the memory
+# cgroup, if any); its JSON is NAME.json, the kernel's counters before and
+# after it NAME.snap-before.json and .snap-after.json.
+run_gitk() {
+	start_series "$1"
+	snapshot "$1.snap-before"
+	_procs=
+	[ -z "$confine_cgroup" ] || _procs=$confine_cgroup/cgroup.procs
+	# shellcheck disable=SC2046 # checked words (latency-summarize), split
+	start_bg /dev/null "$fifo_dir/$1" "$run_dir/$1.err" "$_procs" \
+		"$p_unbuffered" "$p_fake_gitk" --iterations 1 --format json \
+		-o "$run_dir/$1.json" $(gitk_args) "$repo"
+	if wait_for "$bg_pid"; then
+		_st=0
+	else
+		_st=$?
+	fi
+	snapshot "$1.snap-after"
+	wait_for "$pid_series" || fail_run "latency-output failed for $1 (see $1.latency-output.err)"
+	case $_st in
+	0) ;;
+	3) unsupported "fake-gitk cannot run here: $(sed -n 1p "$run_dir/$1.err")" ;;
+	*) fail_run "fake-gitk failed with status $_st (see $1.err)" ;;
 	esac
-	"$p_latency_machine" "$@"
+}
+
+run_seqbench() {
+	[ -n "$cfg_seqbench" ] || return 0
+	progress "seqbench $cfg_seqbench"
+	mkdir -p "$scratch/seqbench"
+	# shellcheck disable=SC2086 # checked words (latency-summarize), split
+	start_bg /dev/null "$run_dir/seqbench.txt" "$run_dir/seqbench.err" '' \
+		"$p_seqbench" $cfg_seqbench -d "$scratch/seqbench" \
+		--seed "$cfg_seed" --format json -o "$run_dir/seqbench.json"
+	wait_for "$bg_pid" || fail_run "seqbench failed (see seqbench.err)"
+	rm -rf "$scratch/seqbench"
+}
+
+run_ringbench() {
+	[ -n "$cfg_ringbench" ] || return 0
+	progress "ringbench $cfg_ringbench"
+	# shellcheck disable=SC2086 # checked words (latency-summarize), split
+	start_bg /dev/null "$run_dir/ringbench.txt" "$run_dir/ringbench.err" '' \
+		"$p_ringbench" $cfg_ringbench --format json \
+		-o "$run_dir/ringbench.json"
+	wait_for "$bg_pid" || fail_run "ringbench failed (see ringbench.err)"
+}
+
+# run_workloads: the warmup runs, the counted runs until latency-summarize
+# says --gitk-runs is met (sets runs_done, stopped_by), seqbench.
+run_workloads() {
+	_i=0
+	while [ "$_i" -lt "$cfg_warmup" ]; do
+		_i=$((_i + 1))
+		progress "fake-gitk warmup run $_i of $cfg_warmup"
+		prepare_run "warmup-$_i"
+		run_gitk "warmup-$_i"
+	done
+	runs_done=0 stopped_by=''
+	while [ -z "$stopped_by" ]; do
+		_n=$((runs_done + 1))
+		if [ "$cfg_gitk_runs" = auto ]; then
+			progress "fake-gitk run $_n (until ±$cfg_precision%, at most $cfg_max_runs runs or $cfg_time_budget)"
+		else
+			progress "fake-gitk run $_n of $cfg_gitk_runs"
+		fi
+		prepare_run "fake-gitk-$_n"
+		run_gitk "fake-gitk-$_n"
+		runs_done=$_n
+		write_facts
+		_stop=$("$p_latency_summarize" --stop-rule --result-dir="$run_dir") ||
+			fail_run "latency-summarize --stop-rule failed"
+		stopped_by=${_stop#stop=}
+	done
+	run_seqbench
+	run_ringbench
 }
 
 # --- the run -----------------------------------------------------------------
@@ -723,9 +843,9 @@ make_run_dir() {
 	done
 	run_dir=$(cd "$_dir" && pwd)
 	if [ "$_i" -gt 1 ]; then
-		cfg_run_label=$cfg_label-$_i
+		run_label=$cfg_label-$_i
 	else
-		cfg_run_label=$cfg_label
+		run_label=$cfg_label
 	fi
 }
 
@@ -733,12 +853,14 @@ record_versions() {
 	: >"$run_dir/versions"
 	for _p in "$p_latency_output" "$p_unbuffered" "$p_fake_gitk" \
 		"$p_fake_music" "$p_latency_vmstat" "$p_latency_kmsg" \
-		"$p_latency_trace" "$p_latency_summarize" ${p_seqbench:+"$p_seqbench"}; do
+		"$p_latency_trace" "$p_latency_highorder" "$p_latency_summarize" \
+		${p_seqbench:+"$p_seqbench"} \
+		${p_ringbench:+"$p_ringbench"}; do
 		"$_p" --version >>"$run_dir/versions" ||
 			die "cannot run '$_p --version'"
 	done
 	{
-		echo "driver: $prog $(quote_args "$@")"
+		echo "driver: $command_line"
 		echo "uname -r: $(uname -r)"
 		echo "seed: $cfg_seed"
 	} >>"$run_dir/versions"
@@ -749,12 +871,11 @@ prepare_repo() {
 		repo=$cfg_repo
 		return 0
 	fi
-	_cache=$cache_dir
-	repo=$_cache/repo-$cfg_commits-$cfg_seed
+	repo=$cache_dir/repo-$cfg_commits-$cfg_seed
 	# The repository appears under its name only once complete.
 	[ -d "$repo" ] && return 0
 	progress "creating the synthetic repository ($cfg_commits commits, cached in $repo)"
-	mkdir -p "$_cache" || fail_run "cannot create cache directory '$_cache'"
+	mkdir -p "$cache_dir" || fail_run "cannot create cache directory '$cache_dir'"
 	repo_tmp=$repo.tmp.$$
 	cmd_create_repo "$repo_tmp" >"$run_dir/create-repo.log" 2>&1 ||
 		fail_run "fake-gitk --create-repo failed (see create-repo.log)"
@@ -772,7 +893,7 @@ prepare_repo() {
 write_facts() {
 	{
 		echo "label=$cfg_label"
-		echo "run_label=$cfg_run_label"
+		echo "run_label=$run_label"
 		echo "kernel=$(uname -r)"
 		echo "seed=$cfg_seed"
 		echo "version=$version"
@@ -785,7 +906,7 @@ write_facts() {
 		echo "stopped_by=${stopped_by:-}"
 		echo "precision_pct=$cfg_precision"
 		echo "max_runs=$cfg_max_runs"
-		echo "time_budget_s=$((time_budget_ms / 1000))"
+		echo "time_budget_s=$cfg_time_budget"
 		echo "pressure_mode=$pressure_mode"
 		echo "pressure_why=$pressure_why"
 		echo "pressure_ratio=$pressure_ratio"
@@ -794,8 +915,7 @@ write_facts() {
 		echo "calibration=$calibration"
 		echo "mem_limit=$cfg_mem_limit"
 		echo "swap=${swap_path:-none}"
-		_ms=$(duration_ms stall "$cfg_stall")
-		printf 'stall_s=%d.%03d\n' $((_ms / 1000)) $((_ms % 1000))
+		echo "stall_s=$cfg_stall"
 	} >"$run_dir/run.facts.tmp" && mv "$run_dir/run.facts.tmp" "$run_dir/run.facts"
 }
 
@@ -809,7 +929,7 @@ finish() {
 		[ -n "${stopped_by:-}" ] || stopped_by=interrupted
 	fi
 	write_facts
-	cmd_result
+	run_logged "$p_latency_summarize" --result-dir="$run_dir"
 }
 
 # tidy: an empty diagnostics file says nothing; remove it.
@@ -821,27 +941,27 @@ tidy() {
 	done
 }
 
+# sysinfo DIR: what the run depends on, into DIR.
+sysinfo() {
+	sysinfo_capture "$1" "${LATENCY_PROC:-/proc}" "${LATENCY_SYS:-/sys}"
+}
+
 # --- failure and cleanup -----------------------------------------------------
-# The pressure, as confine.sh decides and calibrates it (its defaults, for
-# the facts of a run that stops before).
-pressure_mode=none pressure_why='' pressure_ratio='' footprint_bytes=''
-memory_bytes='' calibration=none
 state=setup
 partial_reason=
 exit_code=
+run_dir='' runs_done=0 stopped_by=''
 
 unsupported() {
-	printf '%s: %s\n' "$prog" "$*" >&2
 	partial_reason="unsupported: $*"
 	exit_code=3
-	exit 3
+	die_unsupported "$@"
 }
 
 fail_run() {
-	printf '%s: %s\n' "$prog" "$*" >&2
 	partial_reason="failed: $*"
 	exit_code=1
-	exit 1
+	die "$@"
 }
 
 on_signal() {
@@ -873,14 +993,14 @@ cleanup() {
 	if [ -n "${fifo_dir:-}" ]; then
 		rm -rf "$fifo_dir"
 	fi
-	if [ "${confine_loaded:-}" = yes ]; then
+	if [ "${machine_open:-}" = yes ]; then
 		confine_undo || _status=1
 	fi
 	if [ "$state" = running ] || [ "$state" = finishing ]; then
 		[ -n "$partial_reason" ] || partial_reason="failed with status $_status"
 		[ "$_status" -ne 0 ] || { partial_reason="finishing failed"; _status=1; }
 		if [ "$state" = running ]; then
-			sysinfo_capture "$run_dir/sysinfo/after"
+			sysinfo "$run_dir/sysinfo/after"
 		fi
 		finish "$partial_reason"
 		tidy
@@ -920,39 +1040,29 @@ machine_begin() {
 }
 
 main() {
-	opt_print_config=no
-	opt_restore=no
-	parse_args "$@"
-	resolve_config
-	if [ "$opt_print_config" = yes ]; then
-		print_config | print_stdout
+	find_summarize
+	read_config "$@"
+	case $cfg_action in
+	help) usage ;;
+	version) show_version "$version" "$here" ;;
+	esac
+	if [ "$cfg_print_config" = yes ]; then
+		print_config "$@" | print_stdout
 		exit 0
 	fi
 	find_programs
-	find_datadir
 	cache_dir=${LATENCY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests}
 	if [ -z "${LATENCY_STATE_DIR:-}" ] && [ "$(id -u)" != 0 ]; then
 		# Without root the record holds only this user's processes.
 		LATENCY_STATE_DIR=$cache_dir/state
 		export LATENCY_STATE_DIR
 	fi
-	if [ "$opt_restore" = yes ]; then
+	if [ "$cfg_restore" = yes ]; then
 		machine restore || exit 1
 		exit 0
 	fi
-	# shellcheck source=scripts/confine.sh
-	. "$datadir/confine.sh"
-	# shellcheck source=scripts/sysinfo.sh
-	. "$datadir/sysinfo.sh"
-	# shellcheck source=scripts/plot.sh
-	. "$datadir/plot.sh"
-	# shellcheck source=scripts/workloads.sh
-	. "$datadir/workloads.sh"
-	case $version in
-	@*) version=$(sh "$here/version.sh") ;;
-	esac
+	version=$(tree_version "$version" "$here")
 	command_line="$prog $(quote_args "$@")"
-	scratch_dir_for_swap=${cfg_scratch:-$cfg_results}
 	# Usage and what this machine cannot do stop the run before any work.
 	decide_pressure
 
@@ -962,15 +1072,15 @@ main() {
 	trap 'on_signal HUP' HUP
 
 	machine_begin
-	confine_loaded=yes
+	machine_open=yes
 	make_run_dir
 	# From here on, whatever happens leaves a summary and a result.json.
 	state=running
 	[ -z "$early_notes" ] || printf '%s' "$early_notes" >>"$run_dir/notes"
 	progress "result directory $run_dir"
-	print_config >"$run_dir/config"
+	print_config "$@" >"$run_dir/config"
 	: >"$run_dir/commands.log"
-	record_versions "$@"
+	record_versions
 	fifo_dir=$(mktemp -d "${TMPDIR:-/tmp}/latency-run-test.XXXXXX")
 	if [ -n "$cfg_scratch" ]; then
 		scratch=$(mktemp -d "$cfg_scratch/latency-scratch.XXXXXX")
@@ -986,7 +1096,7 @@ main() {
 		fail_run "latency-machine show failed (see machine.log)"
 	confine
 	# "before" includes the swap and memory limit the run has.
-	sysinfo_capture "$run_dir/sysinfo/before" || fail_run "cannot record sysinfo"
+	sysinfo "$run_dir/sysinfo/before" || fail_run "cannot record sysinfo"
 	machine show >"$run_dir/machine-confined.json" 2>>"$run_dir/machine.log" ||
 		fail_run "latency-machine show failed (see machine.log)"
 	start_monitors
@@ -999,10 +1109,10 @@ main() {
 	confine_undo || fail_run "cannot undo the confinement"
 	machine show >"$run_dir/machine-after.json" 2>>"$run_dir/machine.log" ||
 		fail_run "latency-machine show failed (see machine.log)"
-	sysinfo_capture "$run_dir/sysinfo/after" || fail_run "cannot record sysinfo"
+	sysinfo "$run_dir/sysinfo/after" || fail_run "cannot record sysinfo"
 	state=finishing
 	finish complete
-	plot_result "$run_dir" >"$run_dir/plot.log" 2>&1 ||
+	plot_result "$run_dir" "${LATENCY_GNUPLOT-gnuplot}" >"$run_dir/plot.log" 2>&1 ||
 		fail_run "gnuplot failed (see plot.log)"
 	tidy
 	state=finished

@@ -7,7 +7,7 @@
 #
 # Environment:
 #   UNBUFFERED        the program to measure (default: unbuffered on PATH,
-#                     else ./latency-output/unbuffered)
+#                     else ./unbuffered/unbuffered)
 #   BENCH_MIB=64      MiB of random data to pass through each tool
 #   BENCH_RUNS=3      runs per tool; the best (fastest) run counts
 set -eu
@@ -15,7 +15,7 @@ set -eu
 : "${BENCH_MIB:=64}"
 : "${BENCH_RUNS:=3}"
 if [ -z "${UNBUFFERED:-}" ]; then
-	UNBUFFERED=$(command -v unbuffered || echo ./latency-output/unbuffered)
+	UNBUFFERED=$(command -v unbuffered || echo ./unbuffered/unbuffered)
 fi
 
 die() {

@@ -27,7 +27,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 results=${VERDICT_RESULTS:-$(mktemp -d /tmp/verdict-ab.XXXXXX)}
 mkdir -p "$results"
 rt=$here/run-test.sh
-compare=${LATENCY_TESTS_BINDIR:-$here/scripts}/latency-compare
+compare=${LATENCY_TESTS_BINDIR:-$here/compare}/latency-compare
 
 die() {
 	printf 'verdict-ab.sh: %s\n' "$*" >&2

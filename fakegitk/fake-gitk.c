@@ -8,7 +8,6 @@
  */
 #include <config.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,76 +70,55 @@ static void usage(int status)
 {
 	if (status)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]... REPO [REVISION]...\n"
 	       "  or:  %s --list-refs REPO\n"
 	       "  or:  %s --create-repo=DIR [--commits=N] [--seed=N]\n",
 	       progname(), progname(), progname());
-	fputs("Load every commit of a git history into memory as gitk does "
-	      "(all refs and HEAD,\n"
-	      "or the REVISIONs given: HEAD, A..B, ^A B, A...B), build the "
-	      "parent -> children\n"
-	      "map, release everything and repeat; print progress lines and "
-	      "a summary.\n"
+	fputs("Load every commit of a git history into memory as gitk does (all refs and HEAD,\n"
+	      "or the REVISIONs given: HEAD, A..B, ^A B, A...B), build the parent -> children\n"
+	      "map, release everything and repeat; print progress lines and a summary.\n"
 	      "\n"
 	      "  -n, --iterations=N     load the history N times (default 3)\n"
-	      "      --interval=TIME    a progress line whenever TIME has "
-	      "passed since the\n"
+	      "      --interval=TIME    a progress line whenever TIME has passed since the\n"
 	      "                         previous one (default 2ms, 0: none)\n"
-	      "  -e, --every=N          a progress line every N commits "
-	      "instead (0: none)\n"
-	      "      --hold=WHAT        keep all of each raw commit, its "
-	      "headers, or none\n"
+	      "  -e, --every=N          a progress line every N commits instead (0: none)\n"
+	      "      --hold=WHAT        keep all of each raw commit, its headers, or none\n"
 	      "                         (all|headers|none, default all)\n"
-	      "      --reread           read the held data again after the "
-	      "map is built\n"
-	      "      --verify-hashes    check each object's id as it is read "
-	      "(slower)\n"
-	      "      --dump-map=FILE    write the parent -> children map of "
-	      "the first load\n"
-	      "      --list-refs        print '<id> <ref>' for HEAD and every "
-	      "ref, sorted, and exit\n"
-	      "      --create-repo=DIR  create a synthetic kernel-shaped "
-	      "repository instead\n"
+	      "      --reread           read the held data again after the map is built\n"
+	      "      --verify-hashes    check each object's id as it is read (slower)\n"
+	      "      --dump-map=FILE    write the parent -> children map of the first load\n"
+	      "      --list-refs        print '<id> <ref>' for HEAD and every ref, sorted, and exit\n"
+	      "      --create-repo=DIR  create a synthetic kernel-shaped repository instead\n"
 	      "                         (DIR must be absent or empty)\n"
-	      "      --commits=N        its number of commits (default "
-	      "180000)\n"
+	      "      --commits=N        its number of commits (default 180000)\n"
 	      "      --seed=N           its seed (default 137)\n"
-	      "      --format=FORMAT    summary as text (stderr) or json "
-	      "(stdout)\n"
+	      "      --format=FORMAT    summary as text (stderr) or json (stdout)\n"
 	      "  -o, --output=FILE      write the summary to FILE instead\n"
 	      "  -q, --quiet            no progress lines, no text summary\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
-	      "Progress lines (stdout): '<monotonic s> fake-gitk iter=N "
-	      "phase=PHASE commits=N\n"
-	      "bytes=N' (PHASE walk, exclude or reread), and at the end of "
-	      "each load\n"
+	      "Progress lines (stdout): '<monotonic s> fake-gitk iter=N phase=PHASE commits=N\n"
+	      "bytes=N' (PHASE walk, exclude or reread), and at the end of each load\n"
 	      "'iter=N commits=N edges=N bytes=N elapsed=S'.\n"
-	      "Sizes are binary (64k = 65536 bytes); durations take ns, us, "
-	      "ms, s, m.\n"
-	      "Exit status: 0 success, 1 failure, "
-	      "2 usage error, 128+N stopped by signal N.\n",
+	      "Sizes are binary (64k = 65536 bytes); durations take ns, us, ms, s, m.\n"
+	      "Exit status: 0 success, 1 failure, 2 usage error, 128+N stopped by signal N.\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
 static enum hold_mode parse_hold(const char *arg)
 {
-	static const char *const names[] = { "all", "headers", "none" };
-	int i;
+	/* In the order of enum hold_mode. */
+	static const char *const names[] = { "all", "headers", "none", NULL };
 
-	for (i = 0; i < 3; i++)
-		if (!strcmp(arg, names[i]))
-			return (enum hold_mode)i;
-	usage_error("invalid value '%s' for --hold (expected all, headers or "
-		    "none)",
-		    arg);
+	return (enum hold_mode)opt_choice("--hold", arg, names);
 }
 
 static void parse_args(struct fg_config *c, int argc, char **argv)
 {
-	const char *format = NULL;
 	int opt;
 
 	opt_common_init(&c->common);
@@ -196,11 +174,7 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 			usage(EXIT_USAGE);
 		}
 	}
-	format = c->common.format ? c->common.format : "text";
-	if (out_format_parse(format, &c->format) || c->format == FORMAT_CSV)
-		usage_error("invalid value '%s' for --format (expected text "
-			    "or json)",
-			    format);
+	c->format = opt_format(c->common.format, FORMAT_TEXT, false);
 	c->gen.seed = c->common.seed;
 	c->gen.quiet = c->common.quiet;
 	if (c->gen.dir) {
@@ -220,20 +194,6 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 	c->walk.repo_path = argv[optind];
 	c->walk.revs = argv + optind + 1;
 	c->walk.nrevs = argc - optind - 1;
-}
-
-int git_fail(const char *fmt, ...)
-{
-	const git_error *e = git_error_last();
-	char buf[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s: %s: %s\n", progname(), buf,
-		e && e->message ? e->message : "unknown libgit2 error");
-	return -1;
 }
 
 static int create_repo(struct fg_config *c)
@@ -352,7 +312,7 @@ static int run_load(struct fg_config *c, int argc, char **argv)
 			break;
 		}
 		if (dump) {
-			if (dump_map(&c->map_out, c->dump_map, &map))
+			if (report_dump_map(&c->map_out, c->dump_map, &map))
 				status = EXIT_RUN_FAILED;
 			children_map_release(&map);
 			if (status)
@@ -361,7 +321,7 @@ static int run_load(struct fg_config *c, int argc, char **argv)
 	}
 	/* After an error its one line says it all; a stop shows the rest. */
 	if (status == EXIT_OK || status > EXIT_SIGNAL(0))
-		if (report(c, status != EXIT_OK))
+		if (report_summary(c, status != EXIT_OK))
 			status = EXIT_RUN_FAILED;
 	/* What was not committed (a failed or stopped run) goes away. */
 	atomic_abort(&c->out);

@@ -135,6 +135,11 @@ bool repo_has_commit_graph(const char *repo_path);
  */
 int parse_parents(const char *data, size_t len, git_oid *ids, int max,
 		  size_t *header_len);
+/*
+ * Print "<prog>: <what>: <libgit2's last error>" and return -1: how the
+ * loader, refs.c and genrepo.c report a failed libgit2 call.
+ */
+int git_fail(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* ---- refs.c: the refs a load starts from ---- */
 
@@ -207,15 +212,12 @@ struct fg_config {
  * given; committed here).  INTERRUPTED marks it partial.  Returns 0 or -1
  * after a message.
  */
-int report(struct fg_config *c, bool interrupted);
+int report_summary(struct fg_config *c, bool interrupted);
 /*
  * Write MAP as "parent child..." lines, sorted, into AF (opened by the
  * caller for PATH) and commit it.  0 or -1 after a message.
  */
-int dump_map(struct atomic_file *af, const char *path,
-	     const struct children_map *map);
-
-/* Print "<prog>: <what>: <libgit2's last error>" and return -1. */
-int git_fail(const char *fmt, ...) PRINTF_LIKE(1, 2);
+int report_dump_map(struct atomic_file *af, const char *path,
+		    const struct children_map *map);
 
 #endif

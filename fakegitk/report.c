@@ -148,7 +148,7 @@ static void write_text(const struct fg_config *c, const struct totals *t,
 		t->stddev_s, interrupted ? " interrupted" : "");
 }
 
-int report(struct fg_config *c, bool interrupted)
+int report_summary(struct fg_config *c, bool interrupted)
 {
 	struct totals t;
 	FILE *f;
@@ -174,10 +174,9 @@ int report(struct fg_config *c, bool interrupted)
 	if (c->common.output) {
 		r = atomic_commit(&c->out);
 		if (r) {
-			warn("cannot write '%s': %s", c->common.output,
-			     strerror(-r));
 			atomic_abort(&c->out);
-			return -1;
+			return error_err(-r, "cannot write '%s'",
+					 c->common.output);
 		}
 	}
 	return 0;
@@ -209,8 +208,8 @@ static void dump_node(FILE *f, const struct children_map *m, uint32_t i,
 	fputc('\n', f);
 }
 
-int dump_map(struct atomic_file *af, const char *path,
-	     const struct children_map *m)
+int report_dump_map(struct atomic_file *af, const char *path,
+		    const struct children_map *m)
 {
 	uint32_t *order = xcalloc(m->nnodes + 1, sizeof(*order));
 	uint32_t *kids = xcalloc(m->nnodes + 1, sizeof(*kids));
@@ -230,9 +229,7 @@ int dump_map(struct atomic_file *af, const char *path,
 		atomic_abort(af);
 	free(order);
 	free(kids);
-	if (r) {
-		warn("cannot write '%s': %s", path, strerror(-r));
-		return -1;
-	}
+	if (r)
+		return error_err(-r, "cannot write '%s'", path);
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <malloc.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,20 @@ struct walker {
 	uint64_t interval_ns;  /* time between progress lines, 0 none */
 	uint64_t last_line_ns; /* when the previous line was written */
 };
+
+int git_fail(const char *fmt, ...)
+{
+	const git_error *e = git_error_last();
+	char buf[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s: %s\n", progname(), buf,
+		e && e->message ? e->message : "unknown libgit2 error");
+	return -1;
+}
 
 /* One error line naming the repository, the object and the cause. */
 static int obj_fail(struct walker *w, const git_oid *id, const char *what)

@@ -62,13 +62,28 @@ struct xfer {
 
 static enum pull fail(struct client *cl, enum pull st, const char *fmt, ...)
 	PRINTF_LIKE(3, 4);
+static enum pull fail_err(struct client *cl, enum pull st, int errnum,
+			  const char *fmt, ...) PRINTF_LIKE(4, 5);
 
+/* Keep the message for main to print; return ST. */
 static enum pull fail(struct client *cl, enum pull st, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(cl->err, sizeof(cl->err), fmt, ap);
+	vformat_err(cl->err, sizeof(cl->err), 0, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+/* As fail(), the message ending in ": strerror(ERRNUM)". */
+static enum pull fail_err(struct client *cl, enum pull st, int errnum,
+			  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vformat_err(cl->err, sizeof(cl->err), errnum, fmt, ap);
 	va_end(ap);
 	return st;
 }
@@ -83,8 +98,8 @@ static enum pull net_status(struct client *cl, int r, const char *what)
 	if (r == -EPROTO || r == -EMSGSIZE)
 		return fail(cl, PULL_FATAL, "protocol error from %s:%s: %s",
 			    cl->host, cl->port, what);
-	return fail(cl, PULL_NET, "lost connection to %s:%s: %s", cl->host,
-		    cl->port, strerror(-r));
+	return fail_err(cl, PULL_NET, -r, "lost connection to %s:%s", cl->host,
+			cl->port);
 }
 
 static int connect_to(struct client *cl)
@@ -185,8 +200,7 @@ int dest_open(const char *dir, char *err, size_t len)
 	int fd = safe_dir_open(dir, true, 0755), r;
 
 	if (fd < 0) {
-		snprintf(err, len, "cannot create '%s': %s", dir,
-			 strerror(-fd));
+		format_err(err, len, -fd, "cannot create '%s'", dir);
 		return -1;
 	}
 	r = safe_dir_check(fd, why, sizeof(why));
@@ -196,8 +210,7 @@ int dest_open(const char *dir, char *err, size_t len)
 			snprintf(err, len, "refusing to write into '%s': %s",
 				 dir, why);
 		else
-			snprintf(err, len, "cannot use '%s': %s", dir,
-				 strerror(-r));
+			format_err(err, len, -r, "cannot use '%s'", dir);
 		return -1;
 	}
 	return fd;
@@ -241,9 +254,9 @@ static enum pull open_parent(struct client *cl, const char *name,
 		return fail(cl, PULL_FATAL, "refusing to write into '%s': %s",
 			    p->dir, why);
 	if (fd < 0)
-		return fail(cl, PULL_FATAL,
-			    "cannot create directories for '%s/%s': %s",
-			    cl->dest, name, strerror(-fd));
+		return fail_err(cl, PULL_FATAL, -fd,
+				"cannot create directories for '%s/%s'",
+				cl->dest, name);
 	p->dirfd = fd;
 	p->dest = xstrdup(base);
 	p->part = xasprintf(".%s.fm-part", base);
@@ -341,12 +354,11 @@ static enum pull receive(struct xfer *x, struct rs_job *patch, const char *name)
 			  cl->host, cl->port, name,
 			  (unsigned long long)x->limit);
 	else if (st == PULL_FATAL && x->disk_error && cl->meter.emit_failed)
-		snprintf(cl->err, sizeof(cl->err),
-			 "cannot write progress lines: %s",
-			 strerror(-x->disk_error));
+		st = fail_err(cl, st, -x->disk_error,
+			      "cannot write progress lines");
 	else if (st == PULL_FATAL && x->disk_error)
-		snprintf(cl->err, sizeof(cl->err), "cannot write '%s/%s': %s",
-			 cl->dest, name, strerror(-x->disk_error));
+		st = fail_err(cl, st, -x->disk_error, "cannot write '%s/%s'",
+			      cl->dest, name);
 	return st;
 }
 
@@ -398,9 +410,9 @@ static enum pull commit(struct client *cl, struct xfer *x, struct dest_names *p,
 
 	ts[1] = ts[0];
 	if (futimens(x->fd, ts))
-		return fail(cl, PULL_FATAL,
-			    "cannot set the time of '%s/%s': %s", p->dir,
-			    p->part, strerror(errno));
+		return fail_err(cl, PULL_FATAL, errno,
+				"cannot set the time of '%s/%s'", p->dir,
+				p->part);
 	committer_add(&cl->committer, x->fd, p);
 	x->fd = -1;
 	return PULL_DONE;
@@ -433,8 +445,8 @@ static enum pull transfer(struct client *cl, struct conn *c,
 
 	x.fd = safe_create(p->dirfd, p->part, O_WRONLY, 0644);
 	if (x.fd < 0) {
-		ret = fail(cl, PULL_FATAL, "cannot create '%s/%s': %s", p->dir,
-			   p->part, strerror(-x.fd));
+		ret = fail_err(cl, PULL_FATAL, -x.fd, "cannot create '%s/%s'",
+			       p->dir, p->part);
 		goto out;
 	}
 	cl->meter.sync_fd = cl->fdatasync ? x.fd : -1;
@@ -626,11 +638,10 @@ static enum pull pass(struct client *cl, struct conn *c, struct pace *rp)
 		enum pull st;
 
 		if (fd < 0) {
-			st = fd == -EINTR
-				     ? PULL_STOP
-				     : fail(cl, PULL_NET,
-					    "cannot connect to %s:%s: %s",
-					    cl->host, cl->port, strerror(-fd));
+			st = fd == -EINTR ? PULL_STOP
+					  : fail_err(cl, PULL_NET, -fd,
+						     "cannot connect to %s:%s",
+						     cl->host, cl->port);
 		} else {
 			conn_init(c, fd);
 			c->sig = &sig_stop;
@@ -686,8 +697,8 @@ int client_run(struct client *cl)
 	r = committer_start(&cl->committer);
 	if (r) {
 		(void)close(cl->dest_fd); /* a directory */
-		snprintf(cl->err, sizeof(cl->err), "cannot start a thread: %s",
-			 strerror(-r));
+		format_err(cl->err, sizeof(cl->err), -r,
+			   "cannot start a thread");
 		return -1;
 	}
 	c = xmalloc(sizeof(*c));

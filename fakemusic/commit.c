@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/err.h"
 #include "lib/xalloc.h"
 
 #include "fakemusic/fake-music.h"
@@ -49,16 +50,16 @@ static int commit_one(struct commit_item *it, char *msg, size_t len)
 		(void)close(fd); /* the fsync error is what counts */
 		/* Never renamed: not known on disk. */
 		(void)unlinkat(p->dirfd, p->part, 0);
-		snprintf(msg, len, "cannot write '%s/%s': %s", p->dir, p->part,
-			 strerror(e));
+		format_err(msg, len, e, "cannot write '%s/%s'", p->dir,
+			   p->part);
 		return -e;
 	}
 	if (close(fd) || renameat(p->dirfd, p->part, p->dirfd, p->dest)) {
 		int e = errno;
 
 		(void)unlinkat(p->dirfd, p->part, 0);
-		snprintf(msg, len, "cannot rename '%s/%s': %s", p->dir, p->part,
-			 strerror(e));
+		format_err(msg, len, e, "cannot rename '%s/%s'", p->dir,
+			   p->part);
 		return -e;
 	}
 	(void)unlinkat(p->dirfd, p->basis, 0); /* usually absent */

@@ -101,71 +101,55 @@ static void usage(int status)
 {
 	if (status)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s --to DIR [--from HOST:PORT] [OPTION]...\n"
 	       "  or:  %s --serve DIR [OPTION]...\n"
 	       "  or:  %s --play [OPTION]... PATH...\n"
 	       "  or:  %s --generate DIR [OPTION]...\n",
 	       progname(), progname(), progname(), progname());
-	fputs("A music player over a slow network: pull a folder over TCP at "
-	      "a\n"
+	fputs("A music player over a slow network: pull a folder over TCP at a\n"
 	      "bandwidth limit, rsync-style with librsync deltas, and print a\n"
 	      "progress line for every 0.1 s of audio received and written.\n"
 	      "\n"
 	      "Modes:\n"
-	      "      --to=DIR          pull into DIR; without --from, from a "
-	      "built-in\n"
+	      "      --to=DIR          pull into DIR; without --from, from a built-in\n"
 	      "                        loopback server over a generated album\n"
 	      "      --from=HOST:PORT  the fake-music server to pull from\n"
 	      "      --serve=DIR       serve DIR to any number of clients\n"
-	      "      --play            read PATHs (files or folders) at the "
-	      "bitrate\n"
+	      "      --play            read PATHs (files or folders) at the bitrate\n"
 	      "      --generate=DIR    write the generated album into DIR\n"
 	      "\n"
 	      "Options:\n"
-	      "      --bwlimit=RATE    bandwidth limit (pull: default the "
-	      "bitrate;\n"
+	      "      --bwlimit=RATE    bandwidth limit (pull: default the bitrate;\n"
 	      "                        serve: default none); 0 = no limit\n"
-	      "      --bitrate=RATE    audio bitrate (default 320kbit): a line "
-	      "per\n"
+	      "      --bitrate=RATE    audio bitrate (default 320kbit): a line per\n"
 	      "                        bitrate/80 bytes\n"
-	      "      --listen=ADDR:PORT  server address (default 127.0.0.1:0, "
-	      "any port)\n"
-	      "      --port-file=FILE  write the port the server listens on to "
-	      "FILE\n"
-	      "      --retries=N       reconnect at most N times in a row "
-	      "(default 5)\n"
-	      "      --fdatasync       fdatasync the file before each progress "
-	      "line\n"
+	      "      --listen=ADDR:PORT  server address (default 127.0.0.1:0, any port)\n"
+	      "      --port-file=FILE  write the port the server listens on to FILE\n"
+	      "      --retries=N       reconnect at most N times in a row (default 5)\n"
+	      "      --fdatasync       fdatasync the file before each progress line\n"
 	      "      --loop            start over when the folder is done\n"
-	      "      --max-clients=N   serve at most N clients at once "
-	      "(default 64)\n"
-	      "      --idle-timeout=TIME  drop a peer that sends or takes "
-	      "nothing for\n"
+	      "      --max-clients=N   serve at most N clients at once (default 64)\n"
+	      "      --idle-timeout=TIME  drop a peer that sends or takes nothing for\n"
 	      "                        TIME (default 30s; 0 = never)\n"
-	      "      --sig-memory=SIZE  signatures all clients may hold "
-	      "(default 64M;\n"
+	      "      --sig-memory=SIZE  signatures all clients may hold (default 64M;\n"
 	      "                        a quarter of it each)\n"
-	      "      --songs=N         songs in the generated album (default "
-	      "10-14)\n"
+	      "      --songs=N         songs in the generated album (default 10-14)\n"
 	      "      --song-size=SIZE  size of each song (default 3-8 MiB)\n"
 	      "      --duration=TIME   stop after TIME\n"
-	      "      --seed=N          seed of the generated album (default "
-	      "137)\n"
-	      "  -o, --output=FILE     write the summary to FILE (default "
-	      "stderr)\n"
+	      "      --seed=N          seed of the generated album (default 137)\n"
+	      "  -o, --output=FILE     write the summary to FILE (default stderr)\n"
 	      "      --format=FMT      summary as text or json\n"
 	      "  -q, --quiet           no progress lines, no server banner\n"
 	      "  -v, --verbose         report reconnects and connections\n"
 	      "  -h, --help            display this help and exit\n"
 	      "  -V, --version         output version information and exit\n"
 	      "\n"
-	      "Rates: kbit/Mbit are decimal bits per second (320kbit = 40000 "
-	      "bytes/s),\n"
-	      "KB/s and MB/s binary bytes per second; a bare --bwlimit number "
-	      "is KiB/s\n"
-	      "(as rsync's), a bare --bitrate number kbit/s.  Sizes: 64k = "
-	      "65536.\n",
+	      "Rates: kbit/Mbit are decimal bits per second (320kbit = 40000 bytes/s),\n"
+	      "KB/s and MB/s binary bytes per second; a bare --bwlimit number is KiB/s\n"
+	      "(as rsync's), a bare --bitrate number kbit/s.  Sizes: 64k = 65536.\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
@@ -287,12 +271,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->album.seed = o->common.seed;
 	o->paths = argv + optind;
 	o->npaths = argc - optind;
-	if (o->common.format &&
-	    (out_format_parse(o->common.format, &o->format) ||
-	     o->format == FORMAT_CSV))
-		usage_error("invalid value '%s' for --format (expected text or "
-			    "json)",
-			    o->common.format);
+	o->format = opt_format(o->common.format, FORMAT_TEXT, false);
 	if (o->mode == MODE_NONE)
 		usage_error(
 			"one of --to, --serve, --play or --generate is needed");
@@ -419,8 +398,7 @@ static bool report(const struct options *o, struct summary *s,
 	if (o->common.output) {
 		r = atomic_open(&af, o->common.output);
 		if (r) {
-			warn("cannot create '%s': %s", o->common.output,
-			     strerror(-r));
+			warn_err(-r, "cannot create '%s'", o->common.output);
 			return false;
 		}
 		f = af.f;
@@ -432,8 +410,7 @@ static bool report(const struct options *o, struct summary *s,
 	if (o->common.output) {
 		r = atomic_commit(&af);
 		if (r) {
-			warn("cannot write '%s': %s", o->common.output,
-			     strerror(-r));
+			warn_err(-r, "cannot write '%s'", o->common.output);
 			atomic_abort(&af);
 			return false;
 		}
@@ -485,11 +462,9 @@ static void start_server(const struct options *o, struct server *srv,
 	if (r == -EINVAL)
 		usage_error("invalid address '%s' for --listen", o->listen);
 	if (r)
-		die(EXIT_RUN_FAILED, "cannot %s '%s': %s", what, o->listen,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot %s '%s'", what, o->listen);
 	if (o->port_file && (r = write_port_file(o->port_file, srv->addr)))
-		die(EXIT_RUN_FAILED, "cannot write '%s': %s", o->port_file,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", o->port_file);
 }
 
 static int run_generate(const struct options *o)
@@ -505,8 +480,7 @@ static int run_generate(const struct options *o)
 	if (r == -EINTR)
 		return EXIT_SIGNAL(sig_stop);
 	if (r)
-		die(EXIT_RUN_FAILED, "cannot %s in '%s': %s", what, o->dir,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot %s in '%s'", what, o->dir);
 	return EXIT_OK;
 }
 
@@ -520,8 +494,8 @@ static void check_output(const struct options *o)
 		return;
 	r = atomic_open(&af, o->common.output);
 	if (r)
-		die(EXIT_RUN_FAILED, "cannot create '%s': %s", o->common.output,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot create '%s'",
+			o->common.output);
 	atomic_abort(&af);
 }
 
@@ -533,8 +507,7 @@ static int run_serve(const struct options *o, struct summary *s)
 	int r = source_init_dir(&src, o->dir);
 
 	if (r)
-		die(EXIT_RUN_FAILED, "cannot serve '%s': %s", o->dir,
-		    strerror(-r));
+		die_err(EXIT_RUN_FAILED, -r, "cannot serve '%s'", o->dir);
 	start_server(o, &srv, &src);
 	if (o->common.has_duration)
 		srv.deadline_ns = t0 + o->common.duration_ns;
@@ -553,7 +526,7 @@ static int run_serve(const struct options *o, struct summary *s)
 	s->rate_req = o->bwlimit;
 	s->elapsed_ns = mono_ns() - t0;
 	if (r)
-		warn("server stopped: %s", strerror(-r));
+		warn_err(-r, "server stopped");
 	return r ? EXIT_RUN_FAILED : EXIT_OK;
 }
 

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "lib/parse.h"
 #include "lib/progress.h"
 
 /* ---- wire protocol (proto.c); documented in fake-music.1 ---- */
@@ -123,12 +124,6 @@ uint64_t fnv1a64(uint64_t h, const void *buf, size_t len);
  * "." or ".." component, at most PROTO_NAME_MAX bytes.
  */
 bool proto_name_ok(const char *name, size_t len);
-/*
- * "HOST:PORT" or "[V6]:PORT" split into HOST and PORT (0 or -EINVAL; a
- * bracket inside a host is refused).
- */
-int split_host_port(const char *s, char *host, size_t hlen, char *port,
-		    size_t plen);
 
 /* ---- pacing and the progress meter (meter.c) ---- */
 

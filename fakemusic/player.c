@@ -27,14 +27,11 @@ static int perr(struct player *p, int r, const char *fmt, ...)
 
 static int perr(struct player *p, int r, const char *fmt, ...)
 {
-	size_t l;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(p->err, sizeof(p->err), fmt, ap);
+	vformat_err(p->err, sizeof(p->err), -r, fmt, ap);
 	va_end(ap);
-	l = strlen(p->err);
-	snprintf(p->err + l, sizeof(p->err) - l, ": %s", strerror(-r));
 	return -1;
 }
 

@@ -360,40 +360,6 @@ bool proto_name_ok(const char *name, size_t len)
 	return true;
 }
 
-int split_host_port(const char *s, char *host, size_t hlen, char *port,
-		    size_t plen)
-{
-	const char *colon, *h = s;
-	uint64_t num;
-	size_t n;
-
-	if (s[0] == '[') {
-		const char *close = strchr(s, ']');
-
-		if (!close || close[1] != ':')
-			return -EINVAL;
-		h = s + 1;
-		n = (size_t)(close - h);
-		colon = close + 1;
-	} else {
-		colon = strrchr(s, ':');
-		if (!colon || strchr(s, ':') != colon)
-			return -EINVAL;
-		n = (size_t)(colon - s);
-	}
-	if (!n || n >= hlen || !colon[1] || strlen(colon + 1) >= plen)
-		return -EINVAL;
-	/* A bracket belongs around a whole IPv6 host, never in one. */
-	if (memchr(h, '[', n) || memchr(h, ']', n))
-		return -EINVAL;
-	if (parse_u64(colon + 1, &num) || num > 65535)
-		return -EINVAL;
-	memcpy(host, h, n);
-	host[n] = '\0';
-	strcpy(port, colon + 1);
-	return 0;
-}
-
 int proto_send_end(struct conn *c, uint64_t size, uint64_t hash)
 {
 	unsigned char end[16];

@@ -126,8 +126,8 @@ static void log_drop(struct server *s, const char *peer, const char *why,
 		     int err)
 {
 	atomic_fetch_add(&s->n_dropped, 1);
-	fprintf(stderr, "%s: dropping connection from %s: %s%s%s\n", progname(),
-		peer, why, err ? ": " : "", err ? strerror(-err) : "");
+	/* The server goes on: a message, not a failure (ERR 0: no cause). */
+	(void)error_err(-err, "dropping connection from %s: %s", peer, why);
 }
 
 static int send_error(struct conn *c, const char *msg)
@@ -155,11 +155,13 @@ static void send_error_now(int fd, const char *msg)
 static int send_list(struct server *s, struct conn *c)
 {
 	struct entry *e;
+	char text[128];
 	size_t n;
 	int r = source_list(s->src, &e, &n);
 
 	if (r)
-		return send_error(c, strerror(-r));
+		return send_error(c, format_err(text, sizeof(text), -r,
+						"cannot list the files"));
 	for (size_t i = 0; i < n && !r; i++) {
 		unsigned char h[16];
 
@@ -248,8 +250,7 @@ static int serve_get(struct server_conn *sc, struct conn *c, unsigned char *msg,
 	if (r) {
 		char text[PROTO_NAME_MAX + 64];
 
-		snprintf(text, sizeof(text), "cannot open '%s': %s", name,
-			 strerror(-r));
+		format_err(text, sizeof(text), -r, "cannot open '%s'", name);
 		/* Tell the client; the connection itself is fine. */
 		return send_error(c, text);
 	}
@@ -491,7 +492,7 @@ static void admit(struct server *s, const struct pending *p)
 			atomic_fetch_add(&s->n_conns, 1);
 			return;
 		}
-		warn("cannot start a connection thread: %s", strerror(-r));
+		warn_err(-r, "cannot start a connection thread");
 	}
 	snprintf(text, sizeof(text),
 		 "busy: %u clients connected, try again later", s->max_clients);

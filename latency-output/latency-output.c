@@ -58,7 +58,7 @@ static const char short_options[] = OPT_SHORT_HELP;
 
 struct options {
 	struct lo_config cfg;
-	uint64_t stall_ns;
+	uint64_t stall_threshold_ns;
 	const char *from;
 	const char *report;
 	const char *plot;
@@ -139,7 +139,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->cfg.decimals = 4;
 	o->cfg.line_max = LINE_MAX_BYTES;
-	o->stall_ns = NSEC_PER_SEC;
+	o->stall_threshold_ns = NSEC_PER_SEC;
 	while ((c = getopt_long(argc, argv, short_options, long_options,
 				NULL)) != -1) {
 		if (opt_common_handle(&common, c, optarg, usage))
@@ -154,7 +154,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 				(unsigned)opt_u64("--decimals", optarg, 0, 9);
 			break;
 		case OPT_STALL:
-			o->stall_ns = opt_duration("--stall", optarg);
+			o->stall_threshold_ns = opt_duration("--stall", optarg);
 			break;
 		case OPT_BY:
 			check_key(optarg);
@@ -183,11 +183,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	o->format = FORMAT_TEXT;
-	if (common.format && out_format_parse(common.format, &o->format))
-		usage_error("invalid value '%s' for --format: not understood "
-			    "(expected text, json or csv)",
-			    common.format);
+	o->format = opt_format(common.format, FORMAT_TEXT, true);
 	/* A series is timed on its own epoch column: no monotonic start. */
 	if (o->from && o->cfg.has_start)
 		usage_error("--start cannot be combined with --from");
@@ -263,6 +259,7 @@ int main(int argc, char **argv)
 
 	prog_init(argc, argv);
 	run_info_init(&ri, "latency-output", argc, argv);
+	ri.format_version = LO_FORMAT_VERSION;
 	parse_options(argc, argv, &o);
 	ret = sig_stop_install();
 	if (ret)
@@ -287,7 +284,7 @@ int main(int argc, char **argv)
 		.st = &st,
 		.ri = &ri,
 		.format = o.format,
-		.stall_ns = o.stall_ns,
+		.stall_threshold_ns = o.stall_threshold_ns,
 		.interrupted = sig_stop,
 		.source = o.from ? o.from : "stdin",
 		/* --plot writes the gaps in arrival order after the sums. */

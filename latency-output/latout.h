@@ -187,32 +187,39 @@ const char *lo_bad_name(enum lo_bad b);
 /* Short identifier for JSON/CSV ("empty", "bad_timestamp", ...). */
 const char *lo_bad_id(enum lo_bad b);
 
+/*
+ * format_version of the JSON report: 2 since the histogram's buckets are
+ * the R10 series (lib/hist.h), 1 had 1-2-5 buckets.
+ */
+#define LO_FORMAT_VERSION 2
+
 /* Summary of one gap series. */
 struct lo_summary {
 	const char *name; /* group label */
 	uint64_t lines, gaps, malformed;
 	double mean_s, stddev_s;
 	uint64_t p50, p90, p99, p999, max;
-	uint64_t stall_count, stall_ns;
-	uint64_t hist_count[HIST_DISPLAY_N];
-	uint64_t hist_ns[HIST_DISPLAY_N];
+	uint64_t stall_count, stall_time_ns; /* gaps over the threshold */
+	uint64_t hist_count[HIST_R10_N];
+	uint64_t hist_ns[HIST_R10_N];
 };
 
 struct lo_report {
 	const struct lo_state *st;
 	struct run_info *ri;
 	enum out_format format;
-	uint64_t stall_ns;  /* --stall */
-	int interrupted;    /* signal number, 0 if none */
-	const char *source; /* "stdin" or the --from file */
-	bool consume;	    /* gaps may be sorted in place (not needed after) */
+	uint64_t stall_threshold_ns; /* --stall */
+	int interrupted;	     /* signal number, 0 if none */
+	const char *source;	     /* "stdin" or the --from file */
+	/* The gaps may be sorted in place (not needed after). */
+	bool consume;
 };
 
 /*
  * Summarise gap series GAPS[0..N) (sorted in place) into OUT.  Returns 0 or
  * -ENOMEM.
  */
-int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_ns,
+int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_threshold_ns,
 		 struct lo_summary *out);
 /*
  * Summaries of every group (when --by) and, last, of all gaps together

@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,19 +69,19 @@ static int write_series(const struct lo_report *r, FILE *f)
 
 static void write_hist(const struct lo_summary *s, FILE *f)
 {
-	unsigned i, first = HIST_DISPLAY_N, last = 0;
+	unsigned i, first = HIST_R10_N, last = 0;
 	char lab[24];
 
-	for (i = 0; i < HIST_DISPLAY_N; i++) {
+	for (i = 0; i < HIST_R10_N; i++) {
 		if (s->hist_count[i]) {
-			if (first == HIST_DISPLAY_N)
+			if (first == HIST_R10_N)
 				first = i;
 			last = i;
 		}
 	}
 	fputs("# bucket label, gaps, seconds spent in them\n", f);
-	for (i = first; i <= last && first < HIST_DISPLAY_N; i++) {
-		fprintf(f, "\"%s\" %llu ", hist_display_label(lab, i),
+	for (i = first; i <= last && first < HIST_R10_N; i++) {
+		fprintf(f, "\"%s\" %llu ", hist_r10_label(lab, i),
 			(unsigned long long)s->hist_count[i]);
 		put_secs(f, (int64_t)s->hist_ns[i], '\n');
 	}
@@ -102,6 +103,28 @@ static void gp_terminal(FILE *f, size_t t, const char *base, const char *what)
 	free(out);
 }
 
+/*
+ * The axes of the latency plot: the time span of the points (one instant
+ * when there is one point) and gaps from 0.
+ */
+static void latency_ranges(const struct lo_state *st, FILE *f)
+{
+	double lo = INFINITY, hi = -INFINITY, top = 0;
+	size_t i, k;
+
+	for (i = 0; i < st->ngroups; i++) {
+		const struct lo_series *g = st->groups[i];
+
+		for (k = 0; k < g->n; k++) {
+			lo = fmin(lo, (double)g->at[k] / 1e9);
+			hi = fmax(hi, (double)g->at[k] / 1e9);
+			top = fmax(top, (double)g->gaps[k] / 1e9);
+		}
+	}
+	gnuplot_range(f, "x", lo, hi, 0);
+	gnuplot_range(f, "y", 0, top, GNUPLOT_FROM_ZERO);
+}
+
 static void write_latency_gp(const struct lo_report *r, const char *base,
 			     FILE *f)
 {
@@ -110,6 +133,7 @@ static void write_latency_gp(const struct lo_report *r, const char *base,
 	char *dat = xasprintf("%s.dat", base);
 
 	fputs("# latency-output: gaps between lines over time\n", f);
+	latency_ranges(st, f);
 	for (t = 0; t < 2; t++) {
 		gp_terminal(f, t, base, "latency");
 		fputs("set title 'gap between lines over time'\n"
@@ -146,24 +170,36 @@ static void write_latency_gp(const struct lo_report *r, const char *base,
 	free(dat);
 }
 
-static void write_hist_gp(const char *base, FILE *f)
+/* Bars from 0: a bar of 8 beside one of 36 must not look like 1 to 10. */
+static void write_hist_gp(const struct lo_summary *s, const char *base, FILE *f)
 {
 	char *dat = xasprintf("%s-hist.dat", base);
-	size_t t;
+	uint64_t top_count = 0, top_ns = 0;
+	size_t i, t;
 
+	for (i = 0; i < HIST_R10_N; i++) {
+		if (s->hist_count[i] > top_count)
+			top_count = s->hist_count[i];
+		if (s->hist_ns[i] > top_ns)
+			top_ns = s->hist_ns[i];
+	}
 	fputs("# latency-output: histogram of gaps, by count and by time\n", f);
 	for (t = 0; t < 2; t++) {
 		gp_terminal(f, t, base, "hist");
 		fputs("set style data histograms\nset style fill solid 0.6\n"
 		      "set xtics rotate by -45\nset grid ytics\nunset key\n"
 		      "set multiplot layout 2,1\n"
-		      "set title 'gaps by count'\nset ylabel 'gaps'\nplot ",
+		      "set title 'gaps by count'\nset ylabel 'gaps'\n",
 		      f);
+		gnuplot_range(f, "y", 0, (double)top_count, GNUPLOT_FROM_ZERO);
+		fputs("plot ", f);
 		gnuplot_quote(f, dat);
 		fputs(" using 2:xtic(1)\n"
-		      "set title 'time spent in gaps'\nset ylabel 'seconds'\n"
-		      "plot ",
+		      "set title 'time spent in gaps'\nset ylabel 'seconds'\n",
 		      f);
+		gnuplot_range(f, "y", 0, (double)top_ns / 1e9,
+			      GNUPLOT_FROM_ZERO);
+		fputs("plot ", f);
 		gnuplot_quote(f, dat);
 		fputs(" using 3:xtic(1)\nunset multiplot\nset output\n", f);
 	}
@@ -219,8 +255,7 @@ static int do_hist_gp(const struct lo_report *r, const struct lo_summary *s,
 		      const char *base, FILE *f)
 {
 	(void)r;
-	(void)s;
-	write_hist_gp(base, f);
+	write_hist_gp(s, base, f);
 	return 0;
 }
 

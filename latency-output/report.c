@@ -42,7 +42,7 @@ static void insertion_sort(uint64_t *v, size_t n)
 	}
 }
 
-int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_ns,
+int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_threshold_ns,
 		 struct lo_summary *o)
 {
 	unsigned __int128 sum = 0;
@@ -60,15 +60,14 @@ int lo_summarise(uint64_t *gaps, size_t n, uint64_t stall_ns,
 		return -ENOMEM;
 	/* Sorted, the display bucket only ever moves up. */
 	for (i = 0; i < n; i++) {
-		while (d < HIST_DISPLAY_EDGES &&
-		       gaps[i] > hist_display_edges[d])
+		while (d < HIST_R10_EDGES && gaps[i] > hist_r10_edges[d])
 			d++;
 		sum += gaps[i];
 		o->hist_count[d]++;
 		o->hist_ns[d] += gaps[i];
-		if (gaps[i] > stall_ns) {
+		if (gaps[i] > stall_threshold_ns) {
 			o->stall_count++;
-			o->stall_ns += gaps[i];
+			o->stall_time_ns += gaps[i];
 		}
 	}
 	/* Two passes: the variance of many equal gaps comes out exactly 0. */
@@ -141,7 +140,7 @@ struct lo_summary *lo_summarise_all(const struct lo_report *r, size_t *n)
 		bool own;
 		uint64_t *gaps = gaps_to_sort(r, i, &own);
 
-		ret = lo_summarise(gaps, g->n, r->stall_ns, &sum[i]);
+		ret = lo_summarise(gaps, g->n, r->stall_threshold_ns, &sum[i]);
 		if (own)
 			free(gaps);
 		sum[i].name = group_label(g);
@@ -149,7 +148,7 @@ struct lo_summary *lo_summarise_all(const struct lo_report *r, size_t *n)
 		sum[i].malformed = g->malformed;
 	}
 	if (!ret)
-		ret = lo_summarise(all, total, r->stall_ns, &sum[ng]);
+		ret = lo_summarise(all, total, r->stall_threshold_ns, &sum[ng]);
 	if (owned)
 		free(all);
 	if (ret) {
@@ -188,13 +187,13 @@ static void bar(FILE *f, uint64_t v, uint64_t max)
 static void text_histogram(FILE *f, const struct lo_summary *s, unsigned dec)
 {
 	uint64_t max_c = 0, max_t = 0, all_t = 0;
-	unsigned i, first = HIST_DISPLAY_N, last = 0;
+	unsigned i, first = HIST_R10_N, last = 0;
 	char b[64], lab[24];
 
-	for (i = 0; i < HIST_DISPLAY_N; i++) {
+	for (i = 0; i < HIST_R10_N; i++) {
 		if (!s->hist_count[i])
 			continue;
-		if (first == HIST_DISPLAY_N)
+		if (first == HIST_R10_N)
 			first = i;
 		last = i;
 		if (s->hist_count[i] > max_c)
@@ -203,13 +202,13 @@ static void text_histogram(FILE *f, const struct lo_summary *s, unsigned dec)
 			max_t = s->hist_ns[i];
 		all_t += s->hist_ns[i];
 	}
-	if (first == HIST_DISPLAY_N)
+	if (first == HIST_R10_N)
 		return;
 	fprintf(f, "\n%9s %10s  %-*s %6s %14s  %-*s %6s\n", "gap", "count",
 		BAR_WIDTH, "by count", "%", "time (s)", BAR_WIDTH, "by time",
 		"%");
 	for (i = first; i <= last; i++) {
-		fprintf(f, "%9s %10llu  ", hist_display_label(lab, i),
+		fprintf(f, "%9s %10llu  ", hist_r10_label(lab, i),
 			(unsigned long long)s->hist_count[i]);
 		bar(f, s->hist_count[i], max_c);
 		fprintf(f, " %5.1f%% %14s  ",
@@ -238,10 +237,11 @@ static void text_summary(FILE *f, const struct lo_report *r,
 	fprintf(f, "%-22s %s s\n", "p99", secs(b, s->p99, d));
 	fprintf(f, "%-22s %s s\n", "p99.9", secs(b, s->p999, d));
 	fprintf(f, "%-22s %s s\n", "max", secs(b, s->max, d));
-	snprintf(t, sizeof(t), "stalls over %s s", secs(b, r->stall_ns, d));
+	snprintf(t, sizeof(t), "stalls over %s s",
+		 secs(b, r->stall_threshold_ns, d));
 	fprintf(f, "%-22s %llu\n", t, (unsigned long long)s->stall_count);
 	fprintf(f, "%-22s %s s\n", "time lost in stalls",
-		secs(b, s->stall_ns, d));
+		secs(b, s->stall_time_ns, d));
 }
 
 static void text_by_table(FILE *f, const struct lo_report *r,
@@ -264,7 +264,7 @@ static void text_by_table(FILE *f, const struct lo_report *r,
 			secs(b[0], sum[i].p50, d), secs(b[1], sum[i].p99, d),
 			secs(b[2], sum[i].max, d),
 			(unsigned long long)sum[i].stall_count,
-			secs(b[3], sum[i].stall_ns, d));
+			secs(b[3], sum[i].stall_time_ns, d));
 }
 
 static void text_report(FILE *f, const struct lo_report *r,
@@ -305,10 +305,10 @@ static void json_histogram(struct json *j, const struct lo_summary *s)
 	unsigned i;
 
 	json_array_begin(j, "histogram");
-	for (i = 0; i < HIST_DISPLAY_N; i++) {
+	for (i = 0; i < HIST_R10_N; i++) {
 		json_object_begin(j, NULL);
-		if (i < HIST_DISPLAY_EDGES)
-			json_ns_as_s(j, "le_s", hist_display_edges[i]);
+		if (i < HIST_R10_EDGES)
+			json_ns_as_s(j, "le_s", hist_r10_edges[i]);
 		else
 			json_null(j, "le_s"); /* above the last edge */
 		json_u64(j, "count", s->hist_count[i]);
@@ -330,9 +330,9 @@ static void json_fields(struct json *j, const struct lo_report *r,
 	json_ns_as_s(j, "p99_s", s->p99);
 	json_ns_as_s(j, "p999_s", s->p999);
 	json_ns_as_s(j, "max_s", s->max);
-	json_ns_as_s(j, "stall_threshold_s", r->stall_ns);
+	json_ns_as_s(j, "stall_threshold_s", r->stall_threshold_ns);
 	json_u64(j, "stall_count", s->stall_count);
-	json_ns_as_s(j, "stall_time_s", s->stall_ns);
+	json_ns_as_s(j, "stall_time_s", s->stall_time_ns);
 	json_u64(j, "malformed_lines", s->malformed);
 	json_histogram(j, s);
 }
@@ -407,18 +407,18 @@ static void csv_report(FILE *f, const struct lo_report *r,
 		csv_secs(f, s->p99, ',');
 		csv_secs(f, s->p999, ',');
 		csv_secs(f, s->max, ',');
-		csv_secs(f, r->stall_ns, ',');
+		csv_secs(f, r->stall_threshold_ns, ',');
 		fprintf(f, "%llu,", (unsigned long long)s->stall_count);
-		csv_secs(f, s->stall_ns, ',');
+		csv_secs(f, s->stall_time_ns, ',');
 		fprintf(f, "%llu,%d\n", (unsigned long long)s->malformed,
 			r->interrupted ? 1 : 0);
 	}
 	fputs("\ngroup,le_s,count,time_s\n", f);
 	for (i = 0; i < n; i++) {
-		for (b = 0; b < HIST_DISPLAY_N; b++) {
+		for (b = 0; b < HIST_R10_N; b++) {
 			csv_field(f, sum[i].name, ',');
-			if (b < HIST_DISPLAY_EDGES)
-				csv_secs(f, hist_display_edges[b], ',');
+			if (b < HIST_R10_EDGES)
+				csv_secs(f, hist_r10_edges[b], ',');
 			else
 				fputc(',', f);
 			fprintf(f, "%llu,",

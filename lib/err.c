@@ -32,6 +32,33 @@ const char *progname(void)
 	return prog_name;
 }
 
+char *vformat_err(char *buf, size_t len, int errnum, const char *fmt,
+		  va_list ap)
+{
+	int n;
+
+	if (!len)
+		return buf;
+	n = vsnprintf(buf, len, fmt, ap);
+	if (n < 0) {
+		buf[0] = '\0';
+		n = 0;
+	}
+	if (errnum && (size_t)n < len)
+		snprintf(buf + n, len - n, ": %s", strerror(errnum));
+	return buf;
+}
+
+char *format_err(char *buf, size_t len, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vformat_err(buf, len, errnum, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
 /* Format the whole message first so it reaches stderr in one write. */
 static PRINTF_LIKE(3, 0) void report(const char *prefix, int errnum,
 				     const char *fmt, va_list ap)
@@ -40,16 +67,11 @@ static PRINTF_LIKE(3, 0) void report(const char *prefix, int errnum,
 	int n;
 
 	n = snprintf(buf, sizeof(buf), "%s: %s", prog_name, prefix);
-	if (n < 0 || (size_t)n >= sizeof(buf))
+	if (n < 0 || (size_t)n >= sizeof(buf) - 1)
 		n = 0;
-	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
-	if ((size_t)n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	if (errnum)
-		n += snprintf(buf + n, sizeof(buf) - n, ": %s",
-			      strerror(errnum));
-	if ((size_t)n >= sizeof(buf) - 1)
-		n = sizeof(buf) - 2;
+	/* One byte is kept for the newline. */
+	vformat_err(buf + n, sizeof(buf) - 1 - n, errnum, fmt, ap);
+	n += strlen(buf + n);
 	buf[n++] = '\n';
 	/* Nothing useful can be done if stderr itself fails. */
 	(void)write_all(STDERR_FILENO, buf, n);
@@ -106,6 +128,15 @@ void warn_errno(const char *fmt, ...)
 	errno = saved;
 }
 
+void warn_err(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning: ", errnum, fmt, ap);
+	va_end(ap);
+}
+
 int error_errno(const char *fmt, ...)
 {
 	int saved = errno;
@@ -115,6 +146,16 @@ int error_errno(const char *fmt, ...)
 	report("", saved, fmt, ap);
 	va_end(ap);
 	errno = saved;
+	return -1;
+}
+
+int error_err(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", errnum, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -177,6 +218,18 @@ ssize_t read_small_file(const char *path, char *buf, size_t len)
 		return more < 0 ? more : -EFBIG;
 	buf[n] = '\0';
 	return n;
+}
+
+int write_small_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	r = write_all(fd, s, strlen(s));
+	if (close(fd) && !r)
+		r = -errno;
+	return r;
 }
 
 void close_stdout(void)

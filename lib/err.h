@@ -7,6 +7,7 @@
 #ifndef LATENCY_ERR_H
 #define LATENCY_ERR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdnoreturn.h>
 #include <sys/types.h>
@@ -39,8 +40,23 @@ noreturn void die_err(int status, int errnum, const char *fmt, ...)
 /* Print "<prog>: warning: <message>" (and strerror for the _errno forms). */
 void warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void warn_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* As warn_errno() for an explicit error number (none when ERRNUM is 0). */
+void warn_err(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* Print "<prog>: <message>: strerror(errno)" and return -1. */
 int error_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* As error_errno() for an explicit error number; returns -1. */
+int error_err(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+/*
+ * Format "<message>: strerror(ERRNUM)", or only the message when ERRNUM is 0,
+ * into BUF of LEN bytes (cut to fit, always terminated): the text the helpers
+ * above print after "<prog>: ", for a message kept to be reported later (a
+ * worker's error, a note in a result).  Returns BUF.
+ */
+char *format_err(char *buf, size_t len, int errnum, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+char *vformat_err(char *buf, size_t len, int errnum, const char *fmt,
+		  va_list ap) PRINTF_LIKE(4, 0);
 
 /*
  * Write all LEN bytes of BUF to FD, retrying short writes and EINTR.
@@ -59,6 +75,13 @@ ssize_t read_full(int fd, void *buf, size_t len);
  * (LEN - 1 bytes at most: a cut file would end in a cut number) or -errno.
  */
 ssize_t read_small_file(const char *path, char *buf, size_t len);
+/*
+ * Write the string S to the existing file PATH (a /proc, /sys or tracefs
+ * knob, say), truncating it, in one write where the kernel takes it so;
+ * never creates the file.  Returns 0 or -errno (of the open, the write or
+ * the close: a knob may refuse a value only when closed).
+ */
+int write_small_file(const char *path, const char *s);
 
 /*
  * Flush and close stdout and stderr, exiting with EXIT_RUN_FAILED and a

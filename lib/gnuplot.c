@@ -3,15 +3,13 @@
 #include <config.h>
 
 #include <errno.h>
-#include <spawn.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "lib/gnuplot.h"
 #include "lib/output.h"
-
-extern char **environ;
+#include "lib/spawn.h"
 
 /*
  * A single-quoted gnuplot string knows one escape, the doubled quote, and
@@ -42,30 +40,30 @@ bool gnuplot_name_ok(const char *s)
 	return same;
 }
 
+void gnuplot_range(FILE *f, const char *axis, double lo, double hi,
+		   unsigned flags)
+{
+	fprintf(f, "set %srange ", axis);
+	if (flags & GNUPLOT_FROM_ZERO)
+		fputs(hi > 0 ? "[0:*]\n" : "[0:1]\n", f);
+	else if (lo != hi || !isfinite(lo) ||
+		 ((flags & GNUPLOT_LOG) && lo <= 0))
+		fputs("[*:*]\n", f);
+	else if (flags & GNUPLOT_LOG)
+		fprintf(f, "[%.12g:%.12g]\n", lo / 2, hi * 2);
+	else
+		fprintf(f, "[%.12g:%.12g]\n", lo - 1, hi + 1);
+}
+
 int gnuplot_run(const char *dir, const char *script)
 {
-	posix_spawn_file_actions_t fa;
 	char *argv[] = { (char *)"gnuplot", (char *)script, NULL };
-	pid_t pid;
-	int r, status;
+	int r = spawn_wait_in(dir, argv, SPAWN_OUT_TO_ERR);
 
-	r = posix_spawn_file_actions_init(&fa);
-	if (r)
-		return -r;
-	if (dir)
-		r = posix_spawn_file_actions_addchdir_np(&fa, dir);
-	if (!r)
-		r = posix_spawn_file_actions_adddup2(&fa, 2, 1);
-	if (!r)
-		r = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r)
-		return -r;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
+	if (r < 0)
+		return r;
 	/* A failed exec (or chdir) in the child reports 127. */
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	if (r == 127)
 		return -ENOENT;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ECHILD;
+	return r ? -ECHILD : 0;
 }

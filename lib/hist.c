@@ -25,6 +25,26 @@ const uint64_t hist_display_edges[HIST_DISPLAY_EDGES] = {
 	1000000000000ULL, 2000000000000ULL, 5000000000000ULL,
 	10000000000000ULL,
 };
+
+/* One decade of R10 edges: D times 1 us, 1.25 us, ... 8 us. */
+#define R10_DECADE(d)							\
+	1000ULL * (d), 1250ULL * (d), 1600ULL * (d), 2000ULL * (d),	\
+	2500ULL * (d), 3150ULL * (d), 4000ULL * (d), 5000ULL * (d),	\
+	6300ULL * (d), 8000ULL * (d)
+
+const uint64_t hist_r10_edges[HIST_R10_EDGES] = {
+	R10_DECADE(1ULL),		/* us */
+	R10_DECADE(10ULL),
+	R10_DECADE(100ULL),
+	R10_DECADE(1000ULL),		/* ms */
+	R10_DECADE(10000ULL),
+	R10_DECADE(100000ULL),
+	R10_DECADE(1000000ULL),		/* s */
+	R10_DECADE(10000000ULL),
+	R10_DECADE(100000000ULL),
+	R10_DECADE(1000000000ULL),
+	10000000000000ULL,
+};
 /* clang-format on */
 
 void hist_init(struct hist *h)
@@ -113,20 +133,30 @@ double hist_mean(const struct hist *h)
 	return h->count ? (double)h->sum_ns / (double)h->count : 0.0;
 }
 
-unsigned hist_display_index(uint64_t v)
+/* The first of the N ascending EDGES >= V; N when above them all. */
+static unsigned edges_index(const uint64_t *edges, unsigned n, uint64_t v)
 {
-	unsigned lo = 0, hi = HIST_DISPLAY_EDGES;
+	unsigned lo = 0, hi = n;
 
-	/* First edge >= v; HIST_DISPLAY_EDGES when above them all. */
 	while (lo < hi) {
 		unsigned mid = (lo + hi) / 2;
 
-		if (hist_display_edges[mid] >= v)
+		if (edges[mid] >= v)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	return lo;
+}
+
+unsigned hist_display_index(uint64_t v)
+{
+	return edges_index(hist_display_edges, HIST_DISPLAY_EDGES, v);
+}
+
+unsigned hist_r10_index(uint64_t v)
+{
+	return edges_index(hist_r10_edges, HIST_R10_EDGES, v);
 }
 
 void hist_fold_display(const struct hist *h, uint64_t counts[HIST_DISPLAY_N],
@@ -153,26 +183,57 @@ void hist_fold_display(const struct hist *h, uint64_t counts[HIST_DISPLAY_N],
 	}
 }
 
-static int edge_label(char *buf, size_t len, uint64_t ns)
+/* NS in the largest unit it fills, with the decimals it needs: "3.15ms". */
+static void edge_label(char *buf, size_t len, uint64_t ns)
 {
-	if (ns >= 1000000000ULL)
-		return snprintf(buf, len, "%llus",
-				(unsigned long long)(ns / 1000000000ULL));
-	if (ns >= 1000000ULL)
-		return snprintf(buf, len, "%llums",
-				(unsigned long long)(ns / 1000000ULL));
-	return snprintf(buf, len, "%lluus", (unsigned long long)(ns / 1000ULL));
+	static const struct {
+		uint64_t ns;
+		int digits;
+		const char *name;
+	} units[] = {
+		{ 1000000000ULL, 9, "s" },
+		{ 1000000ULL, 6, "ms" },
+		{ 1000ULL, 3, "us" },
+	};
+	char frac[16];
+	size_t u, f;
+
+	for (u = 0; u + 1 < sizeof(units) / sizeof(units[0]); u++)
+		if (ns >= units[u].ns)
+			break;
+	if (!(ns % units[u].ns)) {
+		snprintf(buf, len, "%llu%s",
+			 (unsigned long long)(ns / units[u].ns), units[u].name);
+		return;
+	}
+	snprintf(frac, sizeof(frac), "%0*llu", units[u].digits,
+		 (unsigned long long)(ns % units[u].ns));
+	for (f = strlen(frac); f > 1 && frac[f - 1] == '0'; f--)
+		frac[f - 1] = '\0';
+	snprintf(buf, len, "%llu.%s%s", (unsigned long long)(ns / units[u].ns),
+		 frac, units[u].name);
+}
+
+/* "<= EDGE" for bucket I of the N EDGES, "> LAST" above them. */
+static char *edges_label(char *buf, const uint64_t *edges, unsigned n,
+			 unsigned i)
+{
+	if (i >= n) {
+		memcpy(buf, "> ", 2);
+		edge_label(buf + 2, 22, edges[n - 1]);
+	} else {
+		memcpy(buf, "<= ", 3);
+		edge_label(buf + 3, 21, edges[i]);
+	}
+	return buf;
 }
 
 char *hist_display_label(char *buf, unsigned i)
 {
-	if (i >= HIST_DISPLAY_EDGES) {
-		memcpy(buf, "> ", 2);
-		edge_label(buf + 2, 22,
-			   hist_display_edges[HIST_DISPLAY_EDGES - 1]);
-	} else {
-		memcpy(buf, "<= ", 3);
-		edge_label(buf + 3, 21, hist_display_edges[i]);
-	}
-	return buf;
+	return edges_label(buf, hist_display_edges, HIST_DISPLAY_EDGES, i);
+}
+
+char *hist_r10_label(char *buf, unsigned i)
+{
+	return edges_label(buf, hist_r10_edges, HIST_R10_EDGES, i);
 }

@@ -8,8 +8,9 @@
  * many samples are added; count, sum, min and max are exact.  Histograms
  * merge by adding buckets, so each thread keeps its own without locks.
  *
- * The module also holds the suite's display buckets: a 1-2-5 series from
- * 1 us to 10000 s, used for the text tables people read.
+ * The module also holds the suite's display buckets for the tables people
+ * read: a 1-2-5 series from 1 us to 10000 s, and a finer one (R10) for
+ * latency-output.
  */
 #ifndef LATENCY_HIST_H
 #define LATENCY_HIST_H
@@ -99,5 +100,28 @@ void hist_fold_display(const struct hist *h, uint64_t counts[HIST_DISPLAY_N],
  * bytes; returns BUF.
  */
 char *hist_display_label(char *buf, unsigned i);
+
+/*
+ * Finer display buckets: the R10 preferred numbers (ISO 3), 1, 1.25, 1.6,
+ * 2, 2.5, 3.15, 4, 5, 6.3 and 8 per decade, from 1 us to 10000 s.  Each
+ * edge is about 26% above the one before, where 1-2-5 steps by 2 and 2.5
+ * and put fake-music's 100 ms and 199 ms gaps in one bucket.  The labels
+ * stay round numbers ("<= 125ms"), which log-linear edges are not, and
+ * every 1-2-5 edge is an R10 edge, so R10 counts add up to 1-2-5 ones.
+ * hist_r10_edges[i] is the inclusive upper bound of bucket i; bucket
+ * HIST_R10_N - 1 is "above the last edge".
+ */
+#define HIST_R10_EDGES 101
+#define HIST_R10_N (HIST_R10_EDGES + 1)
+extern const uint64_t hist_r10_edges[HIST_R10_EDGES];
+
+/* The R10 bucket of a value V (exact). */
+unsigned hist_r10_index(uint64_t v);
+
+/*
+ * Label for R10 bucket I, e.g. "<= 3.15ms", "> 10000s".  BUF needs 24
+ * bytes; returns BUF.
+ */
+char *hist_r10_label(char *buf, unsigned i);
 
 #endif

@@ -3,9 +3,11 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/opt.h"
 #include "lib/parse.h"
@@ -107,6 +109,66 @@ uint64_t opt_rate(const char *name, const char *arg, uint64_t bare_unit)
 		bad_value(name, arg, r,
 			  "a rate such as 320kbit, 2Mbit, 40KB/s, 1MB/s");
 	return v;
+}
+
+double opt_double(const char *name, const char *arg, double min, double max,
+		  bool open)
+{
+	char expect[96];
+	char *end;
+	double v;
+	int r = 0;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end)
+		r = -EINVAL;
+	else if (errno || !isfinite(v) ||
+		 (open ? v <= min || v >= max : v < min || v > max))
+		r = -ERANGE;
+	if (r) {
+		snprintf(expect, sizeof(expect), "a number %s %g and %g",
+			 open ? "strictly between" : "from", min, max);
+		bad_value(name, arg, r, expect);
+	}
+	return v;
+}
+
+int opt_choice(const char *name, const char *arg, const char *const *words)
+{
+	char expect[512];
+	size_t len = 0;
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (!strcmp(arg, words[i]))
+			return i;
+	/* "a, b or c", cut (never overflowed) if a table were that long. */
+	expect[0] = '\0';
+	for (i = 0; words[i] && len < sizeof(expect); i++) {
+		const char *sep = !i ? "" : words[i + 1] ? ", " : " or ";
+
+		len += snprintf(expect + len, sizeof(expect) - len, "%s%s", sep,
+				words[i]);
+	}
+	bad_value(name, arg, -EINVAL, expect);
+}
+
+enum out_format opt_format(const char *arg, enum out_format dflt, bool with_csv)
+{
+	/* In the order of enum out_format; csv last, so it can be left out. */
+	static const char *const all[] = {
+		[FORMAT_TEXT] = "text",
+		[FORMAT_JSON] = "json",
+		[FORMAT_CSV] = "csv",
+		NULL,
+	};
+	static const char *const no_csv[] = { "text", "json", NULL };
+
+	if (!arg)
+		return dflt;
+	return (enum out_format)opt_choice("--format", arg,
+					   with_csv ? all : no_csv);
 }
 
 bool opt_common_handle(struct opt_common *c, int opt, const char *arg,

@@ -16,6 +16,7 @@
 #include <stdnoreturn.h>
 
 #include "lib/err.h"
+#include "lib/output.h"
 
 enum {
 	OPT_DURATION = CHAR_MAX + 1,
@@ -89,5 +90,22 @@ uint64_t opt_u64(const char *name, const char *arg, uint64_t min, uint64_t max);
 uint64_t opt_size(const char *name, const char *arg, uint64_t bare_unit);
 uint64_t opt_duration(const char *name, const char *arg);
 uint64_t opt_rate(const char *name, const char *arg, uint64_t bare_unit);
+/* A decimal number from MIN to MAX (strictly between them when OPEN). */
+double opt_double(const char *name, const char *arg, double min, double max,
+		  bool open);
+
+/*
+ * The argmatch idea: return the index of ARG, the value of option NAME, in
+ * WORDS (NULL-terminated), or exit through usage_error() with the suite's
+ * one wording, "invalid value 'ARG' for NAME: not understood (expected W0,
+ * W1 or W2)".
+ */
+int opt_choice(const char *name, const char *arg, const char *const *words);
+/*
+ * --format ARG (the common option's value; NULL gives DFLT): "text", "json"
+ * and, when WITH_CSV, "csv"; anything else is opt_choice()'s usage error.
+ */
+enum out_format opt_format(const char *arg, enum out_format dflt,
+			   bool with_csv);
 
 #endif

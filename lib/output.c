@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,21 +18,9 @@
 
 #include "lib/json-read.h"
 #include "lib/output.h"
+#include "lib/parse.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-
-int out_format_parse(const char *s, enum out_format *f)
-{
-	if (!strcmp(s, "text"))
-		*f = FORMAT_TEXT;
-	else if (!strcmp(s, "json"))
-		*f = FORMAT_JSON;
-	else if (!strcmp(s, "csv"))
-		*f = FORMAT_CSV;
-	else
-		return -EINVAL;
-	return 0;
-}
 
 void json_init(struct json *j, FILE *f, bool pretty)
 {
@@ -370,6 +359,7 @@ void run_info_init(struct run_info *ri, const char *program, int argc,
 
 	memset(ri, 0, sizeof(*ri));
 	ri->program = program;
+	ri->format_version = OUTPUT_FORMAT_VERSION;
 	ri->argc = argc;
 	ri->argv = argv;
 	ri->start_real_ns = real_ns();
@@ -384,7 +374,7 @@ void json_run_header(struct json *j, const struct run_info *ri)
 	char buf[8192];
 	int i;
 
-	json_u64(j, "format_version", OUTPUT_FORMAT_VERSION);
+	json_u64(j, "format_version", ri->format_version);
 	json_str(j, "program", ri->program);
 	json_str(j, "version", PACKAGE_VERSION);
 	format_command_line(buf, sizeof(buf), ri->argc, ri->argv);
@@ -424,8 +414,56 @@ void csv_field(FILE *f, const char *s, char sep)
 	free(e);
 }
 
+/*
+ * The descriptor PATH names when it is one of ours (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1.  Reopening such a path
+ * would start a new file offset (and renaming over it replace a link in
+ * /dev), so it is written through the descriptor the shell opened.
+ */
+static int named_fd(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	uint64_t n;
+	size_t i;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return STDOUT_FILENO;
+	if (!strcmp(path, "/dev/stderr"))
+		return STDERR_FILENO;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t len = strlen(dirs[i]);
+
+		if (!strncmp(path, dirs[i], len) &&
+		    !parse_u64(path + len, &n) && n <= INT_MAX)
+			return (int)n;
+	}
+	return -1;
+}
+
+/* Anything but a regular file (or a new path) is written straight. */
+static int open_straight(struct atomic_file *af, const char *path)
+{
+	int fd = named_fd(path), e;
+
+	if (fd >= 0)
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	else
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	af->f = fdopen(fd, "w");
+	if (!af->f) {
+		e = errno;
+		(void)close(fd); /* nothing written yet */
+		return -e;
+	}
+	af->path = xstrdup(path);
+	return 0;
+}
+
 int atomic_open(struct atomic_file *af, const char *path)
 {
+	struct stat st;
 	int fd;
 
 	memset(af, 0, sizeof(*af));
@@ -433,6 +471,8 @@ int atomic_open(struct atomic_file *af, const char *path)
 		af->f = stdout;
 		return 0;
 	}
+	if (named_fd(path) >= 0 || (!stat(path, &st) && !S_ISREG(st.st_mode)))
+		return open_straight(af, path);
 	af->path = xstrdup(path);
 	af->tmp = xasprintf("%s.tmp.XXXXXX", path);
 	fd = mkstemp(af->tmp);
@@ -467,7 +507,13 @@ int atomic_commit(struct atomic_file *af)
 	if (!af->f)
 		return -EBADF;
 	if (!af->tmp) {
-		r = fflush(af->f) ? -errno : 0;
+		/* stdout (no path) stays open; a straight file is closed. */
+		if (fflush(af->f) || ferror(af->f))
+			r = errno ? -errno : -EIO;
+		if (af->path && fclose(af->f) && !r)
+			r = -errno;
+		free(af->path);
+		af->path = NULL;
 		af->f = NULL;
 		return r;
 	}
@@ -494,6 +540,9 @@ void atomic_abort(struct atomic_file *af)
 		if (af->f)
 			(void)fclose(af->f); /* discarded anyway */
 		unlink(af->tmp);
+	} else if (af->path && af->f) {
+		/* Written straight: what went out cannot be taken back. */
+		(void)fclose(af->f);
 	}
 	free(af->tmp);
 	free(af->path);

@@ -12,7 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Bumped whenever the meaning of a field changes. */
+/*
+ * The format_version of a program's JSON until the meaning of one of its
+ * fields changes; then that program sets run_info.format_version higher.
+ */
 #define OUTPUT_FORMAT_VERSION 1
 
 enum out_format {
@@ -20,9 +23,6 @@ enum out_format {
 	FORMAT_JSON,
 	FORMAT_CSV,
 };
-
-/* "text", "json" or "csv" -> *F; returns 0 or -EINVAL. */
-int out_format_parse(const char *s, enum out_format *f);
 
 #define JSON_MAX_DEPTH 32
 
@@ -70,6 +70,7 @@ void json_write_string(FILE *f, const char *s);
  */
 struct run_info {
 	const char *program;
+	unsigned format_version; /* OUTPUT_FORMAT_VERSION unless set */
 	int argc;
 	char **argv;
 	bool has_seed;
@@ -122,21 +123,34 @@ void md_cell_write(FILE *f, const char *s);
  */
 void csv_field(FILE *f, const char *s, char sep);
 
-/* A file written under a temporary name and renamed into place on commit. */
+/*
+ * A result file: a regular file is written under a temporary name and
+ * renamed into place on commit; anything else is written straight.
+ */
 struct atomic_file {
-	char *path;
-	char *tmp;
+	char *path; /* NULL for stdout */
+	char *tmp;  /* NULL when written straight */
 	FILE *f;
 };
 
 /*
- * Create PATH's temporary sibling and open it for writing; "-" means stdout
- * (commit then only flushes).  Returns 0 or -errno.
+ * Open PATH for writing, by one rule: a regular file, or a path that does
+ * not exist yet, gets a temporary sibling (renamed over it on commit); "-"
+ * is stdout (commit then only flushes); anything else (a FIFO, a character
+ * device such as /dev/null, a descriptor's name such as /dev/stdout or
+ * /proc/self/fd/N) is written straight, in place, as a shell redirection
+ * would.  Returns 0 or -errno.
  */
 int atomic_open(struct atomic_file *af, const char *path);
-/* Flush, fsync, close and rename into place.  Returns 0 or -errno. */
+/*
+ * Flush, fsync, close and rename into place (straight: flush and close).
+ * Returns 0 or -errno.
+ */
 int atomic_commit(struct atomic_file *af);
-/* Close and remove the temporary file (safe to call after commit). */
+/*
+ * Close and remove the temporary file (safe to call after commit); what
+ * was written straight stays written.
+ */
 void atomic_abort(struct atomic_file *af);
 
 /*

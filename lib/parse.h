@@ -12,6 +12,7 @@
 #ifndef LATENCY_PARSE_H
 #define LATENCY_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A plain decimal integer 0 .. UINT64_MAX. */
@@ -47,5 +48,20 @@ int parse_rate(const char *s, uint64_t bare_unit, uint64_t *out_bytes_s);
  * "1536") into BUF (at least 24 bytes).  Returns BUF.
  */
 char *format_size(char *buf, uint64_t bytes);
+
+/*
+ * "HOST:PORT" or "[V6]:PORT" (PORT 0..65535) split into HOST (HLEN bytes)
+ * and PORT (PLEN bytes).  Returns 0 or -EINVAL (also for a bracket inside
+ * a host, as in "a]b:80").
+ */
+int split_host_port(const char *s, char *host, size_t hlen, char *port,
+		    size_t plen);
+
+/*
+ * Undo, in place, the octal escapes the kernel writes in paths of
+ * /proc/mounts, /proc/self/mountinfo and /proc/swaps ("\\040" for a space,
+ * "\\134" for a backslash); any other backslash stays as it is.
+ */
+void parse_octal_escapes(char *s);
 
 #endif

@@ -325,3 +325,56 @@ double stats_mde_pct(double ma, double va, size_t na, double vb, size_t nb,
 			 power) /
 	       fabs(ma) * 100.0;
 }
+
+double stats_normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+double stats_normal_quantile(double p)
+{
+	double lo = -40.0, hi = 40.0;
+	int i;
+
+	if (!(p > 0.0 && p < 1.0))
+		return NAN;
+	for (i = 0; i < 200; i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (mid == lo || mid == hi)
+			break;
+		if (stats_normal_cdf(mid) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+struct stats_prop stats_two_prop_test(uint64_t x1, uint64_t n1, uint64_t x2,
+				      uint64_t n2, double alpha, double power)
+{
+	struct stats_prop r = { NAN, NAN, NAN, NAN, NAN };
+	double n = (double)n1 + (double)n2, pool, lo, w;
+
+	if (!n1 || !n2 || x1 > n1 || x2 > n2 || !(alpha > 0 && alpha < 1) ||
+	    !(power > 0 && power < 1))
+		return r;
+	pool = ((double)x1 + (double)x2) / n;
+	w = 1.0 / (double)n1 + 1.0 / (double)n2;
+	r.diff = (double)x2 / (double)n2 - (double)x1 / (double)n1;
+	r.se = sqrt(pool * (1.0 - pool) * w);
+	if (r.se > 0) {
+		r.z = r.diff / r.se;
+		r.p = 2.0 * stats_normal_cdf(-fabs(r.z));
+	} else {
+		r.z = 0;
+		r.p = 1;
+	}
+	lo = 0.5 / n;
+	pool = pool < lo ? lo : pool > 1.0 - lo ? 1.0 - lo : pool;
+	r.mde = (stats_normal_quantile(1.0 - alpha / 2.0) +
+		 stats_normal_quantile(power)) *
+		sqrt(pool * (1.0 - pool) * w);
+	return r;
+}

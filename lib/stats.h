@@ -104,4 +104,33 @@ double stats_mde(double se, double df, double alpha, double power);
 double stats_mde_pct(double ma, double va, size_t na, double vb, size_t nb,
 		     double alpha, double power);
 
+/* The standard normal distribution: P(Z <= Z), and the z with P(Z <= z) = P
+ * (P in (0, 1), else NaN). */
+double stats_normal_cdf(double z);
+double stats_normal_quantile(double p);
+
+struct stats_prop {
+	double diff; /* X2/N2 - X1/N1 */
+	double se;   /* of the difference, from the pooled proportion */
+	double z;    /* diff / se */
+	double p;    /* two-sided; NaN when undefined */
+	double mde;  /* smallest difference seen (a fraction, not percent) */
+};
+
+/*
+ * The two-proportion z test of X1 successes in N1 trials against X2 in N2
+ * (e.g. huge page allocations that succeeded), with the pooled proportion
+ * P = (X1 + X2) / (N1 + N2) and se = sqrt(P (1 - P) (1/N1 + 1/N2)); p is
+ * two-sided from the normal distribution.  Both proportions 0 or both 1:
+ * z 0 and p 1.  MDE is the difference of proportions the test calls
+ * significant at level ALPHA with probability POWER,
+ * (z(1 - ALPHA/2) + z(POWER)) * se, with P kept within [1/(2N), 1 - 1/(2N)]
+ * (N = N1 + N2) so that a result of all successes still states what it
+ * could have seen.  The normal approximation wants about 5 successes and 5
+ * failures on each side.  All fields NaN when N1 or N2 is 0, X1 > N1 or
+ * X2 > N2, or ALPHA or POWER is not in (0, 1).
+ */
+struct stats_prop stats_two_prop_test(uint64_t x1, uint64_t n1, uint64_t x2,
+				      uint64_t n2, double alpha, double power);
+
 #endif

@@ -38,6 +38,11 @@ uint64_t cpu_ns(void)
 	return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 }
 
+uint64_t thread_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
 int sleep_until_ns(uint64_t deadline_ns, const volatile sig_atomic_t *stop)
 {
 	struct timespec ts = {

@@ -20,6 +20,8 @@ uint64_t mono_ns(void);
 uint64_t real_ns(void);
 /* Process CPU time (user + system of all threads), in ns. */
 uint64_t cpu_ns(void);
+/* The calling thread's CPU time, in ns (time it was not running is not in it). */
+uint64_t thread_cpu_ns(void);
 
 /*
  * Sleep until CLOCK_MONOTONIC reaches DEADLINE_NS (TIMER_ABSTIME, so no

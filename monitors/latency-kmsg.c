@@ -48,6 +48,9 @@ static const char short_options[] = MONITOR_SHORT_OPTIONS;
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
 
+/* The highest order:N counted on its own (MAX_PAGE_ORDER is 10 today). */
+#define MAX_FAILURE_ORDER 63
+
 /* How often the syslog(2) fallback looks for new messages. */
 #define SYSLOG_POLL_NS (200 * NSEC_PER_MSEC)
 
@@ -56,6 +59,9 @@ enum source {
 	SRC_KMSG,
 	SRC_SYSLOG,
 };
+
+/* --source, in the order of enum source. */
+static const char *const source_names[] = { "auto", "kmsg", "syslog", NULL };
 
 enum count_id {
 	C_FAILURES,
@@ -102,6 +108,9 @@ struct kmsg {
 	uint64_t lost;	    /* overwritten before we read them */
 	uint64_t malformed; /* /dev/kmsg records not in its format */
 	uint64_t counts[N_COUNTS];
+	/* Failures by the order:N of their message; the rest unknown. */
+	uint64_t failure_orders[MAX_FAILURE_ORDER + 1];
+	uint64_t failure_order_unknown;
 	bool have_seq;
 	uint64_t last_seq;
 	/* syslog(2) fallback: the newest message already seen */
@@ -115,20 +124,41 @@ static void usage(int status)
 {
 	if (status != EXIT_OK)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]...\n"
-	       "Follow the kernel log from now on and count page allocation "
-	       "failures,\nOOM kills, hung tasks, oopses and warnings.\n\n"
-	       "      --log=FILE       write the messages to FILE (same as "
-	       "--output)\n"
-	       "      --source=SRC     kmsg (/dev/kmsg), syslog (syslog(2) "
-	       "buffer) or\n"
+	       "Follow the kernel log from now on and count page allocation failures,\n"
+	       "OOM kills, hung tasks, oopses and warnings.\n"
+	       "\n"
+	       "      --log=FILE       write the messages to FILE (same as --output)\n"
+	       "      --source=SRC     kmsg (/dev/kmsg), syslog (syslog(2) buffer) or\n"
 	       "                       auto (kmsg, else syslog; the default)\n"
-	       "      --match=TEXT     only log and count messages containing "
-	       "TEXT\n"
+	       "      --match=TEXT     only log and count messages containing TEXT\n"
 	       "%s\n"
 	       "Durations: 250ms, 10s, 2m.\n",
 	       progname(), monitor_common_help);
+	/* clang-format on */
 	exit(EXIT_OK);
+}
+
+/*
+ * The order of an allocation failure message: "...: page allocation
+ * failure: order:2, mode:..." (and 2009's "failure. order:2,"); -1 when
+ * it has none.
+ */
+static int failure_order(const char *msg)
+{
+	const char *p = strstr(msg, "page allocation failure");
+	unsigned v = 0;
+	int digits = 0;
+
+	p = p ? strstr(p, "order:") : NULL;
+	if (!p)
+		return -1;
+	for (p += 6; *p >= '0' && *p <= '9' && digits < 3; p++, digits++)
+		v = v * 10 + (unsigned)(*p - '0');
+	if (!digits || (*p >= '0' && *p <= '9') || v > MAX_FAILURE_ORDER)
+		return -1;
+	return (int)v;
 }
 
 /* Count MSG and write it out, stamped with the kernel's time KTS_US. */
@@ -147,6 +177,14 @@ static void message(struct kmsg *k, uint64_t seq, unsigned pri, uint64_t kts_us,
 		/* "BUG:" lines are oopses too (see the man page). */
 		if (patterns[i].id == C_BUGS && !strstr(msg, "Oops"))
 			k->counts[C_OOPSES]++;
+		if (patterns[i].id == C_FAILURES) {
+			int order = failure_order(msg);
+
+			if (order < 0)
+				k->failure_order_unknown++;
+			else
+				k->failure_orders[order]++;
+		}
 		k->counts[patterns[i].id]++;
 		if (*class == '-')
 			class = patterns[i].class;
@@ -323,16 +361,8 @@ static void parse_options(struct kmsg *k, int argc, char **argv)
 			k->match = optarg;
 			break;
 		case OPT_SOURCE:
-			if (!strcmp(optarg, "auto"))
-				k->source = SRC_AUTO;
-			else if (!strcmp(optarg, "kmsg"))
-				k->source = SRC_KMSG;
-			else if (!strcmp(optarg, "syslog"))
-				k->source = SRC_SYSLOG;
-			else
-				usage_error("invalid value '%s' for --source "
-					    "(expected auto, kmsg or syslog)",
-					    optarg);
+			k->source = (enum source)opt_choice("--source", optarg,
+							    source_names);
 			break;
 		default:
 			usage(EXIT_USAGE);
@@ -375,11 +405,14 @@ static enum source open_source(struct kmsg *k)
 			die_err(EXIT_UNSUPPORTED, -r, "cannot read /dev/kmsg");
 	}
 	r2 = syslog_open(k);
-	if (r2)
-		die(EXIT_UNSUPPORTED,
-		    "cannot read the kernel log: /dev/kmsg: %s; syslog(2): %s "
-		    "(needs root or kernel.dmesg_restrict=0)",
-		    strerror(-r), strerror(-r2));
+	if (r2) {
+		char why[128]; /* why /dev/kmsg failed, then why syslog(2) did */
+
+		die_err(EXIT_UNSUPPORTED, -r2,
+			"cannot read the kernel log (needs root or "
+			"kernel.dmesg_restrict=0): %s; syslog(2)",
+			format_err(why, sizeof(why), -r, "/dev/kmsg"));
+	}
 	return SRC_SYSLOG;
 }
 
@@ -409,6 +442,17 @@ int main(int argc, char **argv)
 	msum_u64(&k.m.sum, "messages", k.messages);
 	for (i = 0; i < N_COUNTS; i++)
 		msum_u64(&k.m.sum, count_names[i], k.counts[i]);
+	for (i = 0; i <= MAX_FAILURE_ORDER; i++) {
+		char key[48];
+
+		if (!k.failure_orders[i])
+			continue;
+		snprintf(key, sizeof(key), "failures_order_%zu", i);
+		msum_u64(&k.m.sum, key, k.failure_orders[i]);
+	}
+	if (k.failure_order_unknown)
+		msum_u64(&k.m.sum, "failures_order_unknown",
+			 k.failure_order_unknown);
 	msum_u64(&k.m.sum, "lost_messages", k.lost);
 	msum_u64(&k.m.sum, "malformed_records", k.malformed);
 	return monitor_finish(&k.m);

@@ -153,24 +153,22 @@ static void usage(int status)
 {
 	if (status != EXIT_OK)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]...\n"
-	       "Measure time tasks spend stalled in direct reclaim, "
-	       "compaction and\nwriteback throttling, from kernel "
-	       "tracepoints (needs root).\n\n"
+	       "Measure time tasks spend stalled in direct reclaim, compaction and\n"
+	       "writeback throttling, from kernel tracepoints (needs root).\n"
+	       "\n"
 	       "  -i, --interval=TIME  report every TIME (default 1s)\n"
 	       "      --tracefs=DIR    use the tracefs mounted at DIR\n"
-	       "      --buffer-size=SIZE  per-CPU trace buffer (default "
-	       "2M)\n"
-	       "      --events=FILE    also list every stall in FILE (a new "
-	       "file): its end\n"
-	       "                       (CLOCK_MONOTONIC), kind, duration and "
-	       "task\n"
-	       "      --replay=FILE    read a recorded trace_pipe from FILE "
-	       "instead of\n"
+	       "      --buffer-size=SIZE  per-CPU trace buffer (default 2M)\n"
+	       "      --events=FILE    also list every stall in FILE (a new file): its end\n"
+	       "                       (CLOCK_MONOTONIC), kind, duration and task\n"
+	       "      --replay=FILE    read a recorded trace_pipe from FILE instead of\n"
 	       "                       tracing (no root needed)\n"
 	       "%s\n"
 	       "Sizes and durations: 64k = 65536 bytes; 250ms, 10s, 2m.\n",
 	       progname(), monitor_common_help);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
@@ -178,16 +176,9 @@ static void usage(int status)
 static int write_file(const char *dir, const char *name, const char *s)
 {
 	char path[4096];
-	int fd, r = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = write_all(fd, s, strlen(s));
-	if (close(fd) && !r)
-		r = -errno;
-	return r;
+	return write_small_file(path, s);
 }
 
 static void cleanup(void)

@@ -145,22 +145,22 @@ static void usage(int status)
 {
 	if (status != EXIT_OK)
 		usage_error(NULL);
+	/* clang-format off */
 	printf("Usage: %s [OPTION]...\n"
 	       "  or:  %s --snapshot [--cgroup=PATH] [--proc=DIR] [-o FILE]\n"
-	       "Sample /proc/vmstat and pressure stall information at fixed "
-	       "intervals,\nor read them once and write one JSON object.\n\n"
-	       "      --snapshot       read the counters once, write them as "
-	       "JSON (to -o FILE,\n"
+	       "Sample /proc/vmstat and pressure stall information at fixed intervals,\n"
+	       "or read them once and write one JSON object.\n"
+	       "\n"
+	       "      --snapshot       read the counters once, write them as JSON (to -o FILE,\n"
 	       "                       atomically) and exit\n"
 	       "  -i, --interval=TIME  time between samples (default 1s)\n"
-	       "      --pid=PID        also sample this process's major faults "
-	       "and swap\n"
-	       "      --cgroup=PATH    also sample this memory cgroup "
-	       "(v1 or v2 directory)\n"
+	       "      --pid=PID        also sample this process's major faults and swap\n"
+	       "      --cgroup=PATH    also sample this memory cgroup (v1 or v2 directory)\n"
 	       "      --proc=DIR       read DIR instead of /proc (tests)\n"
 	       "%s\n"
 	       "Sizes and durations: 64k = 65536 bytes; 250ms, 10s, 2m.\n",
 	       progname(), progname(), monitor_common_help);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 

@@ -23,6 +23,7 @@
 #include "lib/xalloc.h"
 #include "monitors/monitor.h"
 
+/* clang-format off */
 const char monitor_common_help[] =
 	"      --duration=TIME  stop after TIME (e.g. 30s, 2m); default: run\n"
 	"                       until SIGINT or SIGTERM\n"
@@ -30,14 +31,15 @@ const char monitor_common_help[] =
 	"                       stdout)\n"
 	"      --summary=FILE   write the final summary to FILE, atomically\n"
 	"                       ('-' for stdout)\n"
-	"      --format=FMT     summary file format: text (key=value lines) "
-	"or\n"
+	"      --format=FMT     summary file format: text (key=value lines) or\n"
 	"                       json\n"
 	"  -q, --quiet          no notes on stderr\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show the version and exit\n"
-	"\nSIGINT, SIGTERM or SIGHUP end the run normally: the summary is\n"
+	"\n"
+	"SIGINT, SIGTERM or SIGHUP end the run normally: the summary is\n"
 	"written and the exit status is 0.\n";
+/* clang-format on */
 
 void monitor_init(struct monitor *m)
 {
@@ -66,11 +68,7 @@ void monitor_start(struct monitor *m, int argc, char **argv, const char *output)
 	const char *path = output ? output : m->oc.output;
 	int r;
 
-	if (m->oc.format &&
-	    (out_format_parse(m->oc.format, &m->fmt) || m->fmt == FORMAT_CSV))
-		usage_error("invalid value '%s' for --format (expected text "
-			    "or json)",
-			    m->oc.format);
+	m->fmt = opt_format(m->oc.format, m->fmt, false);
 	/* Find an unwritable summary path now, not after the run. */
 	if (m->summary_path && strcmp(m->summary_path, "-")) {
 		struct atomic_file af;

@@ -10,6 +10,8 @@
 # and runs none.  See latency-device-setup(1).
 #
 # Environment (defaults in brackets):
+#   LATENCY_TESTS_DATADIR  where shell-lib.sh is [next to this script, else
+#                       @pkgdatadir@]
 #   LATENCY_DM_CONTROL  the device-mapper control node [/dev/mapper/control]
 #   LATENCY_PROC        the proc filesystem [/proc]
 #   LATENCY_SYS         the sysfs filesystem [/sys]
@@ -19,34 +21,22 @@ set -eu
 : "${LATENCY_PROC:=/proc}"
 : "${LATENCY_SYS:=/sys}"
 
-prog=${0##*/}
 version='@VERSION@'
 here=$(cd "$(dirname "$0")" && pwd)
 
-die() {
-	printf '%s: %s\n' "$prog" "$*" >&2
+# The helpers shared with latency-run-test: LATENCY_TESTS_DATADIR, else
+# beside this script in the source tree, else where make install put them
+# (the path substituted at build time).
+for datadir in "${LATENCY_TESTS_DATADIR:-}" "$here" '@pkgdatadir@'; do
+	[ -f "$datadir/shell-lib.sh" ] && break
+done
+if ! [ -f "$datadir/shell-lib.sh" ]; then
+	printf '%s: cannot find shell-lib.sh (set LATENCY_TESTS_DATADIR)\n' \
+		"${0##*/}" >&2
 	exit 1
-}
-
-unsupported() {
-	printf '%s: %s\n' "$prog" "$*" >&2
-	exit 3
-}
-
-usage_error() {
-	printf '%s: %s\n' "$prog" "$*" >&2
-	printf "Try '%s --help' for more information.\n" "$prog" >&2
-	exit 2
-}
-
-print_stdout() {
-	if ! _err=$(cat 2>&1 >&3); then
-		# Nothing said: cat was stopped by SIGPIPE, as a reader went away.
-		[ -z "$_err" ] ||
-			printf '%s: write error: %s\n' "$prog" "${_err##*: }" >&2
-		exit 1
-	fi
-} 3>&1
+fi
+# shellcheck source=scripts/shell-lib.sh
+. "$datadir/shell-lib.sh"
 
 usage() {
 	print_stdout <<EOF
@@ -75,14 +65,6 @@ Sizes take binary suffixes (512M, 5G).  Then run:
 Exit status: 0 done, 1 a command failed or the device is in use, 2 usage
 error, 3 device-mapper or a tool is missing here.
 EOF
-	exit 0
-}
-
-show_version() {
-	case $version in
-	@*) version=$(sh "$here/../version.sh") ;;
-	esac
-	printf '%s (latency-tests) %s\n' "$prog" "$version" | print_stdout
 	exit 0
 }
 
@@ -123,7 +105,7 @@ need_tools() {
 		echo "$prog: note: not installed here:$_missing (cryptsetup, lvm2)" >&2
 		return 0
 	fi
-	unsupported "missing tool(s):$_missing (install cryptsetup and lvm2)"
+	die_unsupported "missing tool(s):$_missing (install cryptsetup and lvm2)"
 }
 
 need_device_mapper() {
@@ -132,7 +114,7 @@ need_device_mapper() {
 		echo "$prog: note: device-mapper is not available here (no $LATENCY_DM_CONTROL)" >&2
 		return 0
 	fi
-	unsupported "device-mapper is not available here (no $LATENCY_DM_CONTROL; load the dm_mod module)"
+	die_unsupported "device-mapper is not available here (no $LATENCY_DM_CONTROL; load the dm_mod module)"
 }
 
 # check_unused DEVICE: refuse a device that is mounted, swapped on or held
@@ -213,7 +195,7 @@ main() {
 		esac
 		case $_n in
 		-h | --help) usage ;;
-		-V | --version) show_version ;;
+		-V | --version) show_version "$version" "$here/.." ;;
 		--dry-run) dry_run=yes ;;
 		--teardown) mode=teardown ;;
 		--yes-destroy) confirm=$_v ;;

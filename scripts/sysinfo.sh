@@ -1,15 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# sysinfo.sh: sourced by run-test.sh.  sysinfo_capture DIR records what a
-# run depends on: kernel and command line, memory, /proc/sys/vm, block
-# device queue settings, mounts with their options, slabinfo, CPU, swap and
-# the counters of /proc/vmstat.  Called before and after the run.
-#
-# Environment:
-#   LATENCY_PROC  the proc filesystem (default: /proc)
-#   LATENCY_SYS   the sysfs filesystem (default: /sys)
-
-: "${LATENCY_PROC:=/proc}"
-: "${LATENCY_SYS:=/sys}"
+# shellcheck shell=sh
+# sysinfo.sh: sourced by run-test.sh.  sysinfo_capture DIR PROC SYS records
+# what a run depends on: kernel and command line, memory, /proc/sys/vm,
+# block device queue settings, mounts with their options, slabinfo, CPU,
+# swap and the counters of /proc/vmstat, from the proc and sysfs file
+# systems mounted at PROC and SYS.  Called before and after the run.  Leaf
+# functions: they use their arguments only.
 
 # sysinfo_copy SRC DEST: copy a file that may be absent or unreadable here
 # (slabinfo needs root); say so in DEST instead of failing the run.
@@ -37,16 +33,12 @@ sysinfo_capture() {
 	_d=$1
 	mkdir -p "$_d" || return 1
 	uname -a >"$_d/kernel" || return 1
-	sysinfo_copy "$LATENCY_PROC/cmdline" "$_d/cmdline"
-	sysinfo_copy "$LATENCY_PROC/meminfo" "$_d/meminfo"
-	sysinfo_copy "$LATENCY_PROC/vmstat" "$_d/vmstat"
-	sysinfo_copy "$LATENCY_PROC/swaps" "$_d/swaps"
-	sysinfo_copy "$LATENCY_PROC/mounts" "$_d/mounts"
-	sysinfo_copy "$LATENCY_PROC/slabinfo" "$_d/slabinfo"
-	sysinfo_copy "$LATENCY_PROC/cpuinfo" "$_d/cpuinfo"
-	sysinfo_values "$LATENCY_PROC/sys/vm" >"$_d/sys-vm" || return 1
+	for _f in cmdline meminfo vmstat swaps mounts slabinfo cpuinfo; do
+		sysinfo_copy "$2/$_f" "$_d/$_f"
+	done
+	sysinfo_values "$2/sys/vm" >"$_d/sys-vm" || return 1
 	: >"$_d/block-queue"
-	for _q in "$LATENCY_SYS"/block/*/queue; do
+	for _q in "$3"/block/*/queue; do
 		[ -d "$_q" ] || continue
 		_dev=${_q%/queue}
 		_dev=${_dev##*/}

@@ -6,8 +6,8 @@
  * 0.3.3 ancestor, so existing parsers keep working; unlike Perl's formats,
  * columns widen to fit instead of printing '#'.  Rows of several runs show
  * proper means (tiobench added latencies up); the standard deviations, the
- * percentiles, stalls and histograms follow the tables.  JSON and CSV carry
- * every figure (contract 4); terse prints tiotest -T lines.
+ * percentiles, stalls and histograms follow the tables.  JSON, CSV and
+ * terse are report-data.c's.
  */
 #include <config.h>
 
@@ -27,16 +27,12 @@
 #define MIB 1048576.0
 
 static const char *const phase_keys[SB_PHASES] = {
-	"seq_write",
-	"rand_write",
-	"seq_read",
-	"rand_read",
+	"seq_write", "rand_write", "seq_read",
+	"rand_read", "cold_read",  "tree_read",
 };
 static const char *const phase_titles[SB_PHASES] = {
-	"Sequential Writes",
-	"Random Writes",
-	"Sequential Reads",
-	"Random Reads",
+	"Sequential Writes", "Random Writes", "Sequential Reads",
+	"Random Reads",	     "Cold Reads",    "Tree Reads",
 };
 
 const char *sb_phase_key(enum sb_phase p)
@@ -133,17 +129,19 @@ void sb_aggregate(const struct sb_result *res, size_t n, enum sb_phase phase,
 }
 
 /* Runs of one size/block/threads are adjacent; the length of this group. */
-static size_t group_len(const struct sb_result *res, size_t n)
+size_t sb_group_len(const struct sb_result *res, size_t n)
 {
 	size_t k = 1;
 
 	while (k < n && res[k].size == res[0].size &&
-	       res[k].block == res[0].block && res[k].threads == res[0].threads)
+	       res[k].block == res[0].block &&
+	       res[k].threads == res[0].threads &&
+	       res[k].readahead == res[0].readahead)
 		k++;
 	return k;
 }
 
-static bool any_ran(const struct sb_result *res, size_t n, enum sb_phase p)
+bool sb_any_ran(const struct sb_result *res, size_t n, enum sb_phase p)
 {
 	size_t i;
 
@@ -209,6 +207,7 @@ static const struct column cols03[N_COLS] = {
 
 struct row {
 	char cell[N_COLS][CELL];
+	char extra[64];	 /* after the columns: readahead, "not cold" */
 	bool incomplete; /* marked at its end */
 };
 
@@ -226,13 +225,30 @@ static void fmt_cpu(char *buf, double v)
 }
 
 /* V with DECIMALS, or "-" for a figure that is not there (NaN). */
-static const char *fmt_fig(char *buf, size_t size, double v, int decimals)
+const char *sb_fmt_fig(char *buf, size_t size, double v, int decimals)
 {
 	if (isnan(v))
 		snprintf(buf, size, "-");
 	else
 		snprintf(buf, size, "%.*f", decimals, v);
 	return buf;
+}
+
+/* What a read-only row says after its columns. */
+static void row_extra(struct row *r, const struct sb_result *res, size_t g,
+		      enum sb_phase ph)
+{
+	const struct sb_phase_result *p = &res[0].phase[ph];
+	bool warm = false;
+	size_t i;
+
+	for (i = 0; i < g; i++)
+		warm |= res[i].phase[ph].ran && res[i].phase[ph].cold == 0;
+	if (p->readahead_kb >= 0)
+		snprintf(r->extra, sizeof(r->extra), "  readahead=%lldk%s",
+			 (long long)p->readahead_kb, warm ? "  not cold" : "");
+	else if (warm)
+		snprintf(r->extra, sizeof(r->extra), "  not cold");
 }
 
 static void make_row(struct row *r, const char *ident,
@@ -245,13 +261,13 @@ static void make_row(struct row *r, const char *ident,
 	size_label(r->cell[1], res->size);
 	snprintf(r->cell[2], CELL, "%llu", (unsigned long long)res->block);
 	snprintf(r->cell[3], CELL, "%llu", (unsigned long long)res->threads);
-	fmt_fig(r->cell[4], CELL, f->rate, 2);
+	sb_fmt_fig(r->cell[4], CELL, f->rate, 2);
 	fmt_cpu(r->cell[5], f->cpu_pct);
 	snprintf(r->cell[6], CELL, "%.3f", f->lat_avg_ms);
 	snprintf(r->cell[7], CELL, "%.2f", f->lat_max_ms);
 	snprintf(r->cell[8], CELL, "%.5f", f->gt1_pct);
 	snprintf(r->cell[9], CELL, "%.5f", f->gt2_pct);
-	fmt_fig(r->cell[10], CELL, f->cpu_eff, 0);
+	sb_fmt_fig(r->cell[10], CELL, f->cpu_eff, 0);
 }
 
 static void put_cell(FILE *fp, const char *s, unsigned w, enum align a)
@@ -314,6 +330,7 @@ static void put_table(FILE *fp, const struct column *c, const struct row *rows,
 			put_cell(fp, rows[i].cell[k], w[k], c[k].align);
 		}
 		/* After the columns, so that they stay where parsers look. */
+		fputs(rows[i].extra, fp);
 		fputs(rows[i].incomplete ? "  incomplete\n" : "\n", fp);
 	}
 }
@@ -330,14 +347,19 @@ static const char unit_info[] =
 	"CPU Eff   = Rate divided by CPU%% - throughput per cpu load\n";
 
 /* Report sections in tiobench's order. */
-static const enum sb_phase section_order[SB_PHASES] = {
+static const enum sb_phase section_order[SB_BENCH_PHASES] = {
 	SB_SEQ_READ,
 	SB_RAND_READ,
 	SB_SEQ_WRITE,
 	SB_RAND_WRITE,
 };
 
-static const char *ident_of(const struct sb_report *r)
+static bool read_only(const struct sb_report *r)
+{
+	return r->o->mode == SB_MODE_READ_ONLY;
+}
+
+const char *sb_report_ident(const struct sb_report *r)
 {
 	return r->o->identifier ? r->o->identifier : r->ri->kernel;
 }
@@ -345,13 +367,14 @@ static const char *ident_of(const struct sb_report *r)
 static void put_tables(FILE *fp, const struct sb_report *r, bool v04)
 {
 	struct row *rows = calloc(r->n_res ? r->n_res : 1, sizeof(*rows));
-	size_t s, i, g, n;
+	size_t s, i, g, n, n_sections = read_only(r) ? 1 : SB_BENCH_PHASES;
 
 	if (!rows)
 		return;
 	fprintf(fp, unit_info, v04 ? " (2^20 bytes, 1,048,576 bytes)" : "");
-	for (s = 0; s < SB_PHASES; s++) {
-		enum sb_phase ph = section_order[s];
+	for (s = 0; s < n_sections; s++) {
+		enum sb_phase ph =
+			read_only(r) ? r->o->ro_phase : section_order[s];
 		const char *title = sb_phase_title(ph);
 
 		fprintf(fp, "\n%s\n", title);
@@ -362,11 +385,14 @@ static void put_tables(FILE *fp, const struct sb_report *r, bool v04)
 		for (i = 0; i < r->n_res; i += g) {
 			struct sb_summary sum;
 
-			g = group_len(r->res + i, r->n_res - i);
-			if (!any_ran(r->res + i, g, ph))
+			g = sb_group_len(r->res + i, r->n_res - i);
+			if (!sb_any_ran(r->res + i, g, ph))
 				continue;
 			sb_aggregate(r->res + i, g, ph, &sum);
-			make_row(&rows[n++], ident_of(r), &r->res[i], &sum);
+			if (read_only(r))
+				row_extra(&rows[n], r->res + i, g, ph);
+			make_row(&rows[n++], sb_report_ident(r), &r->res[i],
+				 &sum);
 		}
 		put_table(fp, v04 ? cols04 : cols03, rows, n, v04);
 	}
@@ -390,9 +416,33 @@ static void put_hist_line(FILE *fp, const struct hist *h)
 	fputc('\n', fp);
 }
 
-static double pct_us(const struct hist *h, double p)
+double sb_pct_us(const struct hist *h, double p)
 {
 	return (double)hist_percentile(h, p) / 1e3;
+}
+
+/* A read-only phase as time(1) would tell it, and what it read. */
+static void put_read_only_line(FILE *fp, const struct sb_phase_result *p)
+{
+	double secs = (double)p->wall_ns / 1e9;
+	uint64_t sys = p->cpu_ns > p->user_ns ? p->cpu_ns - p->user_ns : 0;
+
+	fprintf(fp,
+		"    real=%.3fs user=%.3fs sys=%.3fs files=%llu "
+		"files_per_s=%.1f readahead_kb=",
+		secs, (double)p->user_ns / 1e9, (double)sys / 1e9,
+		(unsigned long long)p->files,
+		secs > 0 ? (double)p->files / secs : 0);
+	if (p->readahead_kb >= 0)
+		fprintf(fp, "%lld", (long long)p->readahead_kb);
+	else
+		fputs("-", fp);
+	fprintf(fp, " cold=%s cached_bytes=%llu errors=%llu\n",
+		p->cold > 0 ? "yes"
+		: p->cold   ? "unknown"
+			    : "no",
+		(unsigned long long)p->cached_bytes,
+		(unsigned long long)p->errors);
 }
 
 static void put_details(FILE *fp, const struct sb_report *r)
@@ -422,18 +472,23 @@ static void put_details(FILE *fp, const struct sb_report *r)
 				"p50=%.1f p90=%.1f p99=%.1f p99.9=%.1f "
 				"p99.99=%.1f stalls=%llu slowest_thread=%.2f "
 				"fastest_thread=%.2f%s\n",
-				ident_of(r), sz, (unsigned long long)x->block,
+				sb_report_ident(r), sz,
+				(unsigned long long)x->block,
 				(unsigned long long)x->threads,
 				(unsigned long long)x->run, sb_phase_key(ph),
 				(unsigned long long)p->ops,
 				(unsigned long long)p->bytes,
-				(double)p->wall_ns / 1e9, pct_us(p->hist, 50),
-				pct_us(p->hist, 90), pct_us(p->hist, 99),
-				pct_us(p->hist, 99.9), pct_us(p->hist, 99.99),
+				(double)p->wall_ns / 1e9,
+				sb_pct_us(p->hist, 50), sb_pct_us(p->hist, 90),
+				sb_pct_us(p->hist, 99),
+				sb_pct_us(p->hist, 99.9),
+				sb_pct_us(p->hist, 99.99),
 				(unsigned long long)p->stalls,
 				p->thread_rate_min, p->thread_rate_max,
 				p->complete ? "" : " incomplete");
 			put_hist_line(fp, p->hist);
+			if (ph >= SB_BENCH_PHASES)
+				put_read_only_line(fp, p);
 		}
 	}
 	if (r->o->numruns < 2)
@@ -443,32 +498,39 @@ static void put_details(FILE *fp, const struct sb_report *r)
 	for (i = 0; i < r->n_res; i += g) {
 		char sz[24];
 
-		g = group_len(r->res + i, r->n_res - i);
+		g = sb_group_len(r->res + i, r->n_res - i);
 		size_label(sz, r->res[i].size);
 		for (ph = 0; ph < SB_PHASES; ph++) {
 			struct sb_summary s;
-			char rm[32], rs[32];
+			char rm[32], rs[32], tail[64];
+			int64_t ra = r->res[i].phase[ph].readahead_kb;
 
-			if (!any_ran(r->res + i, g, ph))
+			if (!sb_any_ran(r->res + i, g, ph))
 				continue;
 			sb_aggregate(r->res + i, g, ph, &s);
+			if (ph >= SB_BENCH_PHASES && ra >= 0)
+				snprintf(tail, sizeof(tail),
+					 " readahead_kb=%lld%s", (long long)ra,
+					 s.incomplete ? " incomplete" : "");
+			else
+				snprintf(tail, sizeof(tail), "%s",
+					 s.incomplete ? " incomplete" : "");
 			fprintf(fp,
 				"%s size=%s block=%llu threads=%llu phase=%s "
 				"runs=%llu rate=%s+-%s cpu=%.2f+-%.2f "
 				"avg_latency=%.3f+-%.3f max_latency=%.2f+-%.2f "
 				"lat_gt_2s=%.5f+-%.5f "
 				"lat_gt_10s=%.5f+-%.5f%s\n",
-				ident_of(r), sz,
+				sb_report_ident(r), sz,
 				(unsigned long long)r->res[i].block,
 				(unsigned long long)r->res[i].threads,
 				sb_phase_key(ph), (unsigned long long)s.runs,
-				fmt_fig(rm, sizeof(rm), s.mean.rate, 2),
-				fmt_fig(rs, sizeof(rs), s.sd.rate, 2),
+				sb_fmt_fig(rm, sizeof(rm), s.mean.rate, 2),
+				sb_fmt_fig(rs, sizeof(rs), s.sd.rate, 2),
 				s.mean.cpu_pct, s.sd.cpu_pct, s.mean.lat_avg_ms,
 				s.sd.lat_avg_ms, s.mean.lat_max_ms,
 				s.sd.lat_max_ms, s.mean.gt1_pct, s.sd.gt1_pct,
-				s.mean.gt2_pct, s.sd.gt2_pct,
-				s.incomplete ? " incomplete" : "");
+				s.mean.gt2_pct, s.sd.gt2_pct, tail);
 		}
 	}
 }
@@ -487,268 +549,6 @@ static void put_notes(FILE *fp, const struct sb_report *r)
 		fprintf(fp, "note: incomplete: %s\n", r->error);
 }
 
-/* ---- tiotest -T ---- */
-
-static void put_terse(FILE *fp, const struct sb_report *r)
-{
-	static const char *const names[SB_PHASES] = {
-		"write",
-		"rwrite",
-		"read",
-		"rread",
-	};
-	size_t i;
-	int ph;
-
-	for (i = 0; i < r->n_res; i++) {
-		struct hist all;
-		uint64_t ops = 0, gt1 = 0, gt2 = 0;
-
-		hist_init(&all);
-		for (ph = 0; ph < SB_PHASES; ph++) {
-			const struct sb_phase_result *p = &r->res[i].phase[ph];
-			struct sb_figures f;
-
-			if (!p->ran)
-				continue;
-			sb_figures_of(p, &f);
-			hist_merge(&all, p->hist);
-			ops += p->ops;
-			gt1 += p->gt1;
-			gt2 += p->gt2;
-			fprintf(fp,
-				"%s:%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n",
-				names[ph], (double)p->bytes / MIB,
-				(double)p->wall_ns / 1e9,
-				(double)p->user_ns / 1e9,
-				(double)(p->cpu_ns > p->user_ns
-						 ? p->cpu_ns - p->user_ns
-						 : 0) /
-					1e9,
-				f.lat_avg_ms, f.lat_max_ms, f.gt1_pct,
-				f.gt2_pct);
-		}
-		fprintf(fp, "total:%.5f,%.5f,%.5f,%.5f\n",
-			all.count ? hist_mean(&all) / 1e6 : 0,
-			(double)all.max_ns / 1e6,
-			ops ? (double)gt1 * 100 / (double)ops : 0,
-			ops ? (double)gt2 * 100 / (double)ops : 0);
-	}
-}
-
-/* ---- JSON ---- */
-
-static void json_phase(struct json *j, const struct sb_report *r,
-		       const struct sb_phase_result *p, const char *key)
-{
-	uint64_t counts[HIST_DISPLAY_N], times[HIST_DISPLAY_N];
-	struct sb_figures f;
-	unsigned i;
-
-	sb_figures_of(p, &f);
-	json_object_begin(j, key);
-	json_bool(j, "complete", p->complete);
-	json_u64(j, "ops", p->ops);
-	json_u64(j, "bytes", p->bytes);
-	json_ns_as_s(j, "seconds", p->wall_ns);
-	json_double(j, "rate_mib_s", f.rate);
-	json_ns_as_s(j, "cpu_s", p->cpu_ns);
-	json_double(j, "cpu_pct", f.cpu_pct);
-	json_double(j, "cpu_eff", f.cpu_eff);
-	json_double(j, "lat_avg_ms", f.lat_avg_ms);
-	json_double(j, "lat_min_ms",
-		    p->hist->count ? (double)p->hist->min_ns / 1e6 : 0);
-	json_double(j, "lat_max_ms", f.lat_max_ms);
-	json_double(j, "lat_p50_us", pct_us(p->hist, 50));
-	json_double(j, "lat_p90_us", pct_us(p->hist, 90));
-	json_double(j, "lat_p99_us", pct_us(p->hist, 99));
-	json_double(j, "lat_p999_us", pct_us(p->hist, 99.9));
-	json_double(j, "lat_p9999_us", pct_us(p->hist, 99.99));
-	json_double(j, "lat_gt_2s_pct", f.gt1_pct);
-	json_double(j, "lat_gt_10s_pct", f.gt2_pct);
-	json_u64(j, "lat_gt_2s_count", p->gt1);
-	json_u64(j, "lat_gt_10s_count", p->gt2);
-	json_ns_as_s(j, "stall_threshold_s", r->o->stall_ns);
-	json_u64(j, "stall_count", p->stalls);
-	json_double(j, "thread_rate_min_mib_s", p->thread_rate_min);
-	json_double(j, "thread_rate_max_mib_s", p->thread_rate_max);
-	hist_fold_display(p->hist, counts, times);
-	json_array_begin(j, "histogram");
-	for (i = 0; i < HIST_DISPLAY_N; i++) {
-		if (!counts[i])
-			continue;
-		json_object_begin(j, NULL);
-		if (i < HIST_DISPLAY_EDGES)
-			json_ns_as_s(j, "le_s", hist_display_edges[i]);
-		else
-			json_null(j, "le_s");
-		json_u64(j, "count", counts[i]);
-		json_ns_as_s(j, "time_s", times[i]);
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_object_end(j);
-}
-
-static void json_figures(struct json *j, const char *key,
-			 const struct sb_figures *f)
-{
-	json_object_begin(j, key);
-	json_double(j, "rate_mib_s", f->rate);
-	json_double(j, "cpu_pct", f->cpu_pct);
-	json_double(j, "lat_avg_ms", f->lat_avg_ms);
-	json_double(j, "lat_max_ms", f->lat_max_ms);
-	json_double(j, "lat_gt_2s_pct", f->gt1_pct);
-	json_double(j, "lat_gt_10s_pct", f->gt2_pct);
-	json_double(j, "cpu_eff", f->cpu_eff);
-	json_object_end(j);
-}
-
-static void json_combo(struct json *j, const struct sb_result *x)
-{
-	json_double(j, "size_mib", (double)x->size / MIB);
-	json_u64(j, "size_bytes", x->size);
-	json_u64(j, "block_bytes", x->block);
-	json_u64(j, "threads", x->threads);
-}
-
-static void put_json(FILE *fp, const struct sb_report *r)
-{
-	const struct sb_opts *o = r->o;
-	struct json j;
-	size_t i, g;
-	int ph;
-
-	json_init(&j, fp, true);
-	json_object_begin(&j, NULL);
-	json_run_header(&j, r->ri);
-	json_str(&j, "identifier", ident_of(r));
-	/* What latency-compare names the result by. */
-	json_str(&j, "label", ident_of(r));
-	json_array_begin(&j, "targets");
-	for (i = 0; i < o->n_targets; i++)
-		json_str(&j, NULL, o->targets[i]);
-	json_array_end(&j);
-	json_bool(&j, "raw_device", o->raw);
-	json_u64(&j, "random_ops", o->random_ops);
-	json_u64(&j, "numruns", o->numruns);
-	json_bool(&j, "direct", o->direct);
-	json_bool(&j, "sync", o->osync);
-	json_bool(&j, "fsync_reads", o->fsync_reads);
-	json_bool(&j, "nofrag", o->nofrag);
-	json_bool(&j, "drop_caches", o->drop_caches);
-	json_bool(&j, "null_io", o->null_io);
-	json_ns_as_s(&j, "time_s", o->time_ns);
-	json_bool(&j, "interrupted", r->interrupted);
-	json_bool(&j, "incomplete", r->incomplete);
-	if (r->error)
-		json_str(&j, "error", r->error);
-	else
-		json_null(&j, "error");
-	json_array_begin(&j, "notes");
-	for (i = 0; i < r->n_notes; i++)
-		json_str(&j, NULL, r->notes[i]);
-	json_array_end(&j);
-	json_array_begin(&j, "results");
-	for (i = 0; i < r->n_res; i++) {
-		const struct sb_result *x = &r->res[i];
-
-		json_object_begin(&j, NULL);
-		json_combo(&j, x);
-		json_u64(&j, "run", x->run);
-		json_u64(&j, "file_bytes", x->file_bytes);
-		json_u64(&j, "random_ops_per_thread", x->rand_ops);
-		json_object_begin(&j, "phases");
-		for (ph = 0; ph < SB_PHASES; ph++)
-			if (x->phase[ph].ran)
-				json_phase(&j, r, &x->phase[ph],
-					   sb_phase_key(ph));
-		json_object_end(&j);
-		json_object_end(&j);
-	}
-	json_array_end(&j);
-	json_array_begin(&j, "summary");
-	for (i = 0; i < r->n_res; i += g) {
-		g = group_len(r->res + i, r->n_res - i);
-		json_object_begin(&j, NULL);
-		json_combo(&j, &r->res[i]);
-		json_object_begin(&j, "phases");
-		for (ph = 0; ph < SB_PHASES; ph++) {
-			struct sb_summary s;
-
-			if (!any_ran(r->res + i, g, ph))
-				continue;
-			sb_aggregate(r->res + i, g, ph, &s);
-			json_object_begin(&j, sb_phase_key(ph));
-			json_u64(&j, "runs", s.runs);
-			json_u64(&j, "incomplete_runs", s.incomplete);
-			json_figures(&j, "mean", &s.mean);
-			json_figures(&j, "stddev", &s.sd);
-			json_object_end(&j);
-		}
-		json_object_end(&j);
-		json_object_end(&j);
-	}
-	json_array_end(&j);
-	json_object_end(&j);
-	json_finish(&j);
-}
-
-/* ---- CSV: one row per run and phase, self-describing ---- */
-
-static void put_csv(FILE *fp, const struct sb_report *r)
-{
-	char cmd[4096];
-	size_t i;
-	int ph;
-
-	format_command_line(cmd, sizeof(cmd), r->ri->argc, r->ri->argv);
-	fputs("format_version,program,version,command_line,seed,kernel,"
-	      "identifier,size_bytes,block_bytes,threads,run,phase,complete,"
-	      "ops,bytes,seconds,rate_mib_s,cpu_pct,lat_avg_ms,lat_max_ms,"
-	      "lat_p50_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_p9999_us,"
-	      "lat_gt_2s_pct,lat_gt_10s_pct,stall_count,interrupted\n",
-	      fp);
-	for (i = 0; i < r->n_res; i++) {
-		const struct sb_result *x = &r->res[i];
-
-		for (ph = 0; ph < SB_PHASES; ph++) {
-			const struct sb_phase_result *p = &x->phase[ph];
-			struct sb_figures f;
-			char rate[32];
-
-			if (!p->ran)
-				continue;
-			sb_figures_of(p, &f);
-			fmt_fig(rate, sizeof(rate), f.rate, 6);
-			fprintf(fp, "%d,", OUTPUT_FORMAT_VERSION);
-			csv_field(fp, r->ri->program, ',');
-			csv_field(fp, PACKAGE_VERSION, ',');
-			csv_field(fp, cmd, ',');
-			fprintf(fp, "%llu,", (unsigned long long)r->o->seed);
-			csv_field(fp, r->ri->kernel, ',');
-			csv_field(fp, ident_of(r), ',');
-			fprintf(fp,
-				"%llu,%llu,%llu,%llu,%s,%d,%llu,%llu,%.9f,"
-				"%s,%.4f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,"
-				"%.3f,%.5f,%.5f,%llu,%d\n",
-				(unsigned long long)x->size,
-				(unsigned long long)x->block,
-				(unsigned long long)x->threads,
-				(unsigned long long)x->run, sb_phase_key(ph),
-				p->complete, (unsigned long long)p->ops,
-				(unsigned long long)p->bytes,
-				(double)p->wall_ns / 1e9,
-				isnan(f.rate) ? "" : rate, f.cpu_pct,
-				f.lat_avg_ms, f.lat_max_ms, pct_us(p->hist, 50),
-				pct_us(p->hist, 90), pct_us(p->hist, 99),
-				pct_us(p->hist, 99.9), pct_us(p->hist, 99.99),
-				f.gt1_pct, f.gt2_pct,
-				(unsigned long long)p->stalls, r->interrupted);
-		}
-	}
-}
-
 int sb_report_write(FILE *f, const struct sb_report *r)
 {
 	switch (r->o->format) {
@@ -762,13 +562,13 @@ int sb_report_write(FILE *f, const struct sb_report *r)
 		put_notes(f, r);
 		break;
 	case SB_FMT_TERSE:
-		put_terse(f, r);
+		sb_put_terse(f, r);
 		break;
 	case SB_FMT_JSON:
-		put_json(f, r);
+		sb_put_json(f, r);
 		break;
 	case SB_FMT_CSV:
-		put_csv(f, r);
+		sb_put_csv(f, r);
 		break;
 	}
 	if (fflush(f) || ferror(f))

@@ -2,33 +2,27 @@
 /*
  * seqbench: a tiobench replacement with tiobench.pl's command line and
  * report, and correct numbers.  main() parses and checks every option before
- * any IO, runs each size/block/threads combination (worker.c), and prints
- * what was measured (report.c), also after an error or a stop signal.
+ * any IO (the targets in device.c), then runs the benchmark (run.c).
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "lib/err.h"
 #include "lib/opt.h"
-#include "lib/output.h"
 #include "lib/parse.h"
-#include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "seqbench/seqbench.h"
 
-#define MAX_LIST 64
+#define MAX_LIST SB_MAX_LIST
 #define MAX_SIZE (1ULL << 50) /* 1 PiB: anything larger is a typo */
 #define MAX_BLOCK (1ULL << 30)
 
@@ -48,6 +42,12 @@ enum {
 	OPT_CSV,
 	OPT_DUMP_OFFSETS,
 	OPT_NULL_IO,
+	OPT_READ_ONLY,
+	OPT_NO_DROP_CACHES,
+	OPT_PREPARE,
+	OPT_MAKE_TREE,
+	OPT_READAHEAD,
+	OPT_RESTORE,
 };
 
 /* clang-format off */
@@ -77,6 +77,12 @@ static const struct option long_opts[] = {
 	{ "csv",          no_argument,       NULL, OPT_CSV },
 	{ "dump-offsets", required_argument, NULL, OPT_DUMP_OFFSETS },
 	{ "null-io",      no_argument,       NULL, OPT_NULL_IO },
+	{ "read-only",    no_argument,       NULL, OPT_READ_ONLY },
+	{ "no-drop-caches", no_argument,     NULL, OPT_NO_DROP_CACHES },
+	{ "prepare",      no_argument,       NULL, OPT_PREPARE },
+	{ "make-tree",    required_argument, NULL, OPT_MAKE_TREE },
+	{ "readahead",    required_argument, NULL, OPT_READAHEAD },
+	{ "restore",      no_argument,       NULL, OPT_RESTORE },
 	OPT_LONG_DURATION,
 	OPT_LONG_SEED,
 	OPT_LONG_FORMAT,
@@ -94,60 +100,102 @@ static void usage(int status)
 	if (status)
 		usage_error(NULL);
 	printf("Usage: %s [OPTION]...\n", progname());
-	fputs("\
-Threaded sequential and random file IO benchmark with tiobench.pl's options\n\
-and report: per size, block and thread count, sequential write, random\n\
-write, sequential read and random read, one file per thread.\n\
-Options marked + may be given several times.\n\
-\n\
-  -t, --threads=N        + threads (default 1, 2, 4, 8)\n\
-  -b, --block=SIZE       + block size per op (default 4096)\n\
-  -s, --size=SIZE        + total size over all threads; a bare number is MiB\n\
-                           (default twice the RAM)\n\
-  -d, --dir=DIR          + directory for the files; threads go round-robin\n\
-      --target=PATH      + a directory, or a block device (destroys its data,\n\
-                           needs --yes-destroy)\n\
-      --yes-destroy=DEV  + allow writing to block device DEV\n\
-  -r, --random=N           random ops in total over all threads (default 4000)\n\
-  -n, --numruns=N          runs per combination, averaged (default 1)\n\
-      --identifier=TEXT    first column of the report (default uname -r)\n\
-      --nofrag             sequential write phase one thread at a time\n\
-      --flushCaches, --drop-caches\n\
-                           drop the page cache between phases (needs root)\n\
-      --directio, --direct use O_DIRECT\n\
-      --sync               open files for writing with O_SYNC\n\
-      --fsync-reads        fsync after reading too (as tiobench 0.4 did)\n\
-      --time=DURATION      run each phase for DURATION instead of an amount\n\
-      --duration=DURATION  the same as --time\n\
-      --seed=N             seed of the random offsets (default 137)\n\
-      --stall=DURATION     ops slower than this count as stalls (default 1s)\n\
-      --progress=SIZE      a progress line every SIZE per thread (bare: MiB),\n\
-                           for latency-output --by thread\n\
-      --format=FORMAT      tiobench (default), tiobench-0.3, terse, json, csv\n\
-      --json, --csv        the same as --format=json or --format=csv\n\
-  -o, --output=FILE        write the report to FILE (replaced atomically)\n\
-      --dump-offsets=FILE  write every random offset to FILE (for tests)\n\
-      --null-io            do everything but the IO (measures the overhead)\n\
-  -v, --verbose            say what is being run on stderr\n\
-  -q, --quiet              no progress indicator on a terminal\n\
-  -h, --help               show this help and exit\n\
-  -V, --version            show the version and exit\n\
-\n\
-Sizes take binary suffixes (64k = 65536 bytes, 4G); MB means MiB, as in\n\
-tiobench.  Durations: 250ms, 10s, 2m.  Rates are MiB/s, latencies ms.\n\
-Exit status: 0 success, 1 run failed, 2 usage error, 3 unsupported here,\n\
-128+N stopped by signal N.\n",
+	/* clang-format off */
+	fputs("Threaded sequential and random file IO benchmark with tiobench.pl's options\n"
+	      "and report: per size, block and thread count, sequential write, random\n"
+	      "write, sequential read and random read, one file per thread.\n"
+	      "Options marked + may be given several times.\n"
+	      "\n"
+	      "  -t, --threads=N        + threads (default 1, 2, 4, 8)\n"
+	      "  -b, --block=SIZE       + block size per op (default 4096)\n"
+	      "  -s, --size=SIZE        + total size over all threads; a bare number is MiB\n"
+	      "                           (default twice the RAM)\n"
+	      "  -d, --dir=DIR          + directory for the files; threads go round-robin\n"
+	      "      --target=PATH      + a directory, or a block device (destroys its data,\n"
+	      "                           needs --yes-destroy)\n"
+	      "      --yes-destroy=DEV  + allow writing to block device DEV\n"
+	      "  -r, --random=N           random ops in total over all threads (default 4000)\n"
+	      "  -n, --numruns=N          runs per combination, averaged (default 1)\n"
+	      "      --identifier=TEXT    first column of the report (default uname -r)\n"
+	      "      --nofrag             sequential write phase one thread at a time\n"
+	      "      --flushCaches, --drop-caches\n"
+	      "                           drop the page cache between phases (needs root)\n"
+	      "      --directio, --direct use O_DIRECT\n"
+	      "      --sync               open files for writing with O_SYNC\n"
+	      "      --fsync-reads        fsync after reading too (as tiobench 0.4 did)\n"
+	      "      --time=DURATION      run each phase for DURATION instead of an amount\n"
+	      "      --duration=DURATION  the same as --time\n"
+	      "      --seed=N             seed of the random offsets (default 137)\n"
+	      "      --stall=DURATION     ops slower than this count as stalls (default 1s)\n"
+	      "      --progress=SIZE      a progress line every SIZE per thread (bare: MiB),\n"
+	      "                           for latency-output --by thread\n"
+	      "      --format=FORMAT      tiobench (default), tiobench-0.3, terse, json, csv\n"
+	      "      --json, --csv        the same as --format=json or --format=csv\n"
+	      "  -o, --output=FILE        write the report to FILE (replaced atomically)\n"
+	      "      --dump-offsets=FILE  write every random offset (a tree: every file, as\n"
+	      "                           read) to FILE (for tests)\n"
+	      "      --null-io            do everything but the IO (measures the overhead)\n"
+	      "  -v, --verbose            say what is being run on stderr\n"
+	      "  -q, --quiet              no progress indicator on a terminal\n"
+	      "  -h, --help               show this help and exit\n"
+	      "  -V, --version            show the version and exit\n"
+	      "\n"
+	      "Cold reads of existing data (nothing is written):\n"
+	      "      --read-only          read the -d target as it is: a file or an unmounted\n"
+	      "                           block device from its start, as dd does (-b default\n"
+	      "                           1M, -s: at most SIZE), or a directory tree as tar\n"
+	      "                           reads it, file by file (-b default 10240)\n"
+	      "      --no-drop-caches     keep the page cache (else dropped before each run,\n"
+	      "                           which needs root)\n"
+	      "      --readahead=SIZE   + set the readahead of the device under the target\n"
+	      "                           (bare: KiB) for a row of runs, restored afterwards\n"
+	      "      --prepare            write the -d FILE of -s SIZE as dd does, then exit\n"
+	      "      --make-tree=N:SIZE   write N files of SIZE (bare: MiB) under -d DIR, then\n"
+	      "                           exit\n"
+	      "      --restore            put back the readahead a killed run changed\n"
+	      "\n"
+	      "Sizes take binary suffixes (64k = 65536 bytes, 4G); MB means MiB, as in\n"
+	      "tiobench.  Durations: 250ms, 10s, 2m.  Rates are MiB/s, latencies ms.\n"
+	      "Exit status: 0 success, 1 run failed, 2 usage error, 3 unsupported here,\n"
+	      "128+N stopped by signal N.\n",
 	      stdout);
+	/* clang-format on */
 	exit(EXIT_OK);
 }
 
+/* What parse_one() collects on the way to struct sb_opts. */
 struct cli {
-	struct sb_opts o;
+	struct sb_opts *o;
 	struct opt_common c;
-	const char *destroy[MAX_LIST];
-	size_t n_destroy;
 	const char *format;
+	const char *mode_opt;  /* the option that chose o->mode */
+	const char *bench_opt; /* an option only the benchmark takes */
+	bool no_drop_caches;
 };
+
+/* --read-only, --prepare, --make-tree and --restore exclude each other. */
+static void set_mode(struct cli *cl, enum sb_mode m, const char *opt)
+{
+	if (cl->mode_opt && strcmp(cl->mode_opt, opt))
+		usage_error("%s and %s cannot be combined", cl->mode_opt, opt);
+	cl->o->mode = m;
+	cl->mode_opt = opt;
+}
+
+/* N:SIZE of --make-tree. */
+static void parse_make_tree(struct sb_opts *o, const char *arg)
+{
+	char *n = xstrdup(arg), *size = strchr(n, ':');
+
+	if (!size)
+		usage_error("--make-tree takes N:SIZE (500:4M), not '%s'", arg);
+	*size++ = '\0';
+	o->tree_files = opt_u64("--make-tree", n, 0, 10000000);
+	o->tree_file_bytes = opt_size("--make-tree", size, 1048576);
+	if (o->tree_file_bytes > MAX_SIZE)
+		usage_error("--make-tree: files of '%s' are too large", size);
+	free(n);
+}
 
 static void push_u64(uint64_t **v, size_t *n, uint64_t x, const char *what)
 {
@@ -168,31 +216,22 @@ static void push_target(struct sb_opts *o, const char *t)
 
 static enum sb_format parse_format(const char *s)
 {
-	static const struct {
-		const char *name;
-		enum sb_format f;
-	} names[] = {
-		{ "tiobench", SB_FMT_TIOBENCH },
-		{ "text", SB_FMT_TIOBENCH },
-		{ "tiobench-0.4", SB_FMT_TIOBENCH },
-		{ "tiobench-0.3", SB_FMT_TIOBENCH03 },
-		{ "terse", SB_FMT_TERSE },
-		{ "json", SB_FMT_JSON },
-		{ "csv", SB_FMT_CSV },
+	static const char *const names[] = {
+		"tiobench", "tiobench-0.3", "terse",	    "json",
+		"csv",	    "text",	    "tiobench-0.4", NULL,
 	};
-	size_t i;
+	static const enum sb_format f[] = {
+		SB_FMT_TIOBENCH, SB_FMT_TIOBENCH03, SB_FMT_TERSE,
+		SB_FMT_JSON,	 SB_FMT_CSV,	    SB_FMT_TIOBENCH,
+		SB_FMT_TIOBENCH,
+	};
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(s, names[i].name))
-			return names[i].f;
-	usage_error("invalid value '%s' for --format (expected tiobench, "
-		    "tiobench-0.3, terse, json or csv)",
-		    s);
+	return f[opt_choice("--format", s, names)];
 }
 
 static void parse_one(struct cli *cl, int c, const char *arg)
 {
-	struct sb_opts *o = &cl->o;
+	struct sb_opts *o = cl->o;
 	uint64_t v;
 
 	switch (c) {
@@ -222,6 +261,7 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		break;
 	case 'r':
 		o->random_ops = opt_u64("--random", arg, 1, 1ULL << 40);
+		cl->bench_opt = "--random";
 		break;
 	case 'n':
 		o->numruns = opt_u64("--numruns", arg, 1, 10000);
@@ -231,26 +271,31 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		break;
 	case OPT_NOFRAG:
 		o->nofrag = true;
+		cl->bench_opt = "--nofrag";
 		break;
 	case OPT_DROP_CACHES:
 		o->drop_caches = true;
+		cl->bench_opt = "--drop-caches";
 		break;
 	case OPT_DIRECT:
 		o->direct = true;
 		break;
 	case OPT_SYNC:
 		o->osync = true;
+		cl->bench_opt = "--sync";
 		break;
 	case OPT_FSYNC_READS:
 		o->fsync_reads = true;
+		cl->bench_opt = "--fsync-reads";
 		break;
 	case OPT_TIME:
 		opt_common_handle(&cl->c, OPT_DURATION, arg, usage);
 		break;
 	case OPT_YES_DESTROY:
-		if (cl->n_destroy >= MAX_LIST)
+		cl->bench_opt = "--yes-destroy";
+		if (o->n_destroy >= MAX_LIST)
 			usage_error("too many --yes-destroy values");
-		cl->destroy[cl->n_destroy++] = arg;
+		o->destroy[o->n_destroy++] = arg;
 		break;
 	case OPT_STALL:
 		o->stall_ns = opt_duration("--stall", arg);
@@ -273,6 +318,33 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		break;
 	case OPT_NULL_IO:
 		o->null_io = true;
+		cl->bench_opt = "--null-io";
+		break;
+	case OPT_READ_ONLY:
+		set_mode(cl, SB_MODE_READ_ONLY, "--read-only");
+		break;
+	case OPT_NO_DROP_CACHES:
+		cl->no_drop_caches = true;
+		break;
+	case OPT_PREPARE:
+		set_mode(cl, SB_MODE_PREPARE, "--prepare");
+		break;
+	case OPT_MAKE_TREE:
+		set_mode(cl, SB_MODE_MAKE_TREE, "--make-tree");
+		parse_make_tree(o, arg);
+		break;
+	case OPT_READAHEAD:
+		v = opt_size("--readahead", arg, 1024);
+		if (v % 4096 || v > (1ULL << 40))
+			usage_error(
+				"--readahead must be a multiple of 4k up to "
+				"1T, not '%s'",
+				arg);
+		push_u64(&o->readaheads, &o->n_readaheads, v / 1024,
+			 "--readahead");
+		break;
+	case OPT_RESTORE:
+		set_mode(cl, SB_MODE_RESTORE, "--restore");
 		break;
 	default:
 		if (!opt_common_handle(&cl->c, c, arg, usage))
@@ -280,22 +352,6 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		if (c == OPT_FORMAT)
 			cl->format = arg;
 	}
-}
-
-/* MemTotal in bytes, or 256 MiB when unknown (tiobench.pl's fallback). */
-static uint64_t mem_total(void)
-{
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "MemTotal: %llu kB", &kib) == 1)
-				break;
-		fclose(f);
-	}
-	return kib ? kib * 1024 : 256ULL << 20;
 }
 
 static void set_defaults(struct sb_opts *o)
@@ -311,7 +367,7 @@ static void set_defaults(struct sb_opts *o)
 	if (!o->n_sizes) {
 		/* tiobench 0.4: twice the RAM, in whole MiB. */
 		push_u64(&o->sizes, &o->n_sizes,
-			 (2 * mem_total()) & ~((1ULL << 20) - 1), "");
+			 (2 * sb_mem_total()) & ~((1ULL << 20) - 1), "");
 		o->size_defaulted = true;
 	}
 	if (!o->n_targets)
@@ -347,159 +403,7 @@ static void check_geometry(const struct sb_opts *o)
 	}
 }
 
-static bool same_device(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && S_ISBLK(sa.st_mode) &&
-	       S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev;
-}
-
-/* Is block device DEV the first field of a line of FILE (mounts, swaps)? */
-static bool listed_in(const char *file, dev_t dev)
-{
-	char line[4096], path[4096];
-	bool found = false;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		struct stat st;
-
-		if (sscanf(line, "%4095s", path) == 1 && !stat(path, &st) &&
-		    S_ISBLK(st.st_mode) && st.st_rdev == dev)
-			found = true;
-	}
-	fclose(f);
-	return found;
-}
-
-/*
- * A block device target: named again in --yes-destroy, not mounted, not
- * swap, not held by anyone (O_EXCL), and big enough.  The exclusive
- * descriptor stays open for the run so nobody mounts it meanwhile.
- */
-static void check_device(const struct cli *cl, const char *dev, uint64_t need)
-{
-	struct stat st;
-	uint64_t bytes = 0;
-	size_t i;
-	int fd;
-
-	for (i = 0; i < cl->n_destroy; i++)
-		if (same_device(dev, cl->destroy[i]))
-			break;
-	if (i == cl->n_destroy)
-		usage_error("'%s' is a block device: writing to it destroys "
-			    "its data; name it again with --yes-destroy=%s",
-			    dev, dev);
-	if (stat(dev, &st))
-		die_errno(EXIT_RUN_FAILED, "cannot use '%s'", dev);
-	if (listed_in("/proc/mounts", st.st_rdev))
-		die(EXIT_RUN_FAILED, "refusing to write to '%s': it is mounted",
-		    dev);
-	if (listed_in("/proc/swaps", st.st_rdev))
-		die(EXIT_RUN_FAILED,
-		    "refusing to write to '%s': it is used as swap", dev);
-	fd = open(dev, O_RDWR | O_EXCL | O_CLOEXEC);
-	if (fd < 0 && errno == EBUSY)
-		die(EXIT_RUN_FAILED, "refusing to write to '%s': it is in use",
-		    dev);
-	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", dev);
-	if (ioctl(fd, BLKGETSIZE64, &bytes))
-		die_errno(EXIT_RUN_FAILED, "cannot get the size of '%s'", dev);
-	if (bytes < need)
-		die(EXIT_RUN_FAILED,
-		    "'%s' holds %llu bytes; this run needs %llu", dev,
-		    (unsigned long long)bytes, (unsigned long long)need);
-	/* Kept open on purpose until exit (see above). */
-}
-
-/* The largest area any combination needs on one device. */
-static uint64_t device_need(const struct sb_opts *o)
-{
-	uint64_t need = 0;
-	size_t s, t;
-
-	for (s = 0; s < o->n_sizes; s++)
-		for (t = 0; t < o->n_threads; t++) {
-			uint64_t per = o->sizes[s] / o->threads[t];
-			uint64_t n = (o->threads[t] + o->n_targets - 1) /
-				     o->n_targets;
-
-			if (per * n > need)
-				need = per * n;
-		}
-	return need;
-}
-
-/*
- * The descriptor the files of directory target DIR are made in: the
- * directory itself, not a link to one (a link in a shared place may be
- * changed under us), so that every file is created relative to it.
- */
-static int open_target_dir(const char *dir)
-{
-	struct stat st;
-	int fd;
-
-	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
-		die(EXIT_RUN_FAILED,
-		    "cannot use '%s': a symbolic link (name the directory "
-		    "it points to)",
-		    dir);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot use '%s'", dir);
-	return fd;
-}
-
-static void check_targets(struct cli *cl)
-{
-	struct sb_opts *o = &cl->o;
-	size_t i, n_dev = 0;
-
-	o->target_fds = xcalloc(o->n_targets, sizeof(*o->target_fds));
-	for (i = 0; i < o->n_targets; i++) {
-		struct stat st;
-		struct statvfs vfs;
-
-		o->target_fds[i] = -1;
-		if (stat(o->targets[i], &st))
-			die_errno(EXIT_RUN_FAILED, "cannot use '%s'",
-				  o->targets[i]);
-		if (S_ISBLK(st.st_mode)) {
-			n_dev++;
-			continue;
-		}
-		if (!S_ISDIR(st.st_mode))
-			die(EXIT_RUN_FAILED,
-			    "cannot use '%s': neither a directory nor a block "
-			    "device",
-			    o->targets[i]);
-		if (!statvfs(o->targets[i], &vfs) && (vfs.f_flag & ST_RDONLY))
-			die(EXIT_RUN_FAILED,
-			    "cannot write in '%s': Read-only file system",
-			    o->targets[i]);
-		if (access(o->targets[i], W_OK | X_OK))
-			die_errno(EXIT_RUN_FAILED, "cannot write in '%s'",
-				  o->targets[i]);
-		o->target_fds[i] = open_target_dir(o->targets[i]);
-	}
-	if (n_dev && n_dev != o->n_targets)
-		usage_error("targets must be all directories or all block "
-			    "devices");
-	o->raw = n_dev > 0;
-	if (!o->raw && cl->n_destroy)
-		usage_error("--yes-destroy given but no target is a block "
-			    "device");
-	for (i = 0; o->raw && i < o->n_targets; i++)
-		check_device(cl, o->targets[i], device_need(o));
-}
-
-static void check_drop_caches(const struct sb_opts *o)
+static void check_drop_caches(const struct sb_opts *o, const char *why)
 {
 	int fd;
 
@@ -508,253 +412,214 @@ static void check_drop_caches(const struct sb_opts *o)
 	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		die_errno(EXIT_UNSUPPORTED,
-			  "--drop-caches needs root: cannot open "
-			  "'/proc/sys/vm/drop_caches'");
+			  "%s: cannot open '/proc/sys/vm/drop_caches'", why);
 	close(fd);
 }
 
-static void parse_args(struct cli *cl, int argc, char **argv)
+/* The devices whose readahead a read-only run records (and sets). */
+static void check_readahead(struct sb_opts *o)
 {
-	struct sb_opts *o = &cl->o;
-	int c;
+	struct sb_ra *ra = xcalloc(1, sizeof(*ra));
+	int r = sb_ra_resolve(sb_sys_root(), o->ro_dev, ra);
+	struct sb_error e;
+	size_t i;
 
-	memset(cl, 0, sizeof(*cl));
-	opt_common_init(&cl->c);
-	o->random_ops = 4000;
-	o->numruns = 1;
-	o->stall_ns = NSEC_PER_SEC;
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
-		parse_one(cl, c, optarg);
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
-	o->format = cl->format ? parse_format(cl->format) : SB_FMT_TIOBENCH;
-	o->seed = cl->c.seed;
-	o->time_ns = cl->c.duration_ns;
+	if (r) {
+		free(ra);
+		if (o->n_readaheads && r == -ENODEV)
+			die(EXIT_UNSUPPORTED,
+			    "cannot set the readahead of '%s': no block device "
+			    "under it",
+			    o->targets[0]);
+		if (o->n_readaheads)
+			die_err(EXIT_UNSUPPORTED, -r,
+				"cannot find the readahead of '%s' in '%s'",
+				o->targets[0], sb_sys_root());
+		return;
+	}
+	for (i = 0; o->n_readaheads && i < ra->n; i++)
+		if (access(ra->dev[i].knob, W_OK))
+			die_errno(EXIT_UNSUPPORTED,
+				  "--readahead needs root: cannot write '%s'",
+				  ra->dev[i].knob);
+	o->ra = ra;
+	/* Recorded before any IO, so that a busy record stops us here. */
+	memset(&e, 0, sizeof(e));
+	r = o->n_readaheads ? sb_ra_record(ra, &e) : 0;
+	if (r)
+		die(r == EXIT_UNSUPPORTED ? EXIT_UNSUPPORTED : EXIT_RUN_FAILED,
+		    "%s", e.msg);
+}
+
+/* The one target of --read-only, --prepare or --make-tree. */
+static const char *one_target(const struct cli *cl)
+{
+	if (cl->o->n_targets != 1)
+		usage_error("%s takes one target (-d PATH)", cl->mode_opt);
+	if (cl->bench_opt)
+		usage_error("%s cannot be combined with %s", cl->bench_opt,
+			    cl->mode_opt);
+	if (cl->o->time_ns)
+		usage_error("--time cannot be combined with %s", cl->mode_opt);
+	return cl->o->targets[0];
+}
+
+static void check_read_only(struct cli *cl)
+{
+	struct sb_opts *o = cl->o;
+	const char *t = one_target(cl);
+	struct stat st;
+
+	if (o->n_threads > 1 || (o->n_threads && o->threads[0] != 1))
+		usage_error("--read-only reads with one thread");
+	if (o->n_sizes > 1)
+		usage_error("--read-only takes one --size at most");
+	if (stat(t, &st))
+		die_errno(EXIT_RUN_FAILED, "cannot read '%s'", t);
+	o->ro_phase = S_ISDIR(st.st_mode) ? SB_TREE_READ : SB_COLD_READ;
+	o->ro_dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	if (S_ISDIR(st.st_mode) && o->n_sizes)
+		usage_error("--size cannot cut the read of a directory");
+	if (S_ISDIR(st.st_mode) && o->direct)
+		usage_error("--direct reads a file or a device, not a tree");
+	if (S_ISBLK(st.st_mode)) {
+		o->ro_device = true;
+		sb_check_read_device(t, st.st_rdev);
+	} else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		die(EXIT_RUN_FAILED,
+		    "cannot read '%s': neither a file, a block device nor a "
+		    "directory",
+		    t);
+	}
+	o->ro_limit = o->n_sizes ? o->sizes[0] : 0;
+	if (!o->n_threads)
+		push_u64(&o->threads, &o->n_threads, 1, "");
+	/* dd's 1M of the 2009 read, tar's 10240-byte records. */
+	if (!o->n_blocks)
+		push_u64(&o->blocks, &o->n_blocks,
+			 o->ro_phase == SB_TREE_READ ? 10240 : 1048576, "");
+	for (size_t b = 0; o->direct && b < o->n_blocks; b++)
+		if (o->blocks[b] % 512 || o->ro_limit % 512)
+			usage_error("--direct needs a block size and a --size "
+				    "that are multiples of 512");
+	o->drop_caches = !cl->no_drop_caches;
+	check_drop_caches(o, "cold reads drop the page cache, which needs "
+			     "root (or --no-drop-caches)");
+	check_readahead(o);
+}
+
+/* --prepare -s SIZE -d FILE, and --make-tree N:SIZE -d DIR. */
+static void check_make(struct cli *cl)
+{
+	struct sb_opts *o = cl->o;
+	const char *t = one_target(cl);
+	struct stat st;
+
+	if (o->n_threads || o->n_blocks > 1)
+		usage_error("%s writes one stream (one -b at most)",
+			    cl->mode_opt);
+	if (o->mode == SB_MODE_PREPARE && o->n_sizes != 1)
+		usage_error("--prepare needs one -s SIZE");
+	if (o->mode == SB_MODE_MAKE_TREE && (o->n_sizes || o->n_blocks))
+		usage_error("--make-tree takes its sizes as N:SIZE");
+	if (!o->n_blocks)
+		push_u64(&o->blocks, &o->n_blocks, 1048576, "");
+	if (lstat(t, &st))
+		return; /* made afresh */
+	if (o->mode == SB_MODE_PREPARE && !S_ISREG(st.st_mode))
+		die(EXIT_RUN_FAILED,
+		    "refusing to write '%s': not a regular file", t);
+	if (o->mode == SB_MODE_MAKE_TREE) {
+		DIR *d = S_ISDIR(st.st_mode) ? opendir(t) : NULL;
+		struct dirent *de;
+		bool empty = d != NULL;
+
+		while (d && (de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+				empty = false;
+		if (d)
+			closedir(d);
+		if (!empty)
+			die(EXIT_RUN_FAILED,
+			    "refusing to make a tree in '%s': not an empty "
+			    "directory",
+			    t);
+	}
+}
+
+static void check_bench(struct sb_opts *o)
+{
 	if (o->nofrag && o->time_ns)
 		usage_error("--nofrag and --time cannot be combined");
 	set_defaults(o);
 	check_geometry(o);
-	check_targets(cl);
-	check_drop_caches(o);
-	o->tty_progress = !cl->c.quiet && isatty(STDERR_FILENO);
-	o->verbose = cl->c.verbose;
+	sb_check_targets(o);
+	check_drop_caches(o, "--drop-caches needs root");
 }
 
-/* Notes the report carries about what it measured. */
-static size_t make_notes(const struct sb_opts *o, const struct sb_result *res,
-			 size_t n, char **notes)
+static void parse_args(struct sb_opts *o, int argc, char **argv)
 {
-	size_t k = 0, i, short_phases = 0;
-	uint64_t ram = mem_total(), max_size = 0;
-	int ph;
+	struct cli cl;
+	int c;
 
-	if (o->size_defaulted)
-		notes[k++] = xasprintf("no --size given: using twice the RAM, "
-				       "%llu MiB, as tiobench 0.4 did",
-				       (unsigned long long)(o->sizes[0] >> 20));
-	for (i = 0; i < o->n_sizes; i++)
-		if (o->sizes[i] > max_size)
-			max_size = o->sizes[i];
-	if (!o->raw && !o->direct && !o->drop_caches && max_size < ram) {
-		char sz[24];
-
-		notes[k++] = xasprintf(
-			"the files (%s in all at most) are smaller than the "
-			"RAM (%llu MiB): reads may come from the page cache",
-			format_size(sz, max_size),
-			(unsigned long long)(ram >> 20));
-	}
-	for (i = 0; i < n; i++)
-		for (ph = 0; ph < SB_PHASES; ph++)
-			if (res[i].phase[ph].ran &&
-			    res[i].phase[ph].wall_ns < NSEC_PER_SEC)
-				short_phases++;
-	if (short_phases)
-		notes[k++] = xasprintf("%zu phase(s) lasted less than a "
-				       "second: their rates are not stable",
-				       short_phases);
-	if (o->null_io)
-		notes[k++] = xstrdup("--null-io: no IO was done; the "
-				     "latencies are seqbench's own overhead");
-	return k;
+	memset(o, 0, sizeof(*o));
+	memset(&cl, 0, sizeof(cl));
+	cl.o = o;
+	opt_common_init(&cl.c);
+	o->random_ops = 4000;
+	o->numruns = 1;
+	o->stall_ns = NSEC_PER_SEC;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
+		parse_one(&cl, c, optarg);
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	o->format = cl.format ? parse_format(cl.format) : SB_FMT_TIOBENCH;
+	o->seed = cl.c.seed;
+	o->time_ns = cl.c.duration_ns;
+	o->output = cl.c.output;
+	if (o->mode != SB_MODE_READ_ONLY &&
+	    (o->n_readaheads || cl.no_drop_caches))
+		usage_error("%s needs --read-only",
+			    o->n_readaheads ? "--readahead"
+					    : "--no-drop-caches");
+	if (o->mode == SB_MODE_READ_ONLY)
+		check_read_only(&cl);
+	else if (o->mode == SB_MODE_PREPARE || o->mode == SB_MODE_MAKE_TREE)
+		check_make(&cl);
+	else if (o->mode == SB_MODE_BENCH)
+		check_bench(o);
+	o->tty_progress = !cl.c.quiet && isatty(STDERR_FILENO);
+	o->verbose = cl.c.verbose;
 }
 
-static char *error_text(const struct sb_error *e)
+static void opts_release(struct sb_opts *o)
 {
-	if (e->thread >= 0)
-		return xasprintf("thread %d: %s failed: %s", e->thread, e->msg,
-				 strerror(e->err));
-	return xasprintf("%s: %s", e->msg, strerror(e->err));
-}
-
-/* Run every combination in tiobench.pl's order; returns how many ran. */
-static size_t run_all(struct sb_run_state *st, struct sb_result *res)
-{
-	const struct sb_opts *o = st->o;
-	size_t s, b, t, n = 0;
-	uint64_t run;
-
-	for (s = 0; s < o->n_sizes; s++)
-		for (b = 0; b < o->n_blocks; b++)
-			for (t = 0; t < o->n_threads; t++)
-				for (run = 1; run <= o->numruns; run++) {
-					struct sb_result *x = &res[n++];
-					uint64_t thr = o->threads[t];
-
-					x->size = o->sizes[s];
-					x->block = o->blocks[b];
-					x->threads = thr;
-					x->run = run;
-					x->file_bytes = o->sizes[s] / thr /
-							x->block * x->block;
-					x->rand_ops = o->random_ops / thr;
-					if (!x->rand_ops)
-						x->rand_ops = 1;
-					if (o->verbose)
-						fprintf(stderr,
-							"%s: size %llu, block "
-							"%llu, threads %llu, "
-							"run %llu\n",
-							progname(),
-							(unsigned long long)
-								x->size,
-							(unsigned long long)
-								x->block,
-							(unsigned long long)thr,
-							(unsigned long long)
-								run);
-					if (sb_run(st, x))
-						return n;
-				}
-	return n;
-}
-
-static int write_report(const struct cli *cl, struct sb_report *rep)
-{
-	const char *path = cl->c.output ? cl->c.output : "-";
-	struct atomic_file af;
-	struct stat st;
-	int e;
-
-	/* A device or pipe (/dev/stdout, a fifo) is written, not replaced. */
-	if (strcmp(path, "-") && !stat(path, &st) && !S_ISREG(st.st_mode)) {
-		FILE *f = fopen(path, "w");
-
-		if (!f)
-			die_errno(EXIT_RUN_FAILED, "cannot open '%s'", path);
-		e = sb_report_write(f, rep);
-		if (fclose(f) && !e)
-			e = -errno;
-		return e;
-	}
-	e = atomic_open(&af, path);
-	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'", path);
-	e = sb_report_write(af.f, rep);
-	if (e) {
-		atomic_abort(&af);
-		return e;
-	}
-	return atomic_commit(&af);
-}
-
-/* The file-name generator, from the kernel's random pool. */
-static void seed_names(struct rand *r)
-{
-	uint64_t seed;
-	ssize_t n;
-
-	do
-		n = getrandom(&seed, sizeof(seed), 0);
-	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)sizeof(seed))
-		die_errno(EXIT_RUN_FAILED,
-			  "cannot get random bytes for the file names");
-	rand_seed(r, seed);
-}
-
-/* The target directories stay open for the whole run (check_targets). */
-static void close_targets(const struct sb_opts *o)
-{
-	size_t i;
-
-	for (i = 0; i < o->n_targets; i++)
-		if (o->target_fds[i] >= 0)
-			(void)close(o->target_fds[i]); /* read-only */
-	free(o->target_fds);
+	if (o->ra)
+		sb_ra_release(o->ra);
+	free(o->ra);
+	free(o->readaheads);
+	free(o->threads);
+	free(o->blocks);
+	free(o->sizes);
+	sb_close_targets(o);
+	free(o->targets);
 }
 
 int main(int argc, char **argv)
 {
-	struct cli cl;
-	struct sb_run_state st;
-	struct sb_report rep;
-	struct run_info ri;
-	struct sb_result *res;
-	char *notes[8], *err_msg = NULL;
-	size_t n_total, n_done, n_notes, i;
-	int e, status = EXIT_OK;
+	struct sb_opts o;
+	int status;
 
 	prog_init(argc, argv);
-	parse_args(&cl, argc, argv);
-	if (sig_stop_install())
-		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
-	run_info_init(&ri, "seqbench", argc, argv);
-	ri.has_seed = true;
-	ri.seed = cl.o.seed;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	memset(&st, 0, sizeof(st));
-	st.o = &cl.o;
-	st.error.thread = -1;
-	seed_names(&st.names);
-	if (cl.o.dump_offsets && !(st.dump = fopen(cl.o.dump_offsets, "w")))
-		die_errno(EXIT_RUN_FAILED, "cannot create '%s'",
-			  cl.o.dump_offsets);
-	n_total = cl.o.n_sizes * cl.o.n_blocks * cl.o.n_threads * cl.o.numruns;
-	res = xcalloc(n_total, sizeof(*res));
-	n_done = run_all(&st, res);
-	ri.end_real_ns = real_ns();
-	if (st.dump && fclose(st.dump))
-		die_errno(EXIT_RUN_FAILED, "cannot write '%s'",
-			  cl.o.dump_offsets);
-
-	if (st.error.err) {
-		err_msg = error_text(&st.error);
-		fprintf(stderr, "%s: %s\n", progname(), err_msg);
-		status = EXIT_RUN_FAILED;
-	}
-	if (st.interrupted)
-		status = EXIT_SIGNAL(st.signo);
-	n_notes = make_notes(&cl.o, res, n_done, notes);
-	memset(&rep, 0, sizeof(rep));
-	rep.o = &cl.o;
-	rep.ri = &ri;
-	rep.res = res;
-	rep.n_res = n_done;
-	rep.interrupted = st.interrupted;
-	rep.incomplete = st.interrupted || st.error.err;
-	rep.error = err_msg;
-	rep.notes = (const char **)notes;
-	rep.n_notes = n_notes;
-	e = write_report(&cl, &rep);
-	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot write the report");
-
-	for (i = 0; i < n_done; i++) {
-		int ph;
-
-		for (ph = 0; ph < SB_PHASES; ph++)
-			free(res[i].phase[ph].hist);
-	}
-	for (i = 0; i < n_notes; i++)
-		free(notes[i]);
-	free(res);
-	free(err_msg);
-	free(cl.o.threads);
-	free(cl.o.blocks);
-	free(cl.o.sizes);
-	close_targets(&cl.o);
-	free(cl.o.targets);
+	parse_args(&o, argc, argv);
+	if (o.mode == SB_MODE_PREPARE)
+		status = sb_prepare(&o);
+	else if (o.mode == SB_MODE_MAKE_TREE)
+		status = sb_make_tree(&o);
+	else if (o.mode == SB_MODE_RESTORE)
+		status = sb_ra_restore_machine();
+	else
+		status = sb_benchmark(&o, argc, argv);
+	opts_release(&o);
 	return status;
 }

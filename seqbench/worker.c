@@ -339,7 +339,7 @@ static void *worker(void *arg)
 }
 
 /* Writes "3" to drop_caches after a sync; outside any clock. */
-static int drop_caches(void)
+int sb_drop_caches(void)
 {
 	int fd, r = 0;
 
@@ -354,7 +354,7 @@ static int drop_caches(void)
 	return r;
 }
 
-static uint64_t user_ns(void)
+uint64_t sb_user_ns(void)
 {
 	struct rusage ru;
 
@@ -396,7 +396,7 @@ static void wait_phase(struct sb_job *j, uint64_t *cpu0, uint64_t *user0)
 	while (j->ready < j->n)
 		pthread_cond_wait(&j->cond, &j->lock);
 	*cpu0 = cpu_ns();
-	*user0 = user_ns();
+	*user0 = sb_user_ns();
 	/* One deadline for all, so that a late starter does not run late. */
 	j->deadline_ns = j->o->time_ns ? mono_ns() + j->o->time_ns : 0;
 	j->go = true;
@@ -520,7 +520,7 @@ static void run_phase(struct sb_job *j, struct sb_phase_result *p)
 	for (i = 0; i < j->n; i++)
 		pthread_join(j->t[i].tid, NULL);
 	cpu1 = cpu_ns();
-	user1 = user_ns();
+	user1 = sb_user_ns();
 	p->cpu_ns = cpu1 - cpu0;
 	p->user_ns = user1 > user0 ? user1 - user0 : 0;
 	for (i = 0; i < j->n; i++) {
@@ -540,7 +540,7 @@ static void dump_offsets(FILE *f, const struct sb_opts *o,
 	enum sb_phase ph;
 	uint64_t i, k, blocks = res->file_bytes / res->block;
 
-	for (ph = SB_RAND_WRITE; ph < SB_PHASES; ph += 2) {
+	for (ph = SB_RAND_WRITE; ph < SB_BENCH_PHASES; ph += 2) {
 		for (i = 0; i < res->threads; i++) {
 			struct rand r;
 
@@ -711,11 +711,11 @@ int sb_run(struct sb_run_state *st, struct sb_result *res)
 	if (st->dump)
 		dump_offsets(st->dump, o, res);
 
-	for (ph = 0; ph < SB_PHASES && !stopped(&j); ph++) {
+	for (ph = 0; ph < SB_BENCH_PHASES && !stopped(&j); ph++) {
 		uint64_t i;
 
 		if (ph > 0 && o->drop_caches) {
-			int e = drop_caches();
+			int e = sb_drop_caches();
 
 			if (e) {
 				fail(&j, -1, -e, "cannot drop caches");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: latency-compare's result loader (scripts/compare-load.c)
+ * libFuzzer target: latency-compare's result loader (compare/compare-load.c)
  * on any bytes, written to a temporary file and loaded as latency-compare
  * loads a result named on its command line, then reported in every format
  * against itself.  Beyond "no crash, no sanitizer report" it checks what the
@@ -33,7 +33,7 @@
 #include "lib/json-read.h"
 #include "lib/output.h"
 #include "lib/stats.h"
-#include "scripts/compare.h"
+#include "compare/compare.h"
 #include "tests/fuzz/fuzz.h"
 
 /* The linker's --wrap names. */

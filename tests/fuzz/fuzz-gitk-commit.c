@@ -21,13 +21,6 @@
 #include "fakegitk/fake-gitk.h"
 #include "tests/fuzz/fuzz.h"
 
-/* fake-gitk.c's error printer, which walk.c calls and the parser does not. */
-int git_fail(const char *fmt, ...)
-{
-	(void)fmt;
-	return -1;
-}
-
 /* Fewer slots than parents is a case of its own (octopus merges). */
 #define SLOTS 4
 

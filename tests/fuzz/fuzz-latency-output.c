@@ -127,9 +127,10 @@ static void fuzz_stream(const uint8_t *data, size_t size)
 			CHECK(g->gaps[k] <= INT64_MAX);
 	}
 	CHECK(seen == st.lines);
-	r = (struct lo_report){
-		.st = &st, .ri = &ri, .stall_ns = 1000000, .source = "fuzz"
-	};
+	r = (struct lo_report){ .st = &st,
+				.ri = &ri,
+				.stall_threshold_ns = 1000000,
+				.source = "fuzz" };
 	r.consume = size & 1;
 	sum = lo_summarise_all(&r, &n);
 	CHECK(sum && n >= 1);
@@ -138,7 +139,7 @@ static void fuzz_stream(const uint8_t *data, size_t size)
 		uint64_t c = 0;
 		unsigned b;
 
-		for (b = 0; b < HIST_DISPLAY_N; b++)
+		for (b = 0; b < HIST_R10_N; b++)
 			c += o->hist_count[b];
 		CHECK(c == o->gaps && o->stall_count <= o->gaps);
 		CHECK(o->p50 <= o->p90 && o->p90 <= o->p99 &&

@@ -96,7 +96,8 @@ int main(int argc, char **argv)
 			x->run = r;
 			x->file_bytes = x->size / x->threads;
 			x->rand_ops = 1000 / x->threads;
-			for (ph = 0; ph < SB_PHASES; ph++)
+			x->readahead = -1;
+			for (ph = 0; ph < SB_BENCH_PHASES; ph++)
 				fake_phase(&x->phase[ph], 4096, 256ULL << 20,
 					   2000 * r / k, 500 + 100 * ph, 2 * r,
 					   ph == SB_SEQ_WRITE ? 2500 : 20);

@@ -13,8 +13,7 @@ done
 man_of() {
 	_d=$(dirname "$1")
 	_b=$(basename "$1")
-	for _m in "$abs_top_srcdir/$_d/$_b.1" "$abs_top_srcdir/scripts/$_b.1" \
-		"$abs_top_srcdir/$_b.1"; do
+	for _m in "$abs_top_srcdir/$_d/$_b.1" "$abs_top_srcdir/$_b.1"; do
 		[ -f "$_m" ] && { echo "$_m"; return 0; }
 	done
 	return 1

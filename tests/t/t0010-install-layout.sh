@@ -52,7 +52,8 @@ test_expect_success MAN 'every installed man page renders without warnings' '
 '
 
 test_expect_success 'the installed driver runs and names the package' '
-	PATH="$PWD/root/usr/bin:$PATH" root/usr/bin/latency-run-test --version >v &&
+	LATENCY_TESTS_DATADIR="$PWD/root/usr/share/latency-tests" \
+		PATH="$PWD/root/usr/bin:$PATH" root/usr/bin/latency-run-test --version >v &&
 	grep -q "^latency-run-test (latency-tests) " v
 '
 

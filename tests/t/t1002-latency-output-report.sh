@@ -16,6 +16,7 @@ test_expect_success 'JSON: every contract-4 field, exact values' '
 		stall_count stall_time_s malformed_lines histogram; do
 		grep "^  \"$f\": " rep.json || return 1
 	done &&
+	grep "^  \"format_version\": 2,$" rep.json &&
 	grep "^  \"program\": \"latency-output\",$" rep.json &&
 	grep "^  \"gaps\": 4,$" rep.json &&
 	grep "^  \"mean_s\": 0.75,$" rep.json &&
@@ -30,10 +31,10 @@ test_expect_success 'JSON: every contract-4 field, exact values' '
 	tr -d " \n" <rep.json >flat &&
 	grep -F "{\"le_s\":0.001000000,\"count\":1,\"time_s\":0.001000000}" flat &&
 	grep -F "{\"le_s\":0.500000000,\"count\":2,\"time_s\":0.998950000}" flat &&
-	grep -F "{\"le_s\":5.000000000,\"count\":1,\"time_s\":2.000050000}" flat &&
+	grep -F "{\"le_s\":2.500000000,\"count\":1,\"time_s\":2.000050000}" flat &&
 	grep -F "{\"le_s\":null,\"count\":0,\"time_s\":0.000000000}]" flat &&
 	grep -o "{\"le_s\"" flat >buckets &&
-	test_line_count = 32 buckets
+	test_line_count = 102 buckets
 '
 
 test_expect_success 'JSON is valid' '
@@ -62,7 +63,7 @@ test_expect_success 'CSV: a summary table and a histogram table' '
 	grep -x "all,0.001000000,1,0.001000000" rep.csv &&
 	grep -x "all,0.500000000,2,0.998950000" rep.csv &&
 	grep -x "all,,0,0.000000000" rep.csv &&
-	test_line_count = 36 rep.csv
+	test_line_count = 106 rep.csv
 '
 
 test_expect_success 'text: summary and histogram table with bars by count and by time' '
@@ -86,7 +87,38 @@ test_expect_success 'text: summary and histogram table with bars by count and by
 	test_cmp expect head &&
 	grep "^   <= 1ms          1  ##########            25.0%       0.001000  #                      0.0%$" rep.txt &&
 	grep "^ <= 500ms          2  ####################  50.0%       0.998950  ##########            33.3%$" rep.txt &&
-	grep "^    <= 5s          1  ##########            25.0%       2.000050  ####################  66.7%$" rep.txt
+	grep "^  <= 2.5s          1  ##########            25.0%       2.000050  ####################  66.7%$" rep.txt
+'
+
+# Issue 12: the 1-2-5 buckets put fake-music's 100 ms and 199 ms gaps in
+# one bar.  Gaps: 3 x 100 ms, 2 x 199 ms, 125 ms, 125.001 ms.
+test_expect_success 'R10 buckets: 100 ms, 125 ms, 125.001 ms and 199 ms apart' '
+	printf "%s w\n" 100.000000000 100.100000000 100.200000000 \
+		100.300000000 100.499000000 100.698000000 100.823000000 \
+		100.948001000 >r10 &&
+	latency-output --format json --report r10.json <r10 >out &&
+	tr -d " \n" <r10.json >flat &&
+	sed "s/},{/}\n{/g" flat >rows &&
+	grep -v "\"count\":0," rows >nonzero &&
+	sed -n "s/.*\({\"le_s\".*}\).*/\1/p" nonzero >got &&
+	cat >expect <<-\EOT &&
+	{"le_s":0.100000000,"count":3,"time_s":0.300000000}
+	{"le_s":0.125000000,"count":1,"time_s":0.125000000}
+	{"le_s":0.160000000,"count":1,"time_s":0.125001000}
+	{"le_s":0.200000000,"count":2,"time_s":0.398000000}
+	EOT
+	test_cmp expect got &&
+	latency-output --report r10.txt <r10 >out &&
+	sed -n "/^ *gap  *count/,\$p" r10.txt >table &&
+	cut -c1-20 table >got &&
+	cat >expect <<-\EOT &&
+	      gap      count
+	 <= 100ms          3
+	 <= 125ms          1
+	 <= 160ms          1
+	 <= 200ms          2
+	EOT
+	test_cmp expect got
 '
 
 test_expect_success 'no input: an empty report, not a crash' '

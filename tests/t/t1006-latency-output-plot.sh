@@ -21,7 +21,7 @@ test_expect_success 'data and scripts are written (gnuplot or not)' '
 	test_line_count = 299 points &&
 	grep -c "smooth bezier" plots/p-latency.gp >n &&
 	echo 2 >expect && test_cmp expect n &&
-	grep -x "\"<= 2s\" 3 4.506563550" plots/p-hist.dat &&
+	grep -x "\"<= 1.6s\" 3 4.506563550" plots/p-hist.dat &&
 	ls plots >files &&
 	! grep tmp files
 '
@@ -49,6 +49,65 @@ test_expect_success GNUPLOT '--by plots one series per value' '
 	echo 4 >expect && test_cmp expect n &&
 	grep -q "thread=1 (bezier)" plots/q-latency.gp &&
 	test -s plots/q-latency.png
+'
+
+# Issue 12: the 1-2-5 buckets drew 100 ms and 199 ms gaps as one bar.
+test_expect_success 'the histogram plot has R10 bars: 100 ms and 199 ms apart' '
+	printf "%s w\n" 100.000000000 100.100000000 100.200000000 \
+		100.300000000 100.499000000 100.698000000 >r10 &&
+	PATH=/nonexistent "$abs_top_builddir/latency-output/latency-output" \
+		--plot plots/r10 --report rep <r10 >out &&
+	cat >expect <<-\EOT &&
+	# bucket label, gaps, seconds spent in them
+	"<= 100ms" 3 0.300000000
+	"<= 125ms" 0 0.000000000
+	"<= 160ms" 0 0.000000000
+	"<= 200ms" 2 0.398000000
+	EOT
+	test_cmp expect plots/r10-hist.dat
+'
+
+# Issue 12: bars drawn from above 0 made 8 beside 36 look like 1 to 10.
+test_expect_success 'every bar chart starts at 0' '
+	grep -c -x "set yrange \[0:\*\]" plots/p-hist.gp >n &&
+	echo 4 >expect && test_cmp expect n &&
+	grep -x "set yrange \[0:\*\]" plots/p-latency.gp &&
+	grep -x "set xrange \[\*:\*\]" plots/p-latency.gp
+'
+
+# Issue 12: gnuplot warned "empty y range" on stderr for one bucket, one
+# point or gaps of 0, and run-test.sh kept that in *.latency-output.err.
+test_expect_success 'few points: the ranges are never one value' '
+	awk "BEGIN { for (i = 1; i <= 5; i++)
+		printf \"%d.000000000 w n=%d\n\", 100 + i, i }" >five &&
+	printf "100.000000000 w n=1\n100.100000000 w n=2\n" >two &&
+	printf "100.000000000 w n=%d\n" 1 2 3 >same &&
+	mkdir few &&
+	lo=$abs_top_builddir/latency-output/latency-output &&
+	PATH=/nonexistent "$lo" --plot few/five --report rep <five \
+		>out 2>err &&
+	! test -s err &&
+	grep -c -x "set yrange \[0:\*\]" few/five-hist.gp >n &&
+	echo 4 >expect && test_cmp expect n &&
+	PATH=/nonexistent "$lo" --plot few/two --report rep <two \
+		>out &&
+	grep -x "set xrange \[-0.9:1.1\]" few/two-latency.gp &&
+	grep -x "set yrange \[0:\*\]" few/two-latency.gp &&
+	PATH=/nonexistent "$lo" --plot few/same --report rep <same \
+		>out &&
+	grep -x "set xrange \[-1:1\]" few/same-latency.gp &&
+	grep -x "set yrange \[0:1\]" few/same-latency.gp &&
+	grep -c -x "set yrange \[0:1\]" few/same-hist.gp >n &&
+	echo 2 >expect && test_cmp expect n
+'
+
+test_expect_success GNUPLOT 'few points: gnuplot plots them without a word' '
+	for f in five two same; do
+		latency-output --plot few/g$f --report rep <$f >out 2>err &&
+		test_cmp /dev/null err &&
+		test -s few/g$f-hist.png && test -s few/g$f-latency.png ||
+		return 1
+	done
 '
 
 test_done

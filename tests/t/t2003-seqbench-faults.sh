@@ -62,16 +62,6 @@ test_expect_success ROOT 'tear down the tmpfs' '
 	umount small
 '
 
-# Wait (up to 20 s) until FILE is not empty.
-wait_for() {
-	_i=0
-	while ! test -s "$1" && [ "$_i" -lt 200 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	test -s "$1"
-}
-
 # Start a 30 s run with options "$@" and its report in REPORT, wait for its
 # first progress line, send SIGNAL, and leave the exit status in "status".
 stop_run() {
@@ -81,7 +71,7 @@ stop_run() {
 	seqbench -b 4k -s 1M --time 30s --progress 64k -d . -o "$_report" \
 		"$@" >progress 2>err &
 	_pid=$!
-	wait_for progress &&
+	test_wait_for progress &&
 	kill -"$_sig" "$_pid"
 	wait "$_pid"
 	echo $? >status
@@ -138,7 +128,7 @@ test_expect_success LOSETUP 'a device in use (held by O_EXCL) is refused' '
 		-t 1 -s 1M --time 30s --progress 64k >holder 2>err &
 	pid=$! &&
 	dev=$(cat loopdev) &&
-	wait_for holder &&
+	test_wait_for holder &&
 	seqbench --target "$dev" --yes-destroy "$dev" -t 1 -s 1M >out 2>err2
 	echo $? >status &&
 	kill -INT $pid &&

@@ -45,7 +45,7 @@ test_expect_success 'a config file is checked line by line' '
 	printf "gitk-runs 2\n" >bad2.conf &&
 	bad_option "bad2.conf:1: expected name=value: '\''gitk-runs 2'\''" --config=bad2.conf &&
 	printf "drop-caches=maybe\n" >bad3.conf &&
-	bad_option "invalid value '\''maybe'\'' for drop-caches (expected yes or no)" --config=bad3.conf
+	bad_option "bad3.conf:1: invalid value '\''maybe'\'' for drop-caches (expected yes or no)" --config=bad3.conf
 '
 
 cat >expect-config <<'EOF_'
@@ -60,6 +60,7 @@ gitk-runs=5
 warmup=1
 drop-caches=no
 seqbench=-t 8 -t 16 -b 65536
+ringbench=
 music-from=127.0.0.1:8000
 gitk-args=--reread
 music-args=

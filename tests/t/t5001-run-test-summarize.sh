@@ -110,7 +110,7 @@ test_expect_success '--pressure-plan: footprint / ratio, down to 4096 bytes' '
 test_expect_success '--pressure-plan --calibration: the footprint from fake-gitk JSON' '
 	echo "{\"peak_rss_bytes\": 314572800, \"commits\": 3}" >cal.json &&
 	latency-summarize --pressure-plan --calibration=cal.json --ratio=3 >out &&
-	printf "footprint_bytes=314572800\nmemory_bytes=104857600\n" >expect &&
+	printf "footprint_bytes=314572800\nmemory_bytes=104857600\nswap_bytes=629145600\n" >expect &&
 	test_cmp expect out &&
 	echo "{\"peak_rss_bytes\": -1}" >bad.json &&
 	test_expect_code 1 latency-summarize --pressure-plan --calibration=bad.json \

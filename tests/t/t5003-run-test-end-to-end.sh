@@ -5,6 +5,11 @@ test_description='run-test.sh: a reduced end-to-end run leaves a complete result
 . "$abs_top_srcdir/tests/t/lib-run-test.sh"
 command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 command -v seqbench >/dev/null 2>&1 && test_set_prereq SEQBENCH
+# latency-highorder runs where the kernel has THP and reads kpageflags.
+if [ -d /sys/kernel/mm/transparent_hugepage ] && [ -r /proc/kpageflags ] &&
+	test_have_prereq ROOT; then
+	test_set_prereq PROBE
+fi
 
 rt=$abs_top_srcdir/run-test.sh
 # This script's machine-state record, apart from any real run's.
@@ -72,6 +77,20 @@ test_expect_success GNUPLOT 'the plots are drawn' '
 	test -s fake-gitk-1.png && test -s fake-gitk-2.png && test -s fake-music.png
 '
 
+# Issue 12: gnuplot's "empty y range" warnings on a series of a few lines
+# were kept in *.latency-output.err and plot.log.
+test_expect_success GNUPLOT 'plotting leaves no error file, and the scripts stay' '
+	cd res/e2e &&
+	for f in *.latency-output.err plot.log; do
+		! test -e "$f" || test_fail "left behind: $f" || return 1
+	done &&
+	for s in fake-gitk-1 fake-gitk-2 fake-music; do
+		test -s $s-hist.gp && test -s $s-latency.gp &&
+		test -s $s-hist.png || test_fail "no plot of $s" || return 1
+	done &&
+	grep -x "set yrange \[0:\*\]" fake-music-hist.gp
+'
+
 test_expect_success 'versions, command lines and the seed are recorded' '
 	cd res/e2e &&
 	for p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
@@ -94,8 +113,22 @@ test_expect_success JQ 'result.json carries the contract 4 fields' '
 		(.latency[\"fake-gitk-1\"].stall_threshold_s),
 		(.monitors | keys | join(\",\"))] | map(tostring) | join(\" \")" \
 		res/e2e/result.json >fields &&
-	echo "2 run-test.sh e2e false 2 number number number number number number fake-gitk-1,fake-gitk-2,fake-music,warmup-1 1 kmsg,trace,vmstat" >expect &&
+	echo "2 run-test.sh e2e false 2 number number number number number number fake-gitk-1,fake-gitk-2,fake-music,warmup-1 1 highorder,kmsg,trace,vmstat" >expect &&
 	test_cmp expect fields
+'
+
+# Where the probe cannot run, line 2 says so: no skip either way.
+test_expect_success JQ 'summary line 2: the high-order probe, or that it did not run' '
+	sed -n 2p res/e2e/summary.txt >second &&
+	if test_have_prereq PROBE; then
+		grep -x "e2e HighOrder:\( order-[0-9]* [0-9]*\.[0-9]%\)\{1,\} (p99 fault [0-9]*\.[0-9]* ms)" second &&
+		jq -e ".high_order | length > 0 and all(.[]; .attempts > 0 and .successes <= .attempts and (.order | type) == \"number\")" res/e2e/result.json &&
+		jq -e ".failures_by_order | type == \"object\"" res/e2e/result.json &&
+		grep -q "latency-highorder --summary .*/highorder.json --format json" res/e2e/commands.log
+	else
+		echo "e2e HighOrder: none (not probed)" >expect &&
+		test_cmp expect second
+	fi
 '
 
 test_expect_success JQ 'every run has its kernel figures; no pressure is said plainly' '

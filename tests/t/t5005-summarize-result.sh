@@ -18,7 +18,10 @@ test_expect_success 'a complete run: the summary, line by line' '
 	test_cmp "$fixtures/full.summary" summary &&
 	echo "6.1.0-test-2 Elapsed:00:10.000(stddev:0.200) Failures:2" >expect &&
 	sed -n 1p full/summary.txt >headline &&
-	test_cmp expect headline
+	test_cmp expect headline &&
+	echo "6.1.0-test-2 HighOrder: order-2 100.0% order-4 97.3% order-9 41.2% (p99 fault 3.1 ms)" >expect &&
+	sed -n 2p full/summary.txt >second &&
+	test_cmp expect second
 '
 
 test_expect_success 'nothing is left but the two files, and a rerun gives the same' '
@@ -69,13 +72,44 @@ test_expect_success JQ 'the header, the statistics, pressure and runs' '
 	test_cmp expect notes
 '
 
+test_expect_success JQ 'high-order success per order and failures per order' '
+	jq -c "[.high_order, .failures_by_order]" full/result.json >got &&
+	echo "[[{\"order\":2,\"attempts\":1000,\"successes\":1000,\"success_pct\":100,\"fault_p99_us\":12.5},{\"order\":4,\"attempts\":1000,\"successes\":973,\"success_pct\":97.3,\"fault_p99_us\":80.25},{\"order\":9,\"attempts\":1000,\"successes\":412,\"success_pct\":41.2,\"fault_p99_us\":3100}],{\"2\":1,\"4\":1}]" >expect &&
+	test_cmp expect got
+'
+
+# second_line_is DIR LINE: summarize DIR; its summary.txt's line 2 is LINE.
+second_line_is() {
+	latency-summarize --result-dir="$1" &&
+	sed -n 2p "$1/summary.txt" >got &&
+	echo "$2" >expect &&
+	test_cmp expect got
+}
+
+test_expect_success 'high-order: a fault p99 under 1 ms; an order without attempts; bad files' '
+	mkdir ho &&
+	printf "run_label=ho\nruns_done=0\npartial=no\n" >ho/run.facts &&
+	printf "{\"orders\":\"4,9\",\"order_4_attempts\":0,\"order_4_successes\":0,\"order_9_attempts\":3,\"order_9_successes\":1,\"fault_p99_us\":45.6}" >ho/highorder.json &&
+	printf "{\"failures\":1,\"failures_order_3\":1.5,\"failures_order_x\":1}" >ho/kmsg.json &&
+	second_line_is ho "ho HighOrder: order-4 n/a order-9 33.3% (p99 fault 0.046 ms)" &&
+	grep -x "note: kmsg.json: failures_order_3 is not a count" ho/summary.txt &&
+	grep -x "high-order: order-4 attempts=0 successes=0 fault_p99_us=n/a" ho/summary.txt &&
+	! grep "^failures by order" ho/summary.txt &&
+	printf "{\"orders\":\"9,4\",\"order_9_attempts\":1,\"order_9_successes\":2}" >ho/highorder.json &&
+	second_line_is ho "ho HighOrder: order-9 n/a (p99 fault n/a)" &&
+	grep -x "note: highorder.json: no valid attempts and successes for order 9" ho/summary.txt &&
+	grep -x "note: highorder.json: a bad orders list" ho/summary.txt &&
+	printf "{\"orders\":\"9\",\"order_9_attempts\":0,\"order_9_successes\":0,\"fault_p99_us\":0}" >ho/highorder.json &&
+	second_line_is ho "ho HighOrder: order-9 n/a (p99 fault n/a)"
+'
+
 test_expect_success JQ 'the parts are copied as they were' '
 	for r in fake-gitk-1 fake-gitk-2 fake-gitk-3 fake-music; do
 		jq -S ".latency[\"$r\"]" full/result.json >got &&
 		jq -S . "full/$r.report.json" >want &&
 		test_cmp want got || return 1
 	done &&
-	for m in vmstat kmsg trace; do
+	for m in vmstat kmsg trace highorder; do
 		jq -S ".monitors.$m" full/result.json >got &&
 		jq -S . "full/$m.json" >want &&
 		test_cmp want got || return 1
@@ -93,9 +127,10 @@ test_expect_success JQ 'the parts are copied as they were' '
 test_expect_success 'a partial run: 1 of 3 runs, the interrupted one not counted' '
 	cp -R "$fixtures/partial" partial &&
 	latency-summarize --result-dir=partial &&
-	sed -n 1,4p partial/summary.txt >head &&
+	sed -n 1,5p partial/summary.txt >head &&
 	cat >expect <<-\EOF &&
 	6.1.0 Elapsed:11:32.258(stddev:0.000) Failures:0
+	6.1.0 HighOrder: none (not probed)
 	PARTIAL: interrupted by SIGINT
 
 	runs: 1 of 3 counted fake-gitk runs (warmup 0)
@@ -114,7 +149,7 @@ test_expect_success JQ 'a partial run in result.json' '
 		.pressure.memory_bytes, .pressure.shrink, .failures,
 		.pswpout_delta, (.latency | keys), .monitors]" \
 		partial/result.json >got &&
-	echo "[true,\"interrupted by SIGINT\",1,692.258,692.258,0,null,null,3,1,\"interrupted\",\"none\",null,null,null,0,null,[\"fake-gitk-1\"],{\"vmstat\":null,\"kmsg\":{\"format_version\":1,\"program\":\"latency-kmsg\",\"failures\":0,\"oom_kills\":0},\"trace\":null}]" >expect &&
+	echo "[true,\"interrupted by SIGINT\",1,692.258,692.258,0,null,null,3,1,\"interrupted\",\"none\",null,null,null,0,null,[\"fake-gitk-1\"],{\"vmstat\":null,\"kmsg\":{\"format_version\":1,\"program\":\"latency-kmsg\",\"failures\":0,\"oom_kills\":0},\"trace\":null,\"highorder\":null}]" >expect &&
 	test_cmp expect got
 '
 
@@ -124,6 +159,7 @@ test_expect_success 'missing parts: nulls and notes, never a crash' '
 	latency-summarize --result-dir=bare &&
 	cat >expect <<-\EOF &&
 	bare partial: no fake-gitk run completed
+	bare HighOrder: none (not probed)
 
 	runs: 2 of n/a counted fake-gitk runs (warmup n/a)
 	stopped by: n/a; precision target n/a, max runs n/a, time budget n/a
@@ -155,7 +191,7 @@ test_expect_success JQ 'missing parts in result.json' '
 		.oom_kills, .pswpout_delta, .pressure, .runs, .confinement,
 		.latency, .monitors, has(\"seqbench\")]" bare/result.json >got &&
 	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null}" &&
-	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null},false]" >expect &&
+	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null,\"highorder\":null},false]" >expect &&
 	test_cmp expect got
 '
 
@@ -163,7 +199,7 @@ test_expect_success 'run.facts that does not say whether the run completed' '
 	mkdir unsaid &&
 	echo run_label=u >unsaid/run.facts &&
 	latency-summarize --result-dir=unsaid &&
-	sed -n 2p unsaid/summary.txt >got &&
+	sed -n 3p unsaid/summary.txt >got &&
 	echo "PARTIAL: run.facts does not say whether the run completed" >expect &&
 	test_cmp expect got &&
 	grep -x "  \"partial\": true," unsaid/result.json &&
@@ -193,8 +229,9 @@ make_hostile() {
 test_expect_success 'hostile strings: an escaped summary' '
 	make_hostile &&
 	latency-summarize --result-dir=hostile &&
-	sed -n 1,2p hostile/summary.txt >got &&
+	sed -n 1,3p hostile/summary.txt >got &&
 	printf "%s\n" "a\\x1b[2Jb\\u009bc${fffd}d Elapsed:00:05.500(stddev:0.000) Failures:0" \
+		"a\\x1b[2Jb\\u009bc${fffd}d HighOrder: none (not probed)" \
 		"PARTIAL: killed\\x1b]0;title\\x07 by\\rsignal" >expect &&
 	test_cmp expect got &&
 	grep -x "pressure: none: no memory pressure was applied: not root: \\\\u009b5m" hostile/summary.txt &&
@@ -203,7 +240,7 @@ test_expect_success 'hostile strings: an escaped summary' '
 	grep -x "note: note with \\\\x1b\[31mcolour" hostile/summary.txt &&
 	grep -x "note: and ${fffd} a bad byte" hostile/summary.txt &&
 	! LC_ALL=C grep -q "$(printf "[\001-\010\013-\037\177]")" hostile/summary.txt &&
-	test_line_count = 22 hostile/summary.txt
+	test_line_count = 23 hostile/summary.txt
 '
 
 test_expect_success JQ 'hostile strings: valid JSON with the strings intact' '
@@ -246,7 +283,7 @@ test_expect_success JQ 'hostile files: nulls in result.json' '
 	jq -c "[.gitk_runs[0].elapsed_s, .gitk_runs[0].majflt,
 		.gitk_runs[0].progress_lines, .latency.deep, .monitors]" \
 		traps/result.json >got &&
-	echo "[null,null,null,null,{\"vmstat\":null,\"kmsg\":null,\"trace\":null}]" >expect &&
+	echo "[null,null,null,null,{\"vmstat\":null,\"kmsg\":null,\"trace\":null,\"highorder\":null}]" >expect &&
 	test_cmp expect got
 '
 
@@ -338,8 +375,9 @@ test_expect_success 'comments, empty values, unknown keys and repeats' '
 		echo "runs_done=0"
 	} >keys/run.facts &&
 	latency-summarize --result-dir=keys &&
-	sed -n 1,2p keys/summary.txt >got &&
+	sed -n 1,3p keys/summary.txt >got &&
 	printf "%s\n" "second partial: no fake-gitk run completed" \
+		"second HighOrder: none (not probed)" \
 		"PARTIAL: run.facts does not say whether the run completed" >expect &&
 	test_cmp expect got
 '

@@ -76,6 +76,35 @@ test_expect_success KMSG 'exact counts from /dev/kmsg' '
 	test "$(summary_value sum lost_messages)" = 0
 '
 
+test_expect_success KMSG 'failures are counted per order from their order:N' '
+	failures_order_of() {
+		grep "^failures_order_" "$1"
+	} &&
+	printf "%s\n" failures_order_0=1 failures_order_2=1 \
+		failures_order_3=1 >expect &&
+	failures_order_of sum >actual &&
+	test_cmp expect actual &&
+	{ latency-kmsg --duration 30s --match "$tag-o" --summary osum \
+		>orders.out & } &&
+	pid=$! &&
+	wait_for_line orders.out " started=1 source=kmsg" &&
+	inject "$tag-o: page allocation failure: order:9, mode:0x140cca" \
+		"$tag-o: page allocation failure: order:4, mode:0x20" \
+		"$tag-o: page allocation failure. order:4, mode:0x20" \
+		"$tag-o: page allocation failure: order:9, mode:0x40dc0" \
+		"$tag-o: page allocation failure: order:10, mode:0x0" \
+		"$tag-o: page allocation failure: order:999, mode:0x0" \
+		"$tag-o: page allocation failure: order:x" \
+		"$tag-o: order:5 without a failure" &&
+	kill -TERM $pid &&
+	wait $pid &&
+	test "$(summary_value osum failures)" = 7 &&
+	printf "%s\n" failures_order_4=2 failures_order_9=2 \
+		failures_order_10=1 failures_order_unknown=2 >expect &&
+	failures_order_of osum >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success KMSG 'each message is one line: time, kernel time, class, text' '
 	grep -c "^[0-9]*\.[0-9]\{9\} latency-kmsg kts=[0-9]*\.[0-9]\{6\} seq=[0-9]* level=[0-7] facility=[0-9]* class=[a-z-]* msg=$tag" log >count &&
 	echo 12 >expect && test_cmp expect count &&
@@ -114,7 +143,7 @@ test_expect_success RESTRICTED 'without the right to read the log: exit 3, one l
 	test_expect_code 3 setpriv --reuid=65534 --regid=65534 --clear-groups \
 		latency-kmsg --duration 100ms >/dev/null 2>err &&
 	test_line_count = 1 err &&
-	grep -q "^latency-kmsg: cannot read the kernel log: " err &&
+	grep -q "^latency-kmsg: cannot read the kernel log (needs root or kernel.dmesg_restrict=0): /dev/kmsg: .*; syslog(2): [A-Z]" err &&
 	test_expect_code 3 setpriv --reuid=65534 --regid=65534 --clear-groups \
 		latency-kmsg --source kmsg --duration 100ms >/dev/null 2>err &&
 	grep -q "^latency-kmsg: cannot read /dev/kmsg: " err

@@ -48,7 +48,24 @@ test_expect_success '--plot writes data and script' '
 	grep -q "^0.1 60 60.000000$" hist.dat &&
 	grep -q "^0.1 50 54.945055$" hist.dat &&
 	! grep -qi "inf" hist.dat &&
-	grep -q "index 2 using 1:3 with linespoints title .2.6.32-fix. noenhanced" hist.gp
+	grep -q "index 2 using 1:3 with linespoints title .2.6.32-fix. noenhanced" hist.gp &&
+	grep -x "set yrange \[0:\*\]" hist.gp &&
+	grep -x "set xrange \[\*:\*\]" hist.gp
+'
+
+# Issue 12: a lone bucket made gnuplot warn "empty x range" on stderr.
+test_expect_success '--plot: one bucket gets a range around it' '
+	mkdir lone &&
+	echo "{\"format_version\": 2, \"label\": \"lone\", \"partial\": false, \"gitk_runs\": [], \"latency\": {\"fake-gitk\": {\"histogram\": [{\"le_s\": 0.1, \"count\": 5}, {\"le_s\": null, \"count\": 0}]}}}" >lone/result.json &&
+	latency-compare --plot=lone lone >out &&
+	grep -x "set xrange \[0.05:0.2\]" lone.gp &&
+	grep -x "set yrange \[0:\*\]" lone.gp
+'
+
+test_expect_success GNUPLOT '--plot: one bucket plots without a word' '
+	latency-compare --plot=glone lone >out 2>err &&
+	test_cmp /dev/null err &&
+	test -s glone.png
 '
 
 test_expect_success GNUPLOT '--plot makes PNG and SVG with gnuplot' '

@@ -33,7 +33,7 @@ test_expect_success 'a label cannot make gnuplot run a command' '
 	test -s p.gp &&
 	! test -e PWNED &&
 	! grep -q "^system" p.gp p.dat &&
-	grep -c "^" p.gp >lines && echo 17 >want && test_cmp want lines &&
+	grep -c "^" p.gp >lines && echo 19 >want && test_cmp want lines &&
 	printf "# %s: le_s count percent\n" "$inj_shown" >want &&
 	grep -F "PWNED" p.dat >got && test_cmp want got &&
 	printf "%s\n" "$inj_shown" >want &&

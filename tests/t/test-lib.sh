@@ -10,9 +10,11 @@
 #   test_cmp EXPECT ACTUAL       files are identical (diff -u shown if not)
 #   test_line_count OP N FILE    e.g. test_line_count = 3 out
 #   test_set_prereq NAME / test_have_prereq NAME
+#   test_wait_for FILE           up to 20 s for FILE to be written
 #   skip_all='reason'; test_done  or  test_skip_all 'reason'
 #
-# Environment (set by make check): abs_top_srcdir, abs_top_builddir.
+# Environment (set by make check): abs_top_srcdir, abs_top_builddir, and the
+# build's lists BIN_PROGRAMS, BIN_SCRIPTS, CHECK_PROGRAMS (the PATH).
 # Each script runs in its own directory tests/t/trash.<script>, removed
 # when every test passed and kept for inspection otherwise.
 
@@ -23,7 +25,21 @@ set -u
 this_test=$(basename "$0" .sh)
 TEST_DIRECTORY=$abs_top_srcdir/tests/t
 TRASH_DIRECTORY=$abs_top_builddir/tests/t/trash.$this_test
-PATH=$abs_top_builddir/latency-output:$abs_top_builddir/seqbench:$abs_top_builddir/fakegitk:$abs_top_builddir/fakemusic:$abs_top_builddir/monitors:$abs_top_builddir/scripts:$abs_top_builddir/tests/helpers:$abs_top_srcdir/scripts:$abs_top_srcdir:$PATH
+# The folders of the build's programs, scripts and test helpers come from
+# the lists make check passes, so a new program's folder needs no edit here;
+# then the source tree's scripts.
+test_path=
+for _p in ${BIN_PROGRAMS:-} ${BIN_SCRIPTS:-} ${CHECK_PROGRAMS:-}; do
+	case $_p in
+	*/*) _d=$abs_top_builddir/${_p%/*} ;;
+	*) _d=$abs_top_builddir ;;
+	esac
+	case :$test_path: in
+	*:"$_d":*) ;;
+	*) test_path=$test_path$_d: ;;
+	esac
+done
+PATH=$test_path$abs_top_srcdir/scripts:$abs_top_srcdir:$PATH
 export PATH TEST_DIRECTORY TRASH_DIRECTORY
 LC_ALL=C
 export LC_ALL
@@ -180,6 +196,17 @@ test_line_count() {
 		cat "$3" >&2
 		return 1
 	fi
+}
+
+# test_wait_for FILE: wait (up to 20 s) until FILE is not empty, for a
+# background program's first line; fails when it never comes.
+test_wait_for() {
+	_i=0
+	while ! test -s "$1" && [ "$_i" -lt 200 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	test -s "$1"
 }
 
 # Fail with a message (for use in bodies: cond || error_ 'msg').

@@ -14,7 +14,16 @@
 #include "lib/err.h"
 #include "tests/tap.h"
 
-enum action { DIE, DIE_ERRNO, DIE_ERR, WARN, ERROR_ERRNO, FULL_STDOUT };
+enum action {
+	DIE,
+	DIE_ERRNO,
+	DIE_ERR,
+	WARN,
+	WARN_ERR,
+	ERROR_ERRNO,
+	ERROR_ERR,
+	FULL_STDOUT,
+};
 
 /* The child's part: do ACTION, as a program would. */
 static void run_action(const void *arg)
@@ -35,9 +44,17 @@ static void run_action(const void *arg)
 		warn_errno("short write to '%s'", "f");
 		warn("plain %d", 1);
 		_exit(0);
+	case WARN_ERR:
+		errno = 0;
+		warn_err(ENOENT, "cannot read '%s'", "g");
+		warn_err(0, "no error number");
+		_exit(errno == 0 ? 0 : 4);
 	case ERROR_ERRNO:
 		errno = EIO;
 		_exit(error_errno("read") == -1 ? 5 : 6);
+	case ERROR_ERR:
+		_exit(error_err(EPIPE, "cannot send to '%s'", "h") == -1 ? 5
+									 : 6);
 	case FULL_STDOUT: {
 		int fd = open("/dev/full", O_WRONLY);
 
@@ -78,6 +95,16 @@ int main(void)
 	       "device\n"
 	       "seqbench: warning: plain 1\n",
 	       "warning format");
+	is_int(child(WARN_ERR, out, sizeof(out)), 0,
+	       "warn_err does not exit nor set errno");
+	is_str(out,
+	       "seqbench: warning: cannot read 'g': No such file or "
+	       "directory\n"
+	       "seqbench: warning: no error number\n",
+	       "warn_err uses the given errno, none for 0");
+	is_int(child(ERROR_ERR, out, sizeof(out)), 5, "error_err returns -1");
+	is_str(out, "seqbench: cannot send to 'h': Broken pipe\n",
+	       "error_err message");
 	is_int(child(ERROR_ERRNO, out, sizeof(out)), 5,
 	       "error_errno returns -1");
 	is_str(out, "seqbench: read: Input/output error\n",
@@ -90,6 +117,22 @@ int main(void)
 		is_int(st, 1, "close_stdout on /dev/full exits 1");
 		is_str(out, "seqbench: write error: No space left on device\n",
 		       "close_stdout message");
+	}
+
+	/* format_err: the same text, kept; cut to fit and terminated. */
+	{
+		char msg[64], tiny[8];
+
+		is_str(format_err(msg, sizeof(msg), EACCES, "cannot open '%s'",
+				  "d"),
+		       "cannot open 'd': Permission denied", "format_err");
+		is_str(format_err(msg, sizeof(msg), 0, "plain %d", 2),
+		       "plain 2", "format_err without an error number");
+		is_str(format_err(tiny, sizeof(tiny), EACCES, "cannot %s",
+				  "open"),
+		       "cannot ", "format_err cuts to fit");
+		is_str(format_err(tiny, sizeof(tiny), EACCES, "abc"), "abc: Pe",
+		       "format_err cuts strerror to fit");
 	}
 
 	/* write_all/read_full move everything through a pipe. */
@@ -123,9 +166,18 @@ int main(void)
 		ok(!strcmp(small, "0123456789"), "NUL-terminated, intact");
 		is_int(read_small_file(path, small, 10), -EFBIG,
 		       "one byte too many is -EFBIG, not a cut file");
+		is_int(write_small_file(path, "abc"), 0,
+		       "write_small_file writes an existing file");
+		is_int(read_small_file(path, small, sizeof(small)), 3,
+		       "and truncates it first");
+		ok(!strcmp(small, "abc"), "to exactly the string");
 		unlink(path);
 		is_int(read_small_file(path, small, sizeof(small)), -ENOENT,
 		       "a missing file is -ENOENT");
+		is_int(write_small_file(path, "abc"), -ENOENT,
+		       "write_small_file never creates a file");
+		is_int(write_small_file("/dev/full", "x"), -ENOSPC,
+		       "a refused write is -errno");
 	}
 	return done_testing();
 }

@@ -43,10 +43,6 @@ static const struct {
 	{ "host:8x", NULL, NULL },
 	{ "::1:80", NULL, NULL },
 	{ "[::1]80", NULL, NULL },
-	{ "a]b:80", NULL, NULL },
-	{ "a[b:80", NULL, NULL },
-	{ "[a[b]:80", NULL, NULL },
-	{ "[]:80", NULL, NULL },
 };
 
 static void test_names(void)

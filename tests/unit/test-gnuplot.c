@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests for lib/gnuplot: quoting (inert whatever the string holds),
- * file names that quote unchanged, and running a stand-in "gnuplot"
+ * file names that quote unchanged, axis ranges that start at 0 or hold
+ * more than one value, and running a stand-in "gnuplot"
  * (a shell script put first in PATH) that succeeds, fails, is killed, is
  * missing, and runs in the directory asked for.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +17,19 @@
 
 #include "lib/gnuplot.h"
 #include "tests/tap.h"
+
+/* A memory stream for one case's output (skips all without one). */
+static FILE *mem(char **buf, size_t *len)
+{
+	FILE *f;
+
+	*buf = NULL;
+	*len = 0;
+	f = open_memstream(buf, len);
+	if (!f)
+		skip_all("open_memstream() failed");
+	return f;
+}
 
 static void quoting(void)
 {
@@ -37,12 +52,10 @@ static void quoting(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
+		char *buf;
+		size_t len;
+		FILE *f = mem(&buf, &len);
 
-		if (!f)
-			skip_all("open_memstream() failed");
 		gnuplot_quote(f, cases[i].in);
 		fclose(f);
 		is_str(buf, cases[i].want, "quote, case %zu", i);
@@ -57,6 +70,42 @@ static void names(void)
 	ok(!gnuplot_name_ok("a\nb"), "a newline is not");
 	ok(!gnuplot_name_ok("a\\b"), "nor a backslash (it would be doubled)");
 	ok(!gnuplot_name_ok("a\xff"), "nor a byte that is not UTF-8");
+}
+
+/* Ranges that start at 0 or are never one value (an "empty range"). */
+static void ranges(void)
+{
+	static const struct {
+		const char *axis;
+		double lo, hi;
+		unsigned flags;
+		const char *want;
+	} cases[] = {
+		{ "y", 0, 36, GNUPLOT_FROM_ZERO, "set yrange [0:*]\n" },
+		{ "y", 8, 8, GNUPLOT_FROM_ZERO, "set yrange [0:*]\n" },
+		{ "y", 0, 0, GNUPLOT_FROM_ZERO, "set yrange [0:1]\n" },
+		{ "x", 1, 2, 0, "set xrange [*:*]\n" },
+		{ "x", 5, 5, 0, "set xrange [4:6]\n" },
+		{ "x", 10992.585221243, 10992.585221243, 0,
+		  "set xrange [10991.5852212:10993.5852212]\n" },
+		{ "x", 0.1, 0.1, GNUPLOT_LOG, "set xrange [0.05:0.2]\n" },
+		{ "x", 0, 0, GNUPLOT_LOG, "set xrange [*:*]\n" },
+		{ "x", 1, 0, 0, "set xrange [*:*]\n" },
+		{ "y2", INFINITY, INFINITY, 0, "set y2range [*:*]\n" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *buf;
+		size_t len;
+		FILE *f = mem(&buf, &len);
+
+		gnuplot_range(f, cases[i].axis, cases[i].lo, cases[i].hi,
+			      cases[i].flags);
+		fclose(f);
+		is_str(buf, cases[i].want, "range, case %zu", i);
+		free(buf);
+	}
 }
 
 /* Put a fake gnuplot running BODY into DIR. */
@@ -127,6 +176,7 @@ int main(void)
 {
 	quoting();
 	names();
+	ranges();
 	running();
 	return done_testing();
 }

@@ -119,10 +119,58 @@ static void display(void)
 	   "time of a lone max sample is exact (clamped to max)");
 }
 
+/* Issue 12: 1-2-5 put fake-music's 100 ms and 199 ms gaps in one bucket. */
+static void r10(void)
+{
+	static const struct {
+		uint64_t ns;
+		unsigned index;
+		const char *label;
+	} cases[] = {
+		{ 0, 0, "<= 1us" },
+		{ 1000, 0, "<= 1us" },
+		{ 1001, 1, "<= 1.25us" },
+		{ 3150, 5, "<= 3.15us" },
+		{ 3151, 6, "<= 4us" },
+		{ 6300000, 38, "<= 6.3ms" },
+		{ 100000000ULL, 50, "<= 100ms" },
+		{ 100000001ULL, 51, "<= 125ms" },
+		{ 125000000ULL, 51, "<= 125ms" },
+		{ 199000000ULL, 53, "<= 200ms" },
+		{ 1250000000ULL, 61, "<= 1.25s" },
+		{ 12500000000ULL, 71, "<= 12.5s" },
+		{ 8000000000000ULL, 99, "<= 8000s" },
+		{ 10000000000000ULL, 100, "<= 10000s" },
+		{ UINT64_MAX, HIST_R10_EDGES, "> 10000s" },
+	};
+	unsigned i, sorted = 1, shared = 0;
+	char buf[24];
+
+	for (i = 0; i + 1 < HIST_R10_EDGES; i++)
+		if (hist_r10_edges[i] >= hist_r10_edges[i + 1])
+			sorted = 0;
+	ok(sorted, "R10 edges ascend");
+	for (i = 0; i < HIST_DISPLAY_EDGES; i++) {
+		uint64_t e = hist_display_edges[i];
+
+		shared += hist_r10_edges[hist_r10_index(e)] == e;
+	}
+	is_int(shared, HIST_DISPLAY_EDGES, "every 1-2-5 edge is an R10 edge");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		is_int(hist_r10_index(cases[i].ns), cases[i].index,
+		       "R10 bucket of %llu ns",
+		       (unsigned long long)cases[i].ns);
+		is_str(hist_r10_label(buf, cases[i].index), cases[i].label,
+		       "R10 label of bucket %u", cases[i].index);
+	}
+	is_str(hist_display_label(buf, 0), "<= 1us", "1-2-5 labels unchanged");
+}
+
 int main(void)
 {
 	geometry();
 	counting();
 	display();
+	r10();
 	return done_testing();
 }

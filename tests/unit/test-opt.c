@@ -61,6 +61,44 @@ static void bad_duration(const char *a)
 	opt_common_handle(&c, OPT_DURATION, a, usage_exit);
 }
 
+static void bad_double(const char *a)
+{
+	opt_double("--alpha", a, 0, 1, true);
+}
+
+static void bad_choice(const char *a)
+{
+	static const char *const words[] = { "all", "headers", "none", NULL };
+
+	opt_choice("--hold", a, words);
+}
+
+static void bad_format(const char *a)
+{
+	opt_format(a, FORMAT_TEXT, false);
+}
+
+#define TRY "Try 'fake-music --help' for more information.\n"
+
+/* Values opt_double(), opt_choice() and opt_format() turn away. */
+static const struct {
+	void (*fn)(const char *);
+	const char *arg, *want;
+} bad[] = {
+	{ bad_double, "1",
+	  "fake-music: invalid value '1' for --alpha: out of range (expected "
+	  "a number strictly between 0 and 1)\n" TRY },
+	{ bad_double, "0.5x",
+	  "fake-music: invalid value '0.5x' for --alpha: not understood "
+	  "(expected a number strictly between 0 and 1)\n" TRY },
+	{ bad_choice, "most",
+	  "fake-music: invalid value 'most' for --hold: not understood "
+	  "(expected all, headers or none)\n" TRY },
+	{ bad_format, "csv",
+	  "fake-music: invalid value 'csv' for --format: not understood "
+	  "(expected text or json)\n" TRY },
+};
+
 static void plain_usage(const char *a)
 {
 	(void)a;
@@ -71,6 +109,7 @@ int main(void)
 {
 	struct opt_common c;
 	char out[1024];
+	size_t i;
 
 	opt_common_init(&c);
 	is_u64(c.seed, RAND_DEFAULT_SEED, "default seed");
@@ -94,6 +133,26 @@ int main(void)
 	is_u64(opt_size("--block", "64k", 1), 65536, "opt_size");
 	is_u64(opt_u64("--threads", "16", 1, 1024), 16, "opt_u64");
 	is_u64(opt_rate("--bwlimit", "320kbit", 1024), 40000, "opt_rate");
+	is_double(opt_double("--alpha", "0.05", 0, 1, true), 0.05, 1e-12,
+		  "opt_double");
+	is_double(opt_double("--pct", "0", 0, 100, false), 0, 0,
+		  "opt_double: a closed bound is allowed");
+	{
+		static const char *const words[] = { "a", "bb", "c", NULL };
+		static const char *const one[] = { "only", NULL };
+
+		is_int(opt_choice("--x", "a", words), 0, "opt_choice first");
+		is_int(opt_choice("--x", "c", words), 2, "opt_choice last");
+		is_int(opt_choice("--x", "only", one), 0, "a list of one");
+	}
+	is_int(opt_format(NULL, FORMAT_JSON, false), FORMAT_JSON,
+	       "opt_format: no --format gives the default");
+	is_int(opt_format("text", FORMAT_JSON, false), FORMAT_TEXT,
+	       "opt_format text");
+	is_int(opt_format("json", FORMAT_TEXT, false), FORMAT_JSON,
+	       "opt_format json");
+	is_int(opt_format("csv", FORMAT_TEXT, true), FORMAT_CSV,
+	       "opt_format csv when offered");
 
 	is_int(child(bad_size, "64q", out, sizeof(out)), 2, "bad size exits 2");
 	is_str(out,
@@ -112,6 +171,11 @@ int main(void)
 	       "zero duration exits 2");
 	ok(strstr(out, "--duration must be greater than zero") != NULL,
 	   "zero duration message");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		is_int(child(bad[i].fn, bad[i].arg, out, sizeof(out)), 2,
+		       "'%s' exits 2", bad[i].arg);
+		is_str(out, bad[i].want, "'%s': the one wording", bad[i].arg);
+	}
 	is_int(child(plain_usage, NULL, out, sizeof(out)), 2,
 	       "usage_error(NULL) exits 2");
 	is_str(out, "Try 'fake-music --help' for more information.\n",

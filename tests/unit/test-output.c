@@ -6,7 +6,9 @@
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,15 +113,9 @@ static void header(void)
 
 static void misc(void)
 {
-	enum out_format fmt = FORMAT_TEXT;
 	char b[64];
 	FILE *f;
 
-	is_int(out_format_parse("json", &fmt), 0, "parse json");
-	is_int(fmt, FORMAT_JSON, "json -> FORMAT_JSON");
-	is_int(out_format_parse("csv", &fmt), 0, "parse csv");
-	is_int(fmt, FORMAT_CSV, "csv -> FORMAT_CSV");
-	is_int(out_format_parse("xml", &fmt), -EINVAL, "xml rejected");
 	format_iso8601(b, sizeof(b), 1764678024123456789ULL);
 	is_str(b, "2025-12-02T12:20:24.123Z", "ISO 8601 UTC with ms");
 	f = mem();
@@ -240,6 +236,88 @@ static void atomic(void)
 	is_int(system(cmd), 0, "cleanup");
 }
 
+/* Names in DIR that start with PREFIX (temporary siblings left behind). */
+static int count_prefixed(const char *dir, const char *prefix)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int n = 0;
+
+	if (!dp)
+		return -1;
+	while ((d = readdir(dp)))
+		n += !strncmp(d->d_name, prefix, strlen(prefix));
+	closedir(dp);
+	return n;
+}
+
+/* A FIFO, /dev/null and a descriptor's name are written straight. */
+static void atomic_straight(void)
+{
+	char dir[] = "/tmp/test-output.XXXXXX", path[128], got[64];
+	struct atomic_file af;
+	struct stat st;
+	ssize_t n;
+	int rd, fd;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ok(!mkfifo(path, 0600), "mkfifo");
+	/* A reader first, so that opening for writing does not block. */
+	rd = open(path, O_RDONLY | O_NONBLOCK);
+	ok(rd >= 0, "FIFO open for reading");
+	is_int(atomic_open(&af, path), 0, "atomic_open of a FIFO");
+	ok(af.tmp == NULL, "a FIFO gets no temporary file");
+	fputs("through the pipe", af.f);
+	is_int(atomic_commit(&af), 0, "atomic_commit of a FIFO");
+	n = read(rd, got, sizeof(got) - 1);
+	got[n > 0 ? n : 0] = '\0';
+	is_str(got, "through the pipe", "the reader got the bytes");
+	ok(!lstat(path, &st) && S_ISFIFO(st.st_mode), "still a FIFO");
+	is_int(count_prefixed(dir, "fifo.tmp."), 0, "no temporary beside it");
+	close(rd);
+
+	if (stat("/dev/null", &st) || !S_ISCHR(st.st_mode)) {
+		/* Someone replaced it; the cases below would test that. */
+		ok(1, "# SKIP /dev/null is not a character device here");
+		goto descriptor;
+	}
+	is_int(atomic_open(&af, "/dev/null"), 0, "atomic_open of /dev/null");
+	ok(af.tmp == NULL, "/dev/null gets no temporary file");
+	fputs("discarded", af.f);
+	is_int(atomic_commit(&af), 0, "atomic_commit of /dev/null");
+	ok(!stat("/dev/null", &st) && S_ISCHR(st.st_mode),
+	   "/dev/null is still a character device");
+	is_int(count_prefixed("/dev", "null.tmp."), 0,
+	       "no temporary file in /dev");
+	is_int(atomic_open(&af, "/dev/null"), 0, "atomic_open again");
+	atomic_abort(&af);
+	ok(af.f == NULL && af.path == NULL, "abort of a straight file");
+
+	/* A regular file named by its descriptor: appended where it stands. */
+descriptor:
+	snprintf(path, sizeof(path), "%s/out", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	ok(fd >= 0 && write(fd, "head ", 5) == 5, "descriptor file");
+	snprintf(got, sizeof(got), "/proc/self/fd/%d", fd);
+	is_int(atomic_open(&af, got), 0, "atomic_open of /proc/self/fd/N");
+	fputs("tail", af.f);
+	is_int(atomic_commit(&af), 0, "atomic_commit of /proc/self/fd/N");
+	close(fd);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, got, sizeof(got) - 1) : -1;
+	got[n > 0 ? n : 0] = '\0';
+	is_str(got, "head tail", "written through the descriptor, appended");
+	if (fd >= 0)
+		close(fd);
+	is_int(count_prefixed(dir, ""), 4, "nothing else in the directory");
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	is_int(system(path), 0, "cleanup");
+}
+
 /* json_copy: parsed JSON written again, exactly. */
 static void copy(void)
 {
@@ -341,6 +419,7 @@ int main(void)
 	misc();
 	escaping();
 	atomic();
+	atomic_straight();
 	copy();
 	escape();
 	free(buf);

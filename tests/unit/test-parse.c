@@ -51,6 +51,73 @@ static int rate_rsync(const char *s, uint64_t *v)
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* split_host_port: ringbench's --listen/--connect and fake-music's. */
+static void host_port(void)
+{
+	static const struct {
+		const char *in, *host, *port; /* host NULL: -EINVAL */
+	} cases[] = {
+		{ "127.0.0.1:0", "127.0.0.1", "0" },
+		{ "server:7777", "server", "7777" },
+		{ "[::1]:65535", "::1", "65535" },
+		{ "127.0.0.1:65536", NULL, NULL },
+		{ "127.0.0.1", NULL, NULL },
+		{ ":80", NULL, NULL },
+		{ "host:", NULL, NULL },
+		{ "::1:80", NULL, NULL },
+		{ "[::1]80", NULL, NULL },
+		{ "host:8x", NULL, NULL },
+		{ "a]b:80", NULL, NULL },
+		{ "a[b:80", NULL, NULL },
+		{ "[a[b]:80", NULL, NULL },
+		{ "[]:80", NULL, NULL },
+	};
+	char host[16], port[8];
+	size_t i;
+
+	for (i = 0; i < N(cases); i++) {
+		int r = split_host_port(cases[i].in, host, sizeof(host), port,
+					sizeof(port));
+
+		if (!cases[i].host) {
+			is_int(r, -EINVAL, "split_host_port('%s') refused",
+			       cases[i].in);
+			continue;
+		}
+		is_int(r, 0, "split_host_port('%s')", cases[i].in);
+		is_str(host, cases[i].host, "  host");
+		is_str(port, cases[i].port, "  port");
+	}
+	is_int(split_host_port("a-very-long-host-name:1", host, sizeof(host),
+			       port, sizeof(port)),
+	       -EINVAL, "a host longer than its buffer is refused");
+}
+
+/* The kernel's escapes in /proc/mounts and /proc/swaps, undone. */
+static void octal_escapes(void)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "/mnt/a\\040b", "/mnt/a b" },
+		{ "/x\\134y\\011z", "/x\\y\tz" },
+		{ "/no/escape", "/no/escape" },
+		{ "/short\\04", "/short\\04" },
+		{ "/bad\\400", "/bad\\400" },
+		{ "\\040\\040", "  " },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "%s", cases[i].in);
+		parse_octal_escapes(buf);
+		is_str(buf, cases[i].want, "octal escapes of '%s'",
+		       cases[i].in);
+	}
+}
+
 int main(void)
 {
 	static const struct case_ u64[] = {
@@ -122,5 +189,7 @@ int main(void)
 	is_str(format_size(buf, 4294967296ULL), "4G", "format_size(4G)");
 	is_str(format_size(buf, 1536), "1536", "format_size(1536)");
 	is_str(format_size(buf, 0), "0", "format_size(0)");
+	host_port();
+	octal_escapes();
 	return done_testing();
 }

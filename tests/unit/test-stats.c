@@ -204,6 +204,40 @@ static void mde(void)
 		  "samples and summaries agree");
 }
 
+/*
+ * 45 of 100 against 30 of 100: pooled 0.375, se = sqrt(0.375 * 0.625 *
+ * 0.02) = 0.0684653, z = -0.15 / se = -2.1908902, p = erfc(2.19089 /
+ * sqrt 2) = 0.0284597.  mde = (1.9599640 + 0.8416212) * se = 0.1918113.
+ */
+static void proportions(void)
+{
+	struct stats_prop r = stats_two_prop_test(45, 100, 30, 100, 0.05, 0.8);
+
+	is_double(stats_normal_cdf(0), 0.5, 1e-15, "normal cdf at 0");
+	is_double(stats_normal_quantile(0.975), 1.9599640, 1e-6,
+		  "normal 97.5%% quantile");
+	is_double(stats_normal_quantile(0.8), 0.8416212, 1e-6,
+		  "normal 80%% quantile");
+	ok(isnan(stats_normal_quantile(1)), "quantile of 1: NaN");
+	is_double(r.diff, -0.15, 1e-12, "difference of proportions");
+	is_double(r.se, 0.0684653, 1e-6, "pooled standard error");
+	is_double(r.z, -2.1908902, 1e-6, "z");
+	is_double(r.p, 0.0284597, 1e-6, "two-sided p");
+	is_double(r.mde, 2.8015852 * 0.0684653, 1e-5, "mde at 80%% power");
+	r = stats_two_prop_test(30, 100, 45, 100, 0.05, 0.8);
+	is_double(r.z, 2.1908902, 1e-6, "symmetric");
+	r = stats_two_prop_test(100, 100, 100, 100, 0.05, 0.8);
+	is_double(r.p, 1, 0, "all successes on both sides: p 1");
+	/* pooled kept at 1 - 1/400: se = sqrt(0.0025 * 0.9975 * 0.02) */
+	is_double(r.mde, 2.8015852 * sqrt(0.0025 * 0.9975 * 0.02), 1e-6,
+		  "all successes: the mde is still stated");
+	r = stats_two_prop_test(0, 1000, 10, 1000, 0.05, 0.8);
+	ok(r.p < 0.01 && r.diff > 0, "0 of 1000 against 10 of 1000: a change");
+	ok(isnan(stats_two_prop_test(1, 0, 1, 5, 0.05, 0.8).p), "n 0: NaN");
+	ok(isnan(stats_two_prop_test(6, 5, 1, 5, 0.05, 0.8).p), "x > n: NaN");
+	ok(isnan(stats_two_prop_test(1, 5, 1, 5, 0, 0.8).mde), "alpha 0: NaN");
+}
+
 int main(void)
 {
 	basics();
@@ -211,5 +245,6 @@ int main(void)
 	t_dist();
 	intervals();
 	mde();
+	proportions();
 	return done_testing();
 }

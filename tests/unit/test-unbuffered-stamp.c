@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "lib/timing.h"
-#include "latency-output/unbuffered.h"
+#include "unbuffered/unbuffered.h"
 #include "tests/tap.h"
 
 struct chunk {

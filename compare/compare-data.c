@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * latency-compare's machine-readable reports: CSV (one row per label,
+ * then the seqbench rows) and JSON (the contract 4 header, one object per
+ * label with its changes against the baseline, then the seqbench rows).
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "lib/output.h"
+#include "compare/compare.h"
+
+/* A number, or nothing when absent; the caller writes the separators. */
+static void csv_num(FILE *out, double v)
+{
+	if (!isnan(v))
+		fprintf(out, "%.10g", v);
+}
+
+static void csv_bool(FILE *out, bool defined, bool v)
+{
+	if (defined)
+		fputs(v ? "true" : "false", out);
+}
+
+/*
+ * The change columns of figures FROM to TO.  The columns of format 1
+ * come first, in their old order, so that a reader that counts columns
+ * still finds them; what came later follows.
+ */
+static void csv_change_heads(FILE *out, int from, int to)
+{
+	int f;
+
+	for (f = from; f < to; f++) {
+		if (fig_desc[f].change == CHANGE_NONE)
+			continue;
+		fprintf(out, ",%s,%s_p,%s_significant", fig_desc[f].change_key,
+			fig_desc[f].key, fig_desc[f].key);
+	}
+}
+
+static void csv_heads(FILE *out)
+{
+	int f;
+
+	fputs("label,partial,runs", out);
+	for (f = 0; f < FIG_KERNEL_FIRST; f++)
+		fprintf(out, ",%s", fig_desc[f].key);
+	csv_change_heads(out, 0, FIG_KERNEL_FIRST);
+	fputs(",results,between_cv_pct", out);
+	for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++)
+		fprintf(out, ",%s", fig_desc[f].key);
+	csv_change_heads(out, FIG_KERNEL_FIRST, FIG_COUNT);
+	for (f = 0; f < FIG_COUNT; f++)
+		if (fig_desc[f].change != CHANGE_NONE)
+			fprintf(out, ",%s_mde_pct", fig_desc[f].key);
+	fputs(",test,verdict\n", out);
+}
+
+static void csv_changes(FILE *out, const struct cmp_label *base,
+			const struct cmp_label *l, int from, int to,
+			double alpha)
+{
+	int f;
+
+	for (f = from; f < to; f++) {
+		struct change c;
+
+		if (fig_desc[f].change == CHANGE_NONE)
+			continue;
+		if (l == base) {
+			fputs(",,,", out);
+			continue;
+		}
+		c = cmp_change(base, l, (enum fig)f, alpha);
+		fputc(',', out);
+		csv_num(out, c.delta);
+		fputc(',', out);
+		csv_num(out, c.p);
+		fputc(',', out);
+		csv_bool(out, !isnan(c.p), c.significant);
+	}
+}
+
+static void csv_row(FILE *out, const struct cmp_label *base,
+		    const struct cmp_label *l, double alpha)
+{
+	struct change e = { NAN, NAN, false, NAN, TEST_NONE };
+	int f;
+
+	csv_field(out, l->label, ',');
+	fprintf(out, "%s,%zu", l->partial ? "true" : "false", l->runs);
+	for (f = 0; f < FIG_KERNEL_FIRST; f++) {
+		fputc(',', out);
+		csv_num(out, l->fig[f].value);
+	}
+	csv_changes(out, base, l, 0, FIG_KERNEL_FIRST, alpha);
+	fprintf(out, ",%zu,", l->n);
+	csv_num(out, l->between_cv);
+	for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++) {
+		fputc(',', out);
+		csv_num(out, l->fig[f].value);
+	}
+	csv_changes(out, base, l, FIG_KERNEL_FIRST, FIG_COUNT, alpha);
+	for (f = 0; f < FIG_COUNT; f++) {
+		if (fig_desc[f].change == CHANGE_NONE)
+			continue;
+		fputc(',', out);
+		if (l != base)
+			csv_num(out, cmp_change(base, l, (enum fig)f, alpha)
+					     .mde_pct);
+	}
+	if (l != base)
+		e = cmp_change(base, l, FIG_ELAPSED, alpha);
+	fprintf(out, ",%s,",
+		cmp_test_name(e.test) ? cmp_test_name(e.test) : "");
+	if (l != base && base->has_run && l->has_run) {
+		char *v = cmp_verdict(base, l, alpha);
+
+		csv_field(out, v, '\n');
+		free(v);
+	} else {
+		fputc('\n', out);
+	}
+}
+
+static void sb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
+		       const struct sb_group *g, const struct cmp_sb_row *row)
+{
+	FILE *out = ctx;
+	char ph[SB_PHASE_TEXT];
+
+	csv_field(out, l->label, ',');
+	fprintf(out, "%s,%g,%g,%g,%zu,", cmp_sb_phase(g, ph), g->size_mib,
+		g->block_bytes, g->threads, g->n);
+	csv_num(out, row->mean);
+	fputc(',', out);
+	csv_num(out, row->sd);
+	fputc(',', out);
+	csv_num(out, row->ci99);
+	fputc(',', out);
+	csv_num(out, row->cpu);
+	fputc(',', out);
+	csv_num(out, i ? row->change.delta : NAN);
+	fputc(',', out);
+	csv_num(out, i ? row->change.p : NAN);
+	fputc(',', out);
+	csv_bool(out, i && !isnan(row->change.p), row->change.significant);
+	fputc(',', out);
+	csv_num(out, i ? row->change.mde_pct : NAN);
+	fputc('\n', out);
+}
+
+static void rb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
+		       const struct rb_group *g, const struct cmp_rb_row *row)
+{
+	FILE *out = ctx;
+	int f;
+
+	csv_field(out, l->label, ',');
+	csv_field(out, g->config, ',');
+	fprintf(out, "%zu", g->runs);
+	for (f = 0; f < RBF_COUNT; f++) {
+		const struct change *c = &row->change[f];
+
+		fputc(',', out);
+		csv_num(out, row->mean[f]);
+		fputc(',', out);
+		csv_num(out, row->sd[f]);
+		fputc(',', out);
+		csv_num(out, i ? c->delta : NAN);
+		fputc(',', out);
+		csv_num(out, i ? c->p : NAN);
+		fputc(',', out);
+		csv_bool(out, i && !isnan(c->p), c->significant);
+		fputc(',', out);
+		csv_num(out, i ? c->mde_pct : NAN);
+	}
+	fputc('\n', out);
+}
+
+static void rb_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
+{
+	int f;
+
+	if (!cmp_has_ringbench(l, n))
+		return;
+	fputs("\nlabel,config,runs", out);
+	for (f = 0; f < RBF_COUNT; f++)
+		fprintf(out,
+			",%s_mean,%s_stddev,%s_change_pct,%s_p,%s_significant,"
+			"%s_mde_pct",
+			rb_fig_name[f], rb_fig_name[f], rb_fig_name[f],
+			rb_fig_name[f], rb_fig_name[f], rb_fig_name[f]);
+	fputc('\n', out);
+	cmp_rb_each(l, n, alpha, rb_csv_row, out);
+}
+
+void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
+		    double alpha)
+{
+	size_t i;
+
+	csv_heads(out);
+	for (i = 0; i < n; i++)
+		csv_row(out, &l[0], &l[i], alpha);
+	rb_csv(out, l, n, alpha);
+	if (!cmp_has_seqbench(l, n))
+		return;
+	fputs("\nlabel,phase,size_mib,block_bytes,threads,runs,"
+	      "rate_mib_s_mean,rate_mib_s_stddev,rate_mib_s_ci99_half,"
+	      "cpu_pct_mean,rate_change_pct,rate_p,rate_significant,"
+	      "rate_mde_pct\n",
+	      out);
+	cmp_sb_each(l, n, alpha, sb_csv_row, out);
+}
+
+static void json_key_of(char *key, size_t len, int f, const char *suffix)
+{
+	snprintf(key, len, "%s%s", fig_desc[f].key, suffix);
+}
+
+static void json_change(struct json *j, const struct cmp_label *base,
+			const struct cmp_label *l, double alpha)
+{
+	struct change c;
+	char key[96], *v;
+	size_t a, b;
+	int f;
+
+	json_object_begin(j, "change");
+	for (f = 0; f < FIG_COUNT; f++) {
+		if (fig_desc[f].change == CHANGE_NONE)
+			continue;
+		c = cmp_change(base, l, (enum fig)f, alpha);
+		json_double(j, fig_desc[f].change_key, c.delta);
+		json_key_of(key, sizeof(key), f, "_p");
+		json_double(j, key, c.p);
+		json_key_of(key, sizeof(key), f, "_significant");
+		if (isnan(c.p))
+			json_null(j, key);
+		else
+			json_bool(j, key, c.significant);
+		json_key_of(key, sizeof(key), f, "_mde_pct");
+		json_double(j, key, c.mde_pct);
+	}
+	c = cmp_change(base, l, FIG_ELAPSED, alpha);
+	json_str(j, "test", cmp_test_name(c.test));
+	json_bool(j, "between_spread_known",
+		  c.test == TEST_RESULTS || c.test == TEST_SPREAD);
+	c.significant = false;
+	for (a = 0; a < base->n; a++)
+		for (b = 0; b < l->n; b++)
+			c.significant |= cmp_pressure_differs(
+				&base->r[a]->pressure, &l->r[b]->pressure);
+	json_bool(j, "pressure_differs", c.significant);
+	json_array_begin(j, "changed");
+	for (f = 0; f < FIG_COUNT; f++)
+		if (fig_desc[f].change != CHANGE_NONE &&
+		    cmp_change(base, l, (enum fig)f, alpha).significant)
+			json_str(j, NULL, fig_desc[f].name);
+	json_array_end(j);
+	if (base->has_run && l->has_run) {
+		v = cmp_verdict(base, l, alpha);
+		json_str(j, "verdict", v);
+		free(v);
+	} else {
+		json_null(j, "verdict");
+	}
+	json_object_end(j);
+}
+
+static void json_pressure(struct json *j, const struct cmp_pressure *p)
+{
+	if (!p->known) {
+		json_null(j, "pressure");
+		return;
+	}
+	json_object_begin(j, "pressure");
+	json_str(j, "mode", p->mode);
+	json_double(j, "ratio", p->ratio);
+	json_double(j, "footprint_bytes", p->footprint);
+	json_double(j, "memory_bytes", p->memory);
+	json_object_end(j);
+}
+
+static void json_label(struct json *j, const struct cmp_label *base,
+		       const struct cmp_label *l, double alpha)
+{
+	size_t k, i;
+	int f;
+
+	json_object_begin(j, NULL);
+	json_str(j, "label", l->label);
+	json_str(j, "path", l->r[0]->path);
+	json_bool(j, "partial", l->partial);
+	json_u64(j, "runs", l->runs);
+	json_array_begin(j, "elapsed_s");
+	for (i = 0; i < l->n; i++) {
+		const struct figure *e = &l->r[i]->fig[FIG_ELAPSED];
+
+		for (k = 0; k < e->n; k++)
+			json_double(j, NULL, e->samples[k]);
+	}
+	json_array_end(j);
+	for (f = 0; f < FIG_COUNT; f++)
+		json_double(j, fig_desc[f].key, l->fig[f].value);
+	json_u64(j, "results", l->n);
+	json_double(j, "between_cv_pct", l->between_cv);
+	json_array_begin(j, "paths");
+	for (i = 0; i < l->n; i++)
+		json_str(j, NULL, l->r[i]->path);
+	json_array_end(j);
+	json_array_begin(j, "run_labels");
+	for (i = 0; i < l->n; i++)
+		json_str(j, NULL, l->r[i]->run_label);
+	json_array_end(j);
+	json_array_begin(j, "result_elapsed_mean_s");
+	for (i = 0; i < l->n; i++)
+		json_double(j, NULL, l->r[i]->fig[FIG_ELAPSED].value);
+	json_array_end(j);
+	json_pressure(j, &l->r[0]->pressure);
+	cmp_ho_json(j, base, l, alpha);
+	if (l != base)
+		json_change(j, base, l, alpha);
+	json_object_end(j);
+}
+
+static void sb_json_row(void *ctx, const struct cmp_label *l, size_t i,
+			const struct sb_group *g, const struct cmp_sb_row *row)
+{
+	struct json *j = ctx;
+
+	json_object_begin(j, NULL);
+	json_str(j, "label", l->label);
+	json_str(j, "phase", sb_phase_name[g->phase]);
+	if (g->readahead_kb >= 0)
+		json_double(j, "readahead_kb", g->readahead_kb);
+	json_double(j, "size_mib", g->size_mib);
+	json_double(j, "block_bytes", g->block_bytes);
+	json_double(j, "threads", g->threads);
+	json_u64(j, "runs", g->n);
+	json_double(j, "rate_mib_s_mean", row->mean);
+	json_double(j, "rate_mib_s_stddev", row->sd);
+	json_double(j, "rate_mib_s_ci99_half", row->ci99);
+	json_double(j, "cpu_pct_mean", row->cpu);
+	if (i) {
+		json_double(j, "rate_change_pct", row->change.delta);
+		json_double(j, "rate_p", row->change.p);
+		if (isnan(row->change.p))
+			json_null(j, "rate_significant");
+		else
+			json_bool(j, "rate_significant",
+				  row->change.significant);
+		json_double(j, "rate_mde_pct", row->change.mde_pct);
+	}
+	json_object_end(j);
+}
+
+static void rb_json_row(void *ctx, const struct cmp_label *l, size_t i,
+			const struct rb_group *g, const struct cmp_rb_row *row)
+{
+	struct json *j = ctx;
+	int f;
+
+	json_object_begin(j, NULL);
+	json_str(j, "label", l->label);
+	json_str(j, "config", g->config);
+	json_u64(j, "runs", g->runs);
+	for (f = 0; f < RBF_COUNT; f++) {
+		const struct change *c = &row->change[f];
+
+		json_object_begin(j, rb_fig_name[f]);
+		json_double(j, "mean", row->mean[f]);
+		json_double(j, "stddev", row->sd[f]);
+		if (i) {
+			json_double(j, "change_pct", c->delta);
+			json_double(j, "p", c->p);
+			if (isnan(c->p))
+				json_null(j, "significant");
+			else
+				json_bool(j, "significant", c->significant);
+			json_double(j, "mde_pct", c->mde_pct);
+		}
+		json_object_end(j);
+	}
+	json_object_end(j);
+}
+
+void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
+		     const struct cmp_options *o, const struct run_info *ri)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, out, true);
+	json_object_begin(&j, NULL);
+	json_run_header(&j, ri);
+	json_str(&j, "baseline", l[0].label);
+	json_str(&j, "workload", o->workload);
+	json_double(&j, "alpha", o->alpha);
+	json_double(&j, "power", CMP_POWER);
+	json_array_begin(&j, "results");
+	for (i = 0; i < n; i++)
+		json_label(&j, &l[0], &l[i], o->alpha);
+	json_array_end(&j);
+	json_array_begin(&j, "seqbench");
+	cmp_sb_each(l, n, o->alpha, sb_json_row, &j);
+	json_array_end(&j);
+	/* Only when there are some: older consumers' output stays the same. */
+	if (cmp_has_ringbench(l, n)) {
+		json_array_begin(&j, "ringbench");
+		cmp_rb_each(l, n, o->alpha, rb_json_row, &j);
+		json_array_end(&j);
+	}
+	json_object_end(&j);
+	json_finish(&j);
+}

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Labels and the tests between them.  A label gathers the results that
+ * share it: several results of one label are several boots of one kernel,
+ * and runs inside one boot share its memory layout and swap state, so they
+ * vary less than boots do.  A label with one result is judged on its runs
+ * (the spread between boots is then unknown); a label with several on the
+ * means of its results, one sample per boot, which carries both spreads; a
+ * lone result against a label with several is judged against that label's
+ * spread between boots (a prediction interval).  The man page explains the
+ * choice.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/err.h"
+#include "lib/output.h"
+#include "lib/stats.h"
+#include "lib/xalloc.h"
+#include "compare/compare.h"
+
+/* clang-format off */
+const struct fig_desc fig_desc[FIG_COUNT] = {
+	[FIG_ELAPSED] = { "elapsed_mean_s", "elapsed", "elapsed_change_pct",
+			  "elapsed", CHANGE_PCT, false, "elapsed_s", "elapsed" },
+	[FIG_STDDEV] = { "elapsed_stddev_s", "stddev", "stddev_change_pct",
+			 "stddev", CHANGE_PCT, false, NULL, "stddev" },
+	[FIG_CV] = { "elapsed_cv_pct", "cv%", "cv_change_pct", "cv",
+		     CHANGE_PCT, false, NULL, "cv" },
+	[FIG_CI95] = { "elapsed_ci95_half_s", "ci95", NULL, NULL,
+		       CHANGE_NONE, false, NULL, "ci95" },
+	[FIG_CI99] = { "elapsed_ci99_half_s", "ci99", NULL, NULL,
+		       CHANGE_NONE, false, NULL, "ci99" },
+	[FIG_FAILURES] = { "failures", "failures", "failures_change",
+			   "failures", CHANGE_DIFF, true, NULL, "failures" },
+	[FIG_OOM] = { "oom_kills", NULL, "oom_kills_change", NULL,
+		      CHANGE_DIFF, true, NULL, "oom_kills" },
+	[FIG_P99] = { "stall_p99_s", "p99", "stall_p99_change_pct", "p99",
+		      CHANGE_PCT, false, NULL, "p99" },
+	[FIG_MAX] = { "stall_max_s", "max", "stall_max_change_pct", "max",
+		      CHANGE_PCT, false, NULL, "max" },
+	[FIG_STALLS] = { "stall_count", "stalls", "stall_count_change",
+			 "stalls", CHANGE_DIFF, true, NULL, "stalls" },
+	[FIG_STALL_TIME] = { "stall_time_s", NULL, "stall_time_change_pct",
+			     NULL, CHANGE_PCT, false, NULL, "stall_time" },
+	[FIG_RECLAIM] = { "reclaim_stall_s", "reclaim",
+			  "reclaim_stall_change_pct", "reclaim", CHANGE_PCT,
+			  false, NULL, "reclaim_stall" },
+	[FIG_SWAPOUT] = { "pswpout_delta", NULL, "pswpout_change_pct", NULL,
+			  CHANGE_PCT, true, NULL, "pswpout_delta" },
+	[FIG_MAJFLT] = { "gitk_majflt_mean", "majflt",
+			 "gitk_majflt_change_pct", NULL, CHANGE_PCT, true,
+			 "majflt", "majflt" },
+	[FIG_PSWPIN] = { "gitk_pswpin_mean", "pswpin",
+			 "gitk_pswpin_change_pct", NULL, CHANGE_PCT, true,
+			 "pswpin", "pswpin" },
+	[FIG_PSWPOUT] = { "gitk_pswpout_mean", "pswpout",
+			  "gitk_pswpout_change_pct", NULL, CHANGE_PCT, true,
+			  "pswpout", "pswpout" },
+	[FIG_RUN_RECLAIM] = { "gitk_reclaim_mean_s", "reclaim_s",
+			      "gitk_reclaim_change_pct", NULL, CHANGE_PCT,
+			      false, "reclaim_s", "reclaim_s" },
+	[FIG_COMPACT] = { "gitk_compact_mean_s", "compact_s",
+			  "gitk_compact_change_pct", NULL, CHANGE_PCT, false,
+			  "compact_s", "compact_s" },
+	[FIG_PSI_SOME] = { "gitk_psi_some_mean_s", "psi_some_s",
+			   "gitk_psi_some_change_pct", NULL, CHANGE_PCT,
+			   false, "psi_some_s", "psi_some_s" },
+	[FIG_PSI_FULL] = { "gitk_psi_full_mean_s", "psi_full_s",
+			   "gitk_psi_full_change_pct", NULL, CHANGE_PCT,
+			   false, "psi_full_s", "psi_full_s" },
+	[FIG_PGSCAN_KSWAPD] = { "gitk_pgscan_kswapd_mean", "pgscan_kswapd",
+				"gitk_pgscan_kswapd_change_pct", NULL,
+				CHANGE_PCT, true, "pgscan_kswapd",
+				"pgscan_kswapd" },
+	[FIG_PGSCAN_DIRECT] = { "gitk_pgscan_direct_mean", "pgscan_direct",
+				"gitk_pgscan_direct_change_pct", NULL,
+				CHANGE_PCT, true, "pgscan_direct",
+				"pgscan_direct" },
+	[FIG_ALLOCSTALL] = { "gitk_allocstall_mean", "allocstall",
+			     "gitk_allocstall_change_pct", NULL, CHANGE_PCT,
+			     true, "allocstall", "allocstall" },
+};
+/* clang-format on */
+
+const char *const sb_phase_name[SB_PHASES] = {
+	"seq_write", "rand_write", "seq_read",
+	"rand_read", "cold_read",  "tree_read",
+};
+
+const char *cmp_sb_phase(const struct sb_group *g, char *buf)
+{
+	if (g->readahead_kb < 0)
+		return sb_phase_name[g->phase];
+	snprintf(buf, SB_PHASE_TEXT, "%s(ra=%.0fk)", sb_phase_name[g->phase],
+		 g->readahead_kb);
+	return buf;
+}
+
+/* The figures derived from the elapsed samples, not tested themselves. */
+static bool derived(int f)
+{
+	return f == FIG_STDDEV || f == FIG_CV || f == FIG_CI95 || f == FIG_CI99;
+}
+
+static void copy_samples(struct figure *to, const struct figure *from)
+{
+	to->n = from->n;
+	to->samples = from->n ? xcalloc(from->n, sizeof(*to->samples)) : NULL;
+	if (from->n)
+		memcpy(to->samples, from->samples,
+		       from->n * sizeof(*to->samples));
+}
+
+/*
+ * Figure F of label L from its results: the value of a lone result with
+ * its runs as samples, or the mean of the results' values with those as
+ * samples.
+ */
+static void label_figure(struct cmp_label *l, int f)
+{
+	struct figure *to = &l->fig[f];
+	const struct cmp_result *one = NULL;
+	size_t i, k = 0;
+
+	for (i = 0; i < l->n; i++) {
+		if (isnan(l->r[i]->fig[f].value))
+			continue;
+		one = l->r[i];
+		k++;
+	}
+	if (!k)
+		return;
+	if (k == 1) {
+		to->value = one->fig[f].value;
+		copy_samples(to, &one->fig[f]);
+		l->kind[f] = SAMPLES_RUNS;
+		return;
+	}
+	to->samples = xcalloc(k, sizeof(*to->samples));
+	for (i = 0; i < l->n; i++)
+		if (!isnan(l->r[i]->fig[f].value))
+			to->samples[to->n++] = l->r[i]->fig[f].value;
+	to->value = stats_mean_of(to->samples, to->n);
+	l->kind[f] = SAMPLES_RESULTS;
+}
+
+/*
+ * The spread figures of the elapsed time.  One result: its own.  Several:
+ * stddev and cv are the spread within results (the pooled variance of
+ * their runs), the intervals are those of the mean of the result means,
+ * and between_cv the spread of the result means.
+ */
+static void label_spread(struct cmp_label *l)
+{
+	const struct figure *e = &l->fig[FIG_ELAPSED];
+	double ss = 0, df = 0;
+	size_t i;
+
+	if (l->kind[FIG_ELAPSED] != SAMPLES_RESULTS) {
+		for (i = 0; i < l->n; i++) {
+			if (isnan(l->r[i]->fig[FIG_ELAPSED].value))
+				continue;
+			l->fig[FIG_STDDEV].value =
+				l->r[i]->fig[FIG_STDDEV].value;
+			l->fig[FIG_CV].value = l->r[i]->fig[FIG_CV].value;
+			l->fig[FIG_CI95].value = l->r[i]->fig[FIG_CI95].value;
+			l->fig[FIG_CI99].value = l->r[i]->fig[FIG_CI99].value;
+		}
+		return;
+	}
+	for (i = 0; i < l->n; i++) {
+		const struct figure *re = &l->r[i]->fig[FIG_ELAPSED];
+		double sd = stats_stddev_of(re->samples, re->n);
+
+		if (re->n < 2)
+			continue;
+		ss += sd * sd * (double)(re->n - 1);
+		df += (double)(re->n - 1);
+	}
+	if (df > 0)
+		l->fig[FIG_STDDEV].value = sqrt(ss / df);
+	if (e->value > 0 && !isnan(l->fig[FIG_STDDEV].value))
+		l->fig[FIG_CV].value =
+			l->fig[FIG_STDDEV].value / e->value * 100;
+	l->fig[FIG_CI95].value = stats_ci_of(e->samples, e->n, 0.95).half;
+	l->fig[FIG_CI99].value = stats_ci_of(e->samples, e->n, 0.99).half;
+	if (e->value > 0)
+		l->between_cv =
+			stats_stddev_of(e->samples, e->n) / e->value * 100;
+}
+
+static void label_fill(struct cmp_label *l)
+{
+	size_t i, j, full = 0;
+	int f;
+
+	for (f = 0; f < FIG_COUNT; f++)
+		l->fig[f].value = NAN;
+	l->between_cv = NAN;
+	for (i = 0; i < l->n; i++) {
+		const struct cmp_result *r = l->r[i];
+
+		l->partial |= r->partial;
+		l->has_run |= r->has_run;
+		l->runs += r->fig[FIG_ELAPSED].n;
+		if (!cmp_hist_add(&l->hist, &r->hist) && !full++) {
+			char *e = text_escape(l->label);
+
+			warn("the results of %s have too many different "
+			     "histogram buckets: --plot leaves some out",
+			     e);
+			free(e);
+		}
+		for (j = 0; j < r->n_sb; j++)
+			cmp_sb_add(&l->sb, &l->n_sb, &r->sb[j]);
+		for (j = 0; j < r->n_rb; j++)
+			cmp_rb_add(&l->rb, &l->n_rb, &r->rb[j]);
+	}
+	if (l->n_sb > 1)
+		qsort(l->sb, l->n_sb, sizeof(*l->sb), cmp_sb_order);
+	for (f = 0; f < FIG_COUNT; f++)
+		if (!derived(f))
+			label_figure(l, f);
+	label_spread(l);
+}
+
+size_t cmp_group(struct cmp_result *r, size_t n, struct cmp_label **out)
+{
+	struct cmp_label *l = xcalloc(n, sizeof(*l));
+	size_t nl = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nl && strcmp(l[j].label, r[i].label); j++)
+			;
+		if (j == nl)
+			l[nl++].label = xstrdup(r[i].label);
+		l[j].r = xreallocarray(l[j].r, l[j].n + 1, sizeof(*l[j].r));
+		l[j].r[l[j].n++] = &r[i];
+	}
+	for (j = 0; j < nl; j++) {
+		label_fill(&l[j]);
+		cmp_ho_pool(&l[j]);
+	}
+	*out = l;
+	return nl;
+}
+
+void cmp_label_release(struct cmp_label *l)
+{
+	int f;
+
+	for (f = 0; f < FIG_COUNT; f++)
+		free(l->fig[f].samples);
+	cmp_sb_release(l->sb, l->n_sb);
+	cmp_rb_release(l->rb, l->n_rb);
+	free(l->ho);
+	free(l->hist.le_s);
+	free(l->hist.count);
+	free(l->r);
+	free(l->label);
+}
+
+static double variance_of(const struct figure *f)
+{
+	double sd = stats_stddev_of(f->samples, f->n);
+
+	return sd * sd;
+}
+
+/* Welch's test between two sample sets, with its MDE against B. */
+static void welch(struct change *c, const struct figure *b,
+		  const struct figure *v, double alpha)
+{
+	double mb = stats_mean_of(b->samples, b->n);
+	double vb = variance_of(b), vv = variance_of(v);
+
+	c->p = stats_welch_summary(mb, vb, b->n,
+				   stats_mean_of(v->samples, v->n), vv, v->n)
+		       .p;
+	c->mde_pct = stats_mde_pct(mb, vb, b->n, vv, v->n, alpha, CMP_POWER);
+}
+
+/*
+ * One result's value X against the K result values of SPREAD: is X
+ * outside what one more result of that label would give?  The difference
+ * from their mean has variance v/k + v (v the variance of the result
+ * values, assumed the same for the lone result's label) on k - 1 degrees
+ * of freedom.  BASE is the baseline's value, for the MDE's percentage.
+ */
+static void against_spread(struct change *c, const struct figure *spread,
+			   double diff, double base, double alpha)
+{
+	double v = variance_of(spread), k = (double)spread->n;
+	double se = sqrt(v / k + v);
+
+	c->p = stats_t_test(diff, se, k - 1).p;
+	c->mde_pct = base != 0 ? stats_mde(se, k - 1, alpha, CMP_POWER) /
+					 fabs(base) * 100
+			       : NAN;
+}
+
+struct change cmp_change(const struct cmp_label *base,
+			 const struct cmp_label *l, enum fig f, double alpha)
+{
+	const struct figure *b = &base->fig[f], *v = &l->fig[f];
+	enum cmp_samples kb = base->kind[f], kv = l->kind[f];
+	struct change c = { NAN, NAN, false, NAN, TEST_NONE };
+
+	if (!isnan(b->value) && !isnan(v->value)) {
+		if (fig_desc[f].change == CHANGE_DIFF)
+			c.delta = v->value - b->value;
+		else if (b->value != 0)
+			c.delta =
+				(v->value - b->value) / fabs(b->value) * 100.0;
+		else if (v->value == 0)
+			c.delta = 0;
+	}
+	if (fig_desc[f].change == CHANGE_NONE || derived(f) ||
+	    isnan(b->value) || isnan(v->value))
+		return c;
+	if (kb == SAMPLES_RESULTS && kv == SAMPLES_RESULTS) {
+		welch(&c, b, v, alpha);
+		c.test = TEST_RESULTS;
+	} else if (kb == SAMPLES_RESULTS && kv == SAMPLES_RUNS) {
+		against_spread(&c, b, v->value - b->value, b->value, alpha);
+		c.test = TEST_SPREAD;
+	} else if (kb == SAMPLES_RUNS && kv == SAMPLES_RESULTS) {
+		against_spread(&c, v, v->value - b->value, b->value, alpha);
+		c.test = TEST_SPREAD;
+	} else if (b->n >= 2 && v->n >= 2) {
+		welch(&c, b, v, alpha);
+		c.test = TEST_RUNS;
+	}
+	if (isnan(c.p))
+		c.test = TEST_NONE;
+	c.significant = c.p < alpha;
+	return c;
+}
+
+struct change cmp_samples_change(const double *b, size_t nb, const double *v,
+				 size_t nv, double alpha)
+{
+	struct change c = { NAN, NAN, false, NAN, TEST_NONE };
+	struct figure fb, fv;
+	double mb;
+
+	if (!nb || !nv)
+		return c;
+	mb = stats_mean_of(b, nb);
+	if (mb != 0)
+		c.delta = (stats_mean_of(v, nv) - mb) / fabs(mb) * 100;
+	if (nb < 2 || nv < 2)
+		return c;
+	fb = (struct figure){ mb, (double *)b, nb };
+	fv = (struct figure){ NAN, (double *)v, nv };
+	welch(&c, &fb, &fv, alpha);
+	c.test = TEST_RUNS;
+	c.significant = c.p < alpha;
+	return c;
+}
+
+struct change cmp_sb_change(const struct cmp_label *base,
+			    const struct sb_group *g, double alpha)
+{
+	const struct sb_group *bg = cmp_sb_find(base->sb, base->n_sb, g);
+
+	if (!bg)
+		return cmp_samples_change(NULL, 0, NULL, 0, alpha);
+	return cmp_samples_change(bg->rate, bg->n, g->rate, g->n, alpha);
+}
+
+bool cmp_pressure_differs(const struct cmp_pressure *a,
+			  const struct cmp_pressure *b)
+{
+	if (!a->known || !b->known)
+		return false;
+	if (strcmp(a->mode, b->mode) || isnan(a->ratio) != isnan(b->ratio))
+		return true;
+	return !isnan(a->ratio) &&
+	       fabs(a->ratio - b->ratio) > 1e-9 * fabs(a->ratio);
+}
+
+const char *cmp_pressure_str(char *buf, size_t len,
+			     const struct cmp_pressure *p)
+{
+	if (!p->known)
+		snprintf(buf, len, "unknown pressure");
+	else if (isnan(p->ratio))
+		snprintf(buf, len, "%s (no ratio)", p->mode);
+	else
+		snprintf(buf, len, "%s ratio %g", p->mode, p->ratio);
+	return buf;
+}
+
+/* The pressure of the first result of L that records one, or NULL. */
+static const struct cmp_pressure *pressure_of(const struct cmp_label *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->r[i]->pressure.known)
+			return &l->r[i]->pressure;
+	return NULL;
+}
+
+size_t cmp_pressure_warn(const struct cmp_label *l, size_t n)
+{
+	const struct cmp_pressure *ref = pressure_of(&l[0]), *p;
+	char a[64], b[64], *la, *lb;
+	size_t i, j, warned = 0;
+
+	for (i = 0; i < n; i++) {
+		p = pressure_of(&l[i]);
+		for (j = 0; p && j < l[i].n; j++) {
+			if (!cmp_pressure_differs(p, &l[i].r[j]->pressure))
+				continue;
+			la = text_escape(l[i].label);
+			warn("the results of %s ran with different pressure "
+			     "(%s and %s)",
+			     la, cmp_pressure_str(a, sizeof(a), p),
+			     cmp_pressure_str(b, sizeof(b),
+					      &l[i].r[j]->pressure));
+			free(la);
+			warned++;
+			break;
+		}
+		if (!i || !ref || !p || !cmp_pressure_differs(ref, p))
+			continue;
+		la = text_escape(l[0].label);
+		lb = text_escape(l[i].label);
+		warn("%s ran with %s, %s with %s: not the same pressure", la,
+		     cmp_pressure_str(a, sizeof(a), ref), lb,
+		     cmp_pressure_str(b, sizeof(b), p));
+		free(la);
+		free(lb);
+		warned++;
+	}
+	return warned;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * High-order allocation success (latency-highorder, result.json's
+ * high_order) per label and order: the probes of a label's results pooled,
+ * and each order's success rate against the baseline's by the
+ * two-proportion z test (a rate of successes out of attempts is a
+ * proportion, not a mean of samples, so Welch's test does not apply), with
+ * the smallest difference the test could have seen.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "lib/output.h"
+#include "lib/stats.h"
+#include "lib/xalloc.h"
+#include "compare/compare.h"
+
+const struct cmp_ho *cmp_ho_find_in(const struct cmp_ho *list, size_t n,
+				    unsigned order)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (list[i].order == order)
+			return &list[i];
+	return NULL;
+}
+
+const struct cmp_ho *cmp_ho_find(const struct cmp_label *l, unsigned order)
+{
+	return cmp_ho_find_in(l->ho, l->n_ho, order);
+}
+
+void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho)
+{
+	struct cmp_ho *h =
+		(struct cmp_ho *)cmp_ho_find_in(*list, *n, ho->order);
+	size_t i;
+
+	if (h) {
+		h->attempts += ho->attempts;
+		h->successes += ho->successes;
+		return;
+	}
+	*list = xreallocarray(*list, *n + 1, sizeof(**list));
+	for (i = *n; i > 0 && (*list)[i - 1].order > ho->order; i--)
+		(*list)[i] = (*list)[i - 1];
+	(*list)[i] = *ho;
+	(*n)++;
+}
+
+void cmp_ho_pool(struct cmp_label *l)
+{
+	size_t i, k;
+
+	for (i = 0; i < l->n; i++)
+		for (k = 0; k < l->r[i]->n_ho; k++)
+			cmp_ho_add(&l->ho, &l->n_ho, &l->r[i]->ho[k]);
+}
+
+double cmp_ho_pct(const struct cmp_ho *h)
+{
+	return h && h->attempts
+		       ? 100.0 * (double)h->successes / (double)h->attempts
+		       : NAN;
+}
+
+struct cmp_ho_change cmp_ho_change(const struct cmp_label *base,
+				   const struct cmp_ho *h, double alpha)
+{
+	const struct cmp_ho *b = cmp_ho_find(base, h->order);
+	struct cmp_ho_change c = { false, NAN, NAN, NAN, false, NAN };
+	struct stats_prop t;
+
+	if (!b)
+		return c;
+	c.base_pct = cmp_ho_pct(b);
+	t = stats_two_prop_test(b->successes, b->attempts, h->successes,
+				h->attempts, alpha, CMP_POWER);
+	if (isnan(t.p))
+		return c;
+	c.tested = true;
+	c.diff_pp = 100.0 * t.diff;
+	c.p = t.p;
+	c.significant = t.p < alpha;
+	c.mde_pp = 100.0 * t.mde;
+	return c;
+}
+
+bool cmp_has_ho(const struct cmp_label *l, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (l[i].n_ho)
+			return true;
+	return false;
+}
+
+void cmp_ho_json(struct json *j, const struct cmp_label *base,
+		 const struct cmp_label *l, double alpha)
+{
+	size_t i;
+
+	json_array_begin(j, "high_order");
+	for (i = 0; i < l->n_ho; i++) {
+		const struct cmp_ho *h = &l->ho[i];
+
+		json_object_begin(j, NULL);
+		json_u64(j, "order", h->order);
+		json_u64(j, "attempts", h->attempts);
+		json_u64(j, "successes", h->successes);
+		json_double(j, "success_pct", cmp_ho_pct(h));
+		if (l != base) {
+			struct cmp_ho_change c = cmp_ho_change(base, h, alpha);
+
+			json_double(j, "change_pp", c.diff_pp);
+			json_double(j, "p", c.p);
+			if (c.tested)
+				json_bool(j, "significant", c.significant);
+			else
+				json_null(j, "significant");
+			json_double(j, "mde_pp", c.mde_pp);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+}

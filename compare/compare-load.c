@@ -1,0 +1,924 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Loading results for latency-compare: a run-test.sh result directory
+ * (contract 3: result.json, optionally seqbench.json beside it), or a JSON
+ * file given directly.  Input is checked field by field, because a wrong
+ * comparison published on a mailing list costs more than a refused file:
+ * every problem ends the program with one line naming the file and the
+ * key.  A result may come from anyone, so nothing in it is trusted: no
+ * string from it is printed in a message, and sizes and values are
+ * bounded.  Also the figures derived from each result's runs.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/err.h"
+#include "lib/json-read.h"
+#include "lib/output.h"
+#include "lib/stats.h"
+#include "lib/xalloc.h"
+#include "compare/compare.h"
+
+/* Results are a few kilobytes; anything this big is not one. */
+#define MAX_RESULT_BYTES (64u << 20)
+
+/*
+ * Bounds on what a result may hold.  A result file may come from anyone
+ * (bug reports, CI artifacts): no figure is negative or beyond any real
+ * count, labels stay printable in a table, and the lists that are merged
+ * by lookup stay short enough that merging is not quadratic in the file.
+ */
+#define MAX_FIGURE 1e15
+#define MAX_LABEL_BYTES 200
+#define MAX_HIST_BUCKETS 1024  /* latency-output writes about 30 */
+#define MAX_HIST_ENTRIES 65536 /* over all summaries of a result */
+#define MAX_SB_GROUPS 1024
+#define MAX_SB_ENTRIES 65536
+#define MAX_RB_RUNS 65536
+
+/* The format versions of result.json this program reads. */
+#define MIN_VERSION 1
+#define MAX_VERSION 2
+
+/* The latency-output field behind each per-workload figure. */
+static const struct {
+	enum fig fig;
+	const char *key;
+} lat_fields[] = {
+	{ FIG_P99, "p99_s" },
+	{ FIG_MAX, "max_s" },
+	{ FIG_STALLS, "stall_count" },
+	{ FIG_STALL_TIME, "stall_time_s" },
+};
+
+/*
+ * Where the trace monitor's summary may be in a result.json, and the parts
+ * of the reclaim stall time in it: direct reclaim, and the reclaim a
+ * memory cgroup at its limit makes its tasks do (--mem-limit runs).
+ */
+static const char *const trace_paths[] = { "monitors.trace", "trace" };
+static const char *const reclaim_parts[] = {
+	"direct_reclaim_total_s",
+	"memcg_reclaim_total_s",
+};
+
+static const char *const pressure_modes[] = { "global", "memcg", "none" };
+
+/* A JSON type with its article, for messages: "an array", "null". */
+static const char *a_type(enum json_type t)
+{
+	switch (t) {
+	case JSON_NUMBER:
+	case JSON_STRING:
+		return t == JSON_NUMBER ? "a number" : "a string";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_OBJECT:
+		return "an object";
+	default:
+		return json_type_name(t);
+	}
+}
+
+static noreturn void bad(const char *file, const char *fmt, ...)
+	PRINTF_LIKE(2, 3);
+
+/* FILE is the user's own argument; nothing from inside a file is quoted. */
+static noreturn void bad(const char *file, const char *fmt, ...)
+{
+	char msg[512], *f = text_escape(file);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	die(EXIT_RUN_FAILED, "'%s': %s", f, msg);
+}
+
+static struct json_node *load_json(const char *file, int *version)
+{
+	struct json_read_error err;
+	struct json_node *root;
+	const struct json_node *v;
+	int r = json_read_file(file, MAX_RESULT_BYTES, &root, &err);
+
+	if (r == -EINVAL) {
+		char *f = text_escape(file);
+
+		die(EXIT_RUN_FAILED,
+		    "invalid JSON in '%s' at line %zu, column %zu: %s", f,
+		    err.line, err.column, err.msg);
+	}
+	if (r == -EFBIG)
+		bad(file, "larger than %u MiB, not a result",
+		    MAX_RESULT_BYTES >> 20);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'",
+			text_escape(file));
+	if (root->type != JSON_OBJECT)
+		bad(file, "%s, expected a JSON object", a_type(root->type));
+	v = json_read_member(root, "format_version");
+	if (!v)
+		bad(file, "no \"format_version\": not a latency-tests result");
+	if (v->type != JSON_NUMBER)
+		bad(file, "\"format_version\" is %s, expected a number",
+		    a_type(v->type));
+	if (v->num != floor(v->num) || v->num < MIN_VERSION ||
+	    v->num > MAX_VERSION)
+		bad(file,
+		    "unsupported format_version %.6g (this %s reads %d to %d)",
+		    v->num, progname(), MIN_VERSION, MAX_VERSION);
+	*version = (int)v->num;
+	return root;
+}
+
+/*
+ * The number at PATH below N (named NAME in messages) into *OUT: false
+ * when absent or null; dies when it is another type or out of [0,
+ * MAX_FIGURE].
+ */
+static bool get_num(const char *file, const struct json_node *n,
+		    const char *path, const char *name, double *out)
+{
+	int r = json_read_number(n, path, out);
+
+	if (r == -EINVAL)
+		bad(file, "\"%s\" is %s, expected a number", name,
+		    a_type(json_read_path(n, path)->type));
+	if (r)
+		return false;
+	if (!(*out >= 0 && *out <= MAX_FIGURE))
+		bad(file, "\"%s\" is %.6g, expected 0 to %g", name, *out,
+		    MAX_FIGURE);
+	return true;
+}
+
+static double need_num(const char *file, const struct json_node *n,
+		       const char *path, const char *name)
+{
+	double v;
+
+	if (!get_num(file, n, path, name, &v))
+		bad(file, "missing \"%s\"", name);
+	return v;
+}
+
+static const struct json_node *need_type(const char *file,
+					 const struct json_node *n,
+					 const char *path, enum json_type t)
+{
+	const struct json_node *v = json_read_path(n, path);
+
+	if (!v)
+		bad(file, "missing \"%s\"", path);
+	if (v->type != t)
+		bad(file, "\"%s\" is %s, expected %s", path, a_type(v->type),
+		    a_type(t));
+	return v;
+}
+
+/*
+ * The string at KEY of N, as a label: NULL when absent (or null, when
+ * NULL_OK); dies on another type, an empty string, a NUL inside (it would
+ * cut the label short silently) or more than MAX_LABEL_BYTES.
+ */
+static const char *get_label(const char *file, const struct json_node *n,
+			     const char *key, bool null_ok)
+{
+	const struct json_node *v = json_read_member(n, key);
+
+	if (!v || (null_ok && v->type == JSON_NULL))
+		return NULL;
+	if (v->type != JSON_STRING)
+		bad(file, "\"%s\" is %s, expected a string", key,
+		    a_type(v->type));
+	if (!v->len)
+		bad(file, "\"%s\" is empty", key);
+	if (strlen(v->str) != v->len)
+		bad(file, "\"%s\" holds a NUL character", key);
+	if (v->len > MAX_LABEL_BYTES)
+		bad(file, "\"%s\" is longer than %d bytes", key,
+		    MAX_LABEL_BYTES);
+	return v->str;
+}
+
+static void add_sample(struct figure *f, double x)
+{
+	f->samples = xreallocarray(f->samples, f->n + 1, sizeof(*f->samples));
+	f->samples[f->n++] = x;
+}
+
+/* Add COUNT gaps to bucket LE of H; false when H is full. */
+static bool hist_add_bucket(struct cmp_hist *h, double le, double count)
+{
+	size_t j;
+
+	for (j = 0; j < h->n && h->le_s[j] != le; j++)
+		;
+	if (j == h->n) {
+		if (h->n >= MAX_HIST_BUCKETS)
+			return false;
+		h->le_s = xreallocarray(h->le_s, h->n + 1, sizeof(*h->le_s));
+		h->count = xreallocarray(h->count, h->n + 1, sizeof(*h->count));
+		h->le_s[h->n] = le;
+		h->count[h->n++] = 0;
+	}
+	h->count[j] += count;
+	return true;
+}
+
+bool cmp_hist_add(struct cmp_hist *to, const struct cmp_hist *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->n; i++)
+		if (!hist_add_bucket(to, from->le_s[i], from->count[i]))
+			return false;
+	return true;
+}
+
+/* Add the counts of histogram H (a latency-output "histogram" list). */
+static void add_hist(struct cmp_hist *h, const char *file,
+		     const struct json_node *list, size_t *entries)
+{
+	size_t i;
+
+	if (list->type != JSON_ARRAY)
+		bad(file, "\"histogram\" is %s, expected an array",
+		    a_type(list->type));
+	*entries += list->count;
+	if (*entries > MAX_HIST_ENTRIES)
+		bad(file, "more than %d histogram entries", MAX_HIST_ENTRIES);
+	for (i = 0; i < list->count; i++) {
+		const struct json_node *b = &list->items[i], *bound;
+		double le, count;
+
+		if (b->type != JSON_OBJECT)
+			bad(file, "\"histogram\" holds %s, expected objects",
+			    a_type(b->type));
+		/* latency-output's last bucket has no upper bound: null. */
+		bound = json_read_member(b, "le_s");
+		if (bound && bound->type == JSON_NULL)
+			le = INFINITY;
+		else
+			le = need_num(file, b, "le_s", "le_s in histogram");
+		count = need_num(file, b, "count", "count in histogram");
+		if (!hist_add_bucket(h, le, count))
+			bad(file, "more than %d histogram buckets",
+			    MAX_HIST_BUCKETS);
+	}
+}
+
+/* One latency-output summary (an object) of the compared workload. */
+static void load_latency_one(struct cmp_result *r, const char *file,
+			     const struct json_node *lat)
+{
+	const struct json_node *h;
+	size_t i;
+
+	if (lat->type != JSON_OBJECT)
+		bad(file, "a latency summary is %s, expected an object",
+		    a_type(lat->type));
+	for (i = 0; i < sizeof(lat_fields) / sizeof(lat_fields[0]); i++) {
+		double v;
+
+		if (get_num(file, lat, lat_fields[i].key, lat_fields[i].key,
+			    &v))
+			add_sample(&r->fig[lat_fields[i].fig], v);
+	}
+	h = json_read_member(lat, "histogram");
+	if (h)
+		add_hist(&r->hist, file, h, &r->hist_entries);
+	r->has_workload = true;
+}
+
+/* Is KEY "WORKLOAD-N", the summary of run N (as run-test.sh names them)? */
+static bool is_run_of(const char *key, const char *workload)
+{
+	size_t len = strlen(workload);
+
+	if (strncmp(key, workload, len) || key[len] != '-' || !key[len + 1])
+		return false;
+	return strspn(key + len + 1, "0123456789") == strlen(key + len + 1);
+}
+
+/*
+ * The summary of the compared workload: latency.WORKLOAD, one summary (an
+ * object) or one per run (an array of objects), or else one per run under
+ * latency.WORKLOAD-1, -2, ...  Per-run summaries give the stall figures
+ * samples to test.
+ */
+static void load_latency(struct cmp_result *r, const char *file,
+			 const struct json_node *root, const char *workload)
+{
+	const struct json_node *all = json_read_member(root, "latency");
+	const struct json_node *lat;
+	size_t i;
+
+	if (!all || all->type == JSON_NULL)
+		return;
+	if (all->type != JSON_OBJECT)
+		bad(file, "\"latency\" is %s, expected an object",
+		    a_type(all->type));
+	lat = json_read_member(all, workload);
+	if (lat && lat->type == JSON_ARRAY) {
+		for (i = 0; i < lat->count; i++)
+			load_latency_one(r, file, &lat->items[i]);
+	} else if (lat) {
+		load_latency_one(r, file, lat);
+	} else {
+		for (i = 0; i < all->count; i++)
+			if (is_run_of(all->items[i].key, workload))
+				load_latency_one(r, file, &all->items[i]);
+	}
+}
+
+/*
+ * Reclaim stall time: "reclaim_stall_s" if the result has it, else the sum
+ * of the parts the trace monitor recorded; NaN when it recorded none.
+ */
+static double reclaim_of(const char *file, const struct json_node *root)
+{
+	const struct json_node *trace;
+	size_t i, k;
+	double v, sum = NAN;
+
+	if (get_num(file, root, "reclaim_stall_s", "reclaim_stall_s", &v))
+		return v;
+	for (i = 0; i < sizeof(trace_paths) / sizeof(trace_paths[0]); i++) {
+		trace = json_read_path(root, trace_paths[i]);
+		if (!trace || trace->type != JSON_OBJECT)
+			continue;
+		for (k = 0;
+		     k < sizeof(reclaim_parts) / sizeof(reclaim_parts[0]); k++)
+			if (get_num(file, trace, reclaim_parts[k],
+				    reclaim_parts[k], &v))
+				sum = isnan(sum) ? v : sum + v;
+		break;
+	}
+	return sum;
+}
+
+/*
+ * The single-valued figures of a result.json; all may be null (a partial
+ * run may not have counted its failures).
+ */
+static void load_scalars(struct cmp_result *r, const char *file,
+			 const struct json_node *root)
+{
+	double v;
+
+	if (get_num(file, root, "failures", "failures", &v))
+		r->fig[FIG_FAILURES].value = v;
+	if (get_num(file, root, "oom_kills", "oom_kills", &v))
+		r->fig[FIG_OOM].value = v;
+	if (get_num(file, root, "pswpout_delta", "pswpout_delta", &v))
+		r->fig[FIG_SWAPOUT].value = v;
+	r->fig[FIG_RECLAIM].value = reclaim_of(file, root);
+}
+
+/*
+ * One entry of gitk_runs: elapsed_s must be there (null: the run has no
+ * time); the kernel's figures (format_version 2) may each be absent or
+ * null.
+ */
+static void load_gitk_run(struct cmp_result *r, const char *file,
+			  const struct json_node *run, size_t i)
+{
+	char name[64];
+	double v;
+	int f;
+
+	if (run->type != JSON_OBJECT)
+		bad(file, "\"gitk_runs[%zu]\" is %s, expected an object", i,
+		    a_type(run->type));
+	if (!json_read_member(run, "elapsed_s"))
+		bad(file, "missing \"gitk_runs[%zu].elapsed_s\"", i);
+	for (f = 0; f < FIG_COUNT; f++) {
+		if (!fig_desc[f].run_key)
+			continue;
+		snprintf(name, sizeof(name), "gitk_runs[%zu].%s", i,
+			 fig_desc[f].run_key);
+		if (get_num(file, run, fig_desc[f].run_key, name, &v))
+			add_sample(&r->fig[f], v);
+	}
+}
+
+/*
+ * "high_order": absent or null (no probe), or a list of {"order",
+ * "attempts", "successes", ...}; an entry whose counts are null (the
+ * probe's were not valid) is left out.
+ */
+static void load_high_order(struct cmp_result *r, const char *file,
+			    const struct json_node *root)
+{
+	const struct json_node *list = json_read_member(root, "high_order");
+	char name[64];
+	double order, att, suc;
+	size_t i;
+
+	if (!list || list->type == JSON_NULL)
+		return;
+	list = need_type(file, root, "high_order", JSON_ARRAY);
+	for (i = 0; i < list->count; i++) {
+		const struct json_node *e = &list->items[i];
+		struct cmp_ho h;
+
+		if (e->type != JSON_OBJECT)
+			bad(file,
+			    "\"high_order[%zu]\" is %s, expected an object", i,
+			    a_type(e->type));
+		snprintf(name, sizeof(name), "high_order[%zu].order", i);
+		order = need_num(file, e, "order", name);
+		snprintf(name, sizeof(name), "high_order[%zu].attempts", i);
+		if (!get_num(file, e, "attempts", name, &att))
+			continue;
+		snprintf(name, sizeof(name), "high_order[%zu].successes", i);
+		suc = need_num(file, e, "successes", name);
+		if (order != floor(order) || order < 1 || order > 63 ||
+		    att != floor(att) || suc != floor(suc) || suc > att)
+			bad(file,
+			    "\"high_order[%zu]\": not an order 1 to 63 "
+			    "with whole attempts and successes",
+			    i);
+		h.order = (unsigned)order;
+		h.attempts = (uint64_t)att;
+		h.successes = (uint64_t)suc;
+		if (cmp_ho_find_in(r->ho, r->n_ho, h.order))
+			bad(file, "\"high_order\" lists order %u twice",
+			    h.order);
+		cmp_ho_add(&r->ho, &r->n_ho, &h);
+	}
+}
+
+/* "pressure": null, or {"mode", "ratio", "footprint_bytes", ...}. */
+static void load_pressure(struct cmp_pressure *p, const char *file,
+			  const struct json_node *root)
+{
+	const struct json_node *o = json_read_member(root, "pressure");
+	const struct json_node *mode;
+	size_t i;
+
+	p->ratio = p->footprint = p->memory = NAN;
+	if (!o || o->type == JSON_NULL)
+		return;
+	if (o->type != JSON_OBJECT)
+		bad(file, "\"pressure\" is %s, expected an object",
+		    a_type(o->type));
+	mode = need_type(file, root, "pressure.mode", JSON_STRING);
+	for (i = 0; i < sizeof(pressure_modes) / sizeof(pressure_modes[0]); i++)
+		if (!strcmp(mode->str, pressure_modes[i]))
+			break;
+	if (i == sizeof(pressure_modes) / sizeof(pressure_modes[0]) ||
+	    strlen(mode->str) != mode->len)
+		bad(file, "\"pressure.mode\" is none of global, memcg, none");
+	snprintf(p->mode, sizeof(p->mode), "%s", pressure_modes[i]);
+	get_num(file, o, "ratio", "pressure.ratio", &p->ratio);
+	if (p->ratio == 0)
+		bad(file,
+		    "\"pressure.ratio\" is 0, expected a positive number");
+	get_num(file, o, "footprint_bytes", "pressure.footprint_bytes",
+		&p->footprint);
+	get_num(file, o, "memory_bytes", "pressure.memory_bytes", &p->memory);
+	p->known = true;
+}
+
+static void load_run(struct cmp_result *r, const char *file,
+		     const struct json_node *root, int version,
+		     const struct cmp_options *o)
+{
+	const struct json_node *runs, *partial;
+	const char *s;
+	size_t i;
+	double v;
+
+	s = get_label(file, root, "label", false);
+	if (!s)
+		bad(file, "missing \"label\"");
+	if (!r->label)
+		r->label = xstrdup(s);
+	if (version >= 2 && (s = get_label(file, root, "run_label", true)))
+		r->run_label = xstrdup(s);
+	partial = json_read_member(root, "partial");
+	if (!partial)
+		bad(file, "missing \"partial\"");
+	if (partial->type != JSON_TRUE && partial->type != JSON_FALSE)
+		bad(file, "\"partial\" is %s, expected true or false",
+		    a_type(partial->type));
+	r->partial = partial->type == JSON_TRUE;
+	runs = need_type(file, root, "gitk_runs", JSON_ARRAY);
+	for (i = 0; i < runs->count; i++)
+		load_gitk_run(r, file, &runs->items[i], i);
+	/* Without per-run times, the driver's own mean is all there is. */
+	if (!runs->count &&
+	    get_num(file, root, "elapsed_mean_s", "elapsed_mean_s", &v)) {
+		r->fig[FIG_ELAPSED].value = v;
+		if (get_num(file, root, "elapsed_stddev_s", "elapsed_stddev_s",
+			    &v))
+			r->fig[FIG_STDDEV].value = v;
+	}
+	load_scalars(r, file, root);
+	load_latency(r, file, root, o->workload);
+	if (version >= 2)
+		load_pressure(&r->pressure, file, root);
+	load_high_order(r, file, root);
+	r->has_run = true;
+}
+
+int cmp_sb_order(const void *a, const void *b)
+{
+	const struct sb_group *x = a, *y = b;
+
+	if (x->phase != y->phase)
+		return x->phase < y->phase ? -1 : 1;
+	if (x->readahead_kb != y->readahead_kb)
+		return x->readahead_kb < y->readahead_kb ? -1 : 1;
+	if (x->size_mib != y->size_mib)
+		return x->size_mib < y->size_mib ? -1 : 1;
+	if (x->block_bytes != y->block_bytes)
+		return x->block_bytes < y->block_bytes ? -1 : 1;
+	if (x->threads != y->threads)
+		return x->threads < y->threads ? -1 : 1;
+	return 0;
+}
+
+const struct sb_group *cmp_sb_find(const struct sb_group *sb, size_t n,
+				   const struct sb_group *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!cmp_sb_order(&sb[i], key))
+			return &sb[i];
+	return NULL;
+}
+
+/* The group of *SB with KEY's configuration, added empty if new. */
+static struct sb_group *sb_group_of(struct sb_group **sb, size_t *n,
+				    const struct sb_group *key)
+{
+	struct sb_group *g = (struct sb_group *)cmp_sb_find(*sb, *n, key);
+
+	if (g)
+		return g;
+	*sb = xreallocarray(*sb, *n + 1, sizeof(**sb));
+	g = &(*sb)[(*n)++];
+	*g = *key;
+	g->n = 0;
+	g->rate = NULL;
+	g->cpu = NULL;
+	return g;
+}
+
+static void sb_add_run(struct sb_group *g, double rate, double cpu)
+{
+	g->rate = xreallocarray(g->rate, g->n + 1, sizeof(*g->rate));
+	g->cpu = xreallocarray(g->cpu, g->n + 1, sizeof(*g->cpu));
+	g->rate[g->n] = rate;
+	g->cpu[g->n++] = cpu;
+}
+
+void cmp_sb_add(struct sb_group **sb, size_t *n, const struct sb_group *g)
+{
+	struct sb_group *to = sb_group_of(sb, n, g);
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		sb_add_run(to, g->rate[i], g->cpu[i]);
+}
+
+void cmp_sb_release(struct sb_group *sb, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(sb[i].rate);
+		free(sb[i].cpu);
+	}
+	free(sb);
+}
+
+/* One entry of a seqbench "results" list: a run of each present phase. */
+static void load_sb_entry(struct cmp_result *r, const char *file,
+			  const struct json_node *e)
+{
+	struct sb_group key = { 0 };
+	const struct json_node *phases;
+	int ph;
+
+	if (e->type != JSON_OBJECT)
+		bad(file, "\"results\" holds %s, expected objects",
+		    a_type(e->type));
+	key.size_mib = need_num(file, e, "size_mib", "results[].size_mib");
+	key.block_bytes =
+		need_num(file, e, "block_bytes", "results[].block_bytes");
+	key.threads = need_num(file, e, "threads", "results[].threads");
+	phases = need_type(file, e, "phases", JSON_OBJECT);
+	for (ph = 0; ph < SB_PHASES; ph++) {
+		const struct json_node *p, *done, *ra;
+		double rate, cpu;
+
+		p = json_read_member(phases, sb_phase_name[ph]);
+		if (!p || p->type == JSON_NULL)
+			continue;
+		/* A phase cut short has no rate (null): the run is partial. */
+		done = json_read_member(p, "complete");
+		if (done && done->type == JSON_FALSE) {
+			r->partial = true;
+			continue;
+		}
+		key.phase = (enum sb_phase)ph;
+		/*
+		 * Rows of one --readahead (set by the row, not merely found)
+		 * are compared with each other.
+		 */
+		ra = json_read_member(e, "readahead_kb");
+		if (!ra || ra->type == JSON_NULL ||
+		    !get_num(file, e, "readahead_kb", "results[].readahead_kb",
+			     &key.readahead_kb))
+			key.readahead_kb = -1;
+		if (!cmp_sb_find(r->sb, r->n_sb, &key) &&
+		    r->n_sb >= MAX_SB_GROUPS)
+			bad(file, "more than %d seqbench configurations",
+			    MAX_SB_GROUPS);
+		rate = need_num(file, p, "rate_mib_s",
+				"results[].phases.rate_mib_s");
+		if (!get_num(file, p, "cpu_pct", "results[].phases.cpu_pct",
+			     &cpu))
+			cpu = NAN;
+		sb_add_run(sb_group_of(&r->sb, &r->n_sb, &key), rate, cpu);
+	}
+}
+
+static void load_seqbench(struct cmp_result *r, const char *file,
+			  const struct json_node *root)
+{
+	const struct json_node *list, *v;
+	const char *s;
+	size_t i;
+
+	list = need_type(file, root, "results", JSON_ARRAY);
+	if (list->count > MAX_SB_ENTRIES)
+		bad(file, "more than %d seqbench results", MAX_SB_ENTRIES);
+	for (i = 0; i < list->count; i++)
+		load_sb_entry(r, file, &list->items[i]);
+	if (r->n_sb > 1)
+		qsort(r->sb, r->n_sb, sizeof(*r->sb), cmp_sb_order);
+	/* An interrupted seqbench is as partial as an interrupted run. */
+	v = json_read_member(root, "interrupted");
+	if (v && v->type == JSON_TRUE)
+		r->partial = true;
+	s = get_label(file, root, "label", true);
+	if (!r->label && s)
+		r->label = xstrdup(s);
+}
+
+/* A number, or NaN when it is null or absent (a figure a run lacks). */
+static double num_or_nan(const char *file, const struct json_node *n,
+			 const char *key, const char *name)
+{
+	const struct json_node *v = json_read_member(n, key);
+	double x;
+
+	if (!v || v->type == JSON_NULL)
+		return NAN;
+	return get_num(file, n, key, name, &x) ? x : NAN;
+}
+
+/* "ring -t 2 --via pipe -w 0us -s 0us --cpus 0,1": what a group is. */
+static char *rb_config(const char *file, const struct json_node *root)
+{
+	const char *mode = get_label(file, root, "mode", false);
+	const struct json_node *cfg =
+		need_type(file, root, "config", JSON_OBJECT);
+	const struct json_node *cpus = json_read_member(root, "cpus");
+	char *s, *t;
+	size_t i;
+
+	if (!strcmp(mode, "ring"))
+		s = xasprintf(
+			"ring -t %g --via %s%s -w %gus -s %gus",
+			need_num(file, cfg, "members", "config.members"),
+			get_label(file, cfg, "via", false),
+			!strcmp(get_label(file, cfg, "tasks", false),
+				"processes")
+				? " --processes"
+				: "",
+			need_num(file, cfg, "work_s", "config.work_s") * 1e6,
+			need_num(file, cfg, "sleep_s", "config.sleep_s") * 1e6);
+	else if (!strcmp(mode, "rr"))
+		s = xasprintf("rr %s -c %g --size %g,%g",
+			      get_label(file, cfg, "protocol", false),
+			      need_num(file, cfg, "clients", "config.clients"),
+			      need_num(file, cfg, "request_bytes",
+				       "config.request_bytes"),
+			      need_num(file, cfg, "response_bytes",
+				       "config.response_bytes"));
+	else if (!strcmp(mode, "tbench"))
+		s = xasprintf("tbench -c %g",
+			      need_num(file, cfg, "clients", "config.clients"));
+	else
+		bad(file, "ringbench mode \"%s\" has nothing to compare",
+		    text_escape(mode));
+	for (i = 0;
+	     cpus && cpus->type == JSON_ARRAY && i < cpus->count && i < 64;
+	     i++) {
+		double c = need_num(file, &cpus->items[i], "", "cpus[]");
+
+		t = xasprintf("%s%s%g", s, i ? "," : " --cpus ", c);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* A ringbench result: the complete runs of its one configuration. */
+static void load_ringbench(struct cmp_result *r, const char *file,
+			   const struct json_node *root)
+{
+	char *config = rb_config(file, root);
+	const struct json_node *runs =
+		need_type(file, root, "runs", JSON_ARRAY);
+	const struct json_node *v;
+	const char *rate = strcmp(get_label(file, root, "mode", false), "ring")
+				   ? "transactions_per_s"
+				   : "cycles_per_s";
+	size_t i;
+
+	if (runs->count > MAX_RB_RUNS)
+		bad(file, "more than %d ringbench runs", MAX_RB_RUNS);
+	for (i = 0; i < runs->count; i++) {
+		const struct json_node *run = &runs->items[i], *done;
+		double x[RBF_COUNT];
+
+		if (run->type != JSON_OBJECT)
+			bad(file, "\"runs\" holds %s, expected objects",
+			    a_type(run->type));
+		done = json_read_member(run, "complete");
+		if (!done ||
+		    (done->type != JSON_TRUE && done->type != JSON_FALSE))
+			bad(file, "\"runs[].complete\" is missing or not "
+				  "true or false");
+		if (done->type == JSON_FALSE) {
+			r->partial = true; /* a run cut short is left out */
+			continue;
+		}
+		x[RBF_RATE] = num_or_nan(file, run, rate, "runs[].rate");
+		x[RBF_US] = num_or_nan(file, run, "us_per_cycle",
+				       "runs[].us_per_cycle");
+		x[RBF_P50] = num_or_nan(file, run, "p50_us", "runs[].p50_us");
+		x[RBF_P99] = num_or_nan(file, run, "p99_us", "runs[].p99_us");
+		cmp_rb_add_run(&r->rb, &r->n_rb, config, x);
+	}
+	v = json_read_member(root, "partial");
+	if (v && v->type == JSON_TRUE)
+		r->partial = true;
+	free(config);
+}
+
+/* The last component of PATH without trailing slashes or SUFFIX. */
+static char *base_name(const char *path, const char *suffix)
+{
+	char *s = xstrdup(path), *b;
+	size_t len = strlen(s), sl = strlen(suffix);
+
+	while (len > 1 && s[len - 1] == '/')
+		s[--len] = '\0';
+	b = strrchr(s, '/');
+	b = xstrdup(b && b[1] ? b + 1 : s);
+	free(s);
+	len = strlen(b);
+	if (len > sl && !strcmp(b + len - sl, suffix))
+		b[len - sl] = '\0';
+	return b;
+}
+
+/* The result's figures from its runs' samples. */
+static void derive(struct cmp_result *r)
+{
+	struct figure *e = &r->fig[FIG_ELAPSED];
+	int f;
+
+	for (f = 0; f < FIG_COUNT; f++)
+		if (r->fig[f].n)
+			r->fig[f].value =
+				stats_mean_of(r->fig[f].samples, r->fig[f].n);
+	if (e->n >= 2) {
+		r->fig[FIG_STDDEV].value = stats_stddev_of(e->samples, e->n);
+		r->fig[FIG_CI95].value =
+			stats_ci_of(e->samples, e->n, 0.95).half;
+		r->fig[FIG_CI99].value =
+			stats_ci_of(e->samples, e->n, 0.99).half;
+	}
+	if (e->value > 0 && !isnan(r->fig[FIG_STDDEV].value))
+		r->fig[FIG_CV].value =
+			r->fig[FIG_STDDEV].value / e->value * 100.0;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static void load_dir(struct cmp_result *r, const char *dir,
+		     const struct cmp_options *o)
+{
+	char *run = xasprintf("%s/result.json", dir);
+	char *sb = xasprintf("%s/seqbench.json", dir);
+	char *rb = xasprintf("%s/ringbench.json", dir);
+	struct json_node *root;
+	int version;
+
+	if (exists(run) || (!exists(sb) && !exists(rb))) {
+		root = load_json(run, &version);
+		load_run(r, run, root, version, o);
+		json_read_free(root);
+	}
+	if (exists(sb)) {
+		root = load_json(sb, &version);
+		load_seqbench(r, sb, root);
+		json_read_free(root);
+		if (!r->label)
+			r->label = base_name(dir, "");
+	}
+	if (exists(rb)) {
+		root = load_json(rb, &version);
+		load_ringbench(r, rb, root);
+		json_read_free(root);
+		if (!r->label)
+			r->label = base_name(dir, "");
+	}
+	free(run);
+	free(sb);
+	free(rb);
+}
+
+void cmp_load(struct cmp_result *r, const char *path, const char *label,
+	      const struct cmp_options *o)
+{
+	struct json_node *root;
+	struct stat st;
+	int f, version;
+
+	memset(r, 0, sizeof(*r));
+	for (f = 0; f < FIG_COUNT; f++)
+		r->fig[f].value = NAN;
+	r->pressure.ratio = r->pressure.footprint = r->pressure.memory = NAN;
+	r->path = xstrdup(path);
+	r->label = label ? xstrdup(label) : NULL;
+	if (stat(path, &st)) {
+		int e = errno;
+
+		die_err(EXIT_RUN_FAILED, e, "cannot open '%s'",
+			text_escape(path));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		load_dir(r, path, o);
+	} else {
+		root = load_json(path, &version);
+		const char *prog =
+			json_read_member(root, "program")
+				? get_label(path, root, "program", true)
+				: NULL;
+
+		if (json_read_member(root, "gitk_runs"))
+			load_run(r, path, root, version, o);
+		else if (prog && !strcmp(prog, "ringbench"))
+			load_ringbench(r, path, root);
+		else if (json_read_member(root, "results"))
+			load_seqbench(r, path, root);
+		else
+			bad(path, "neither a run-test.sh result (no "
+				  "\"gitk_runs\") nor a seqbench result (no "
+				  "\"results\")");
+		json_read_free(root);
+		if (!r->label)
+			r->label = base_name(path, ".json");
+	}
+	derive(r);
+}
+
+void cmp_result_release(struct cmp_result *r)
+{
+	int f;
+
+	for (f = 0; f < FIG_COUNT; f++)
+		free(r->fig[f].samples);
+	cmp_sb_release(r->sb, r->n_sb);
+	cmp_rb_release(r->rb, r->n_rb);
+	free(r->ho);
+	free(r->hist.le_s);
+	free(r->hist.count);
+	free(r->label);
+	free(r->run_label);
+	free(r->path);
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The headline of a comparison, the line a kernel developer quotes:
+ *
+ *	6.2-rc1 vs 6.1: elapsed +38.2% (p 0.003, significant); also
+ *	changed: majflt +430%, pswpin +210%
+ *
+ * A verdict states its own resolution: "no significant change" always
+ * comes with the smallest change the comparison could have seen, and the
+ * notes under it say how the spread between boots was taken into account,
+ * or that it was not.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/err.h"
+#include "compare/compare.h"
+
+/* A string written with stdio; memstream_close() hands it over. */
+static FILE *memstream_open(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		die(EXIT_RUN_FAILED, "out of memory");
+	return f;
+}
+
+static char *memstream_close(FILE *f, char **buf)
+{
+	/* fclose() sets *BUF: read it only after. */
+	if (fclose(f))
+		die(EXIT_RUN_FAILED, "out of memory");
+	return *buf;
+}
+
+/* A change as the headline says it: "+38.2%", "+430%", "+2". */
+static void add_delta(FILE *l, double d, enum change_kind kind)
+{
+	if (isnan(d))
+		fprintf(l, "-");
+	else if (kind == CHANGE_DIFF)
+		fprintf(l, d == floor(d) ? "%+.0f" : "%+.1f", d);
+	else
+		fprintf(l, fabs(d) < 100 ? "%+.1f%%" : "%+.0f%%", d);
+}
+
+static void add_p(FILE *l, double p)
+{
+	if (p < 0.0001)
+		fprintf(l, "p < 0.0001");
+	else
+		fprintf(l, "p %.2g", p);
+}
+
+/* Before the N-th changed figure: the list's head, or a comma. */
+static void list_sep(FILE *v, size_t n, bool elapsed_changed)
+{
+	if (n)
+		fputs(", ", v);
+	else
+		fputs(elapsed_changed ? "; also changed: " : "; changed: ", v);
+}
+
+char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
+		  double alpha)
+{
+	struct change e = cmp_change(base, l, FIG_ELAPSED, alpha);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *v = memstream_open(&buf, &len);
+	size_t changed = 0, k;
+	int f;
+
+	fprintf(v, "%s%s vs %s%s: elapsed ", l->label,
+		l->partial ? " [partial]" : "", base->label,
+		base->partial ? " [partial]" : "");
+	add_delta(v, e.delta, CHANGE_PCT);
+	if (e.test == TEST_NONE) {
+		fprintf(v, isnan(e.delta) ? " (no elapsed time on one side)"
+					  : " (not tested: too few runs)");
+	} else {
+		fprintf(v, " (");
+		add_p(v, e.p);
+		if (e.significant)
+			fprintf(v, ", significant)");
+		else if (isnan(e.mde_pct))
+			fprintf(v, ", no significant change)");
+		else
+			fprintf(v,
+				", no significant change; could have seen >= "
+				"%.1f%%)",
+				e.mde_pct);
+	}
+	for (f = 0; f < FIG_COUNT; f++) {
+		struct change c;
+
+		if (f == FIG_ELAPSED || fig_desc[f].change == CHANGE_NONE)
+			continue;
+		c = cmp_change(base, l, (enum fig)f, alpha);
+		if (!c.significant)
+			continue;
+		list_sep(v, changed++, e.significant);
+		fprintf(v, "%s ", fig_desc[f].name);
+		add_delta(v, c.delta, fig_desc[f].change);
+	}
+	/* High-order success rates, in percentage points. */
+	for (k = 0; k < l->n_ho; k++) {
+		struct cmp_ho_change c = cmp_ho_change(base, &l->ho[k], alpha);
+
+		if (!c.significant)
+			continue;
+		list_sep(v, changed++, e.significant);
+		fprintf(v, "order-%u success %+.1f pp", l->ho[k].order,
+			c.diff_pp);
+	}
+	return memstream_close(v, &buf);
+}
+
+/* A spread in percent into BUF, "-" when unknown. */
+static const char *pct(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f%%", v);
+	return buf;
+}
+
+/* "3 results" or "1 result". */
+static const char *results(size_t n)
+{
+	return n == 1 ? "result" : "results";
+}
+
+char *cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l)
+{
+	struct change e = cmp_change(base, l, FIG_ELAPSED, 0.05);
+	const struct cmp_label *many = base->n > 1 ? base : l;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *v = memstream_open(&buf, &len);
+	char a[64], b[64], c[32], d[32];
+	size_t i, j;
+
+	switch (e.test) {
+	case TEST_RUNS:
+	case TEST_NONE:
+		/* Said once for all: cmp_spread_note(). */
+		break;
+	case TEST_RESULTS:
+		fprintf(v,
+			"  judged on result means (%zu %s of %s, %zu of %s): "
+			"cv between results %s and %s, ",
+			base->fig[FIG_ELAPSED].n,
+			results(base->fig[FIG_ELAPSED].n), base->label,
+			l->fig[FIG_ELAPSED].n, l->label,
+			pct(a, sizeof(a), base->between_cv),
+			pct(b, sizeof(b), l->between_cv));
+		fprintf(v, "within %s and %s\n",
+			pct(c, sizeof(c), base->fig[FIG_CV].value),
+			pct(d, sizeof(d), l->fig[FIG_CV].value));
+		break;
+	case TEST_SPREAD:
+		fprintf(v,
+			"  judged against the spread between the %zu results "
+			"of %s (%s has one: give it >= 2 to test both)\n",
+			many->fig[FIG_ELAPSED].n, many->label,
+			many == base ? l->label : base->label);
+		break;
+	}
+	for (i = 0; i < base->n; i++) {
+		for (j = 0; j < l->n; j++) {
+			const struct cmp_pressure *pb = &base->r[i]->pressure;
+			const struct cmp_pressure *pl = &l->r[j]->pressure;
+
+			if (!cmp_pressure_differs(pb, pl))
+				continue;
+			fprintf(v,
+				"  pressure differs: %s ran with %s, %s with "
+				"%s\n",
+				base->label, cmp_pressure_str(a, sizeof(a), pb),
+				l->label, cmp_pressure_str(b, sizeof(b), pl));
+			return memstream_close(v, &buf);
+		}
+	}
+	return memstream_close(v, &buf);
+}
+
+const char *cmp_spread_note(const struct cmp_label *l, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (l[0].n == 1 && l[i].n == 1 && l[0].has_run && l[i].has_run)
+			return "between-boot spread unknown (one result per "
+			       "label): give >= 2 results per label (3 "
+			       "recommended)";
+	return NULL;
+}

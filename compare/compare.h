@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * latency-compare's private interfaces: the figures it compares, the results
+ * it loads (run-test.sh result directories, seqbench JSON), the labels that
+ * gather them (several results of one label are several boots of one
+ * kernel), the tests between labels, and the report writers.  Loading dies
+ * with one clear line on bad input; reporting only writes.
+ */
+#ifndef LATENCY_COMPARE_H
+#define LATENCY_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/output.h"
+
+/* Everything compared per label, in report order. */
+enum fig {
+	FIG_ELAPSED,	/* mean elapsed of the fake-gitk runs; samples: runs */
+	FIG_STDDEV,	/* their sample standard deviation */
+	FIG_CV,		/* coefficient of variation, percent */
+	FIG_CI95,	/* half width of the 95% confidence interval */
+	FIG_CI99,	/* half width of the 99% confidence interval */
+	FIG_FAILURES,	/* page allocation failures */
+	FIG_OOM,	/* OOM kills */
+	FIG_P99,	/* 99th percentile gap of the workload, seconds */
+	FIG_MAX,	/* longest gap */
+	FIG_STALLS,	/* gaps over the stall threshold */
+	FIG_STALL_TIME, /* time lost to them */
+	FIG_RECLAIM,	/* time in direct reclaim (trace monitor) */
+	FIG_SWAPOUT,	/* pages swapped out during the run */
+	/* The kernel's figures of each fake-gitk run (format_version 2). */
+	FIG_MAJFLT,
+	FIG_PSWPIN,
+	FIG_PSWPOUT,
+	FIG_RUN_RECLAIM,
+	FIG_COMPACT,
+	FIG_PSI_SOME,
+	FIG_PSI_FULL,
+	FIG_PGSCAN_KSWAPD,
+	FIG_PGSCAN_DIRECT,
+	FIG_ALLOCSTALL,
+	FIG_COUNT,
+	FIG_KERNEL_FIRST = FIG_MAJFLT
+};
+
+/* How a change against the baseline is expressed. */
+enum change_kind {
+	CHANGE_NONE, /* not compared (interval widths) */
+	CHANGE_PCT,  /* percent of the baseline value */
+	CHANGE_DIFF, /* plain difference (counts) */
+};
+
+struct fig_desc {
+	const char *key;	/* CSV/JSON name, with its unit */
+	const char *head;	/* text table heading, NULL: not in the table */
+	const char *change_key; /* CSV/JSON name of the change */
+	const char *change_head;
+	enum change_kind change;
+	bool count;	     /* printed as a whole number */
+	const char *run_key; /* its member in gitk_runs[], or NULL */
+	const char *name;    /* in the verdict: "elapsed", "majflt" */
+};
+
+extern const struct fig_desc fig_desc[FIG_COUNT];
+
+/*
+ * One figure of one result: VALUE (NaN when the result does not have it)
+ * and the per-run SAMPLES it is the mean of, when there are any; Welch's
+ * test needs at least two on each side.
+ */
+struct figure {
+	double value;
+	double *samples;
+	size_t n;
+};
+
+/* A latency histogram of one workload, for --plot. */
+struct cmp_hist {
+	size_t n;
+	double *le_s;
+	double *count;
+};
+
+enum sb_phase {
+	SB_SEQ_WRITE,
+	SB_RAND_WRITE,
+	SB_SEQ_READ,
+	SB_RAND_READ,
+	SB_COLD_READ, /* seqbench --read-only of a file or a device */
+	SB_TREE_READ, /* seqbench --read-only of a directory */
+	SB_PHASES
+};
+
+extern const char *const sb_phase_name[SB_PHASES];
+
+/* Room for cmp_sb_phase()'s text. */
+#define SB_PHASE_TEXT 48
+
+/* One seqbench configuration and phase, over its runs. */
+struct sb_group {
+	double size_mib;
+	double block_bytes;
+	double threads;
+	enum sb_phase phase;
+	double readahead_kb; /* --readahead of a read-only row; -1: none */
+	size_t n;
+	double *rate; /* rate_mib_s of each run */
+	double *cpu;  /* cpu_pct of each run, NaN when absent */
+};
+
+/* The figures compared of a ringbench configuration, per run. */
+enum rb_fig {
+	RBF_RATE, /* cycles_per_s or transactions_per_s */
+	RBF_US,	  /* us_per_cycle */
+	RBF_P50,  /* p50_us */
+	RBF_P99,  /* p99_us */
+	RBF_COUNT
+};
+
+/* Their names in CSV and JSON ("rate_per_s" stands for either rate). */
+extern const char *const rb_fig_name[RBF_COUNT];
+
+/*
+ * One ringbench configuration (its mode and options, as CONFIG, e.g.
+ * "ring -t 2 --via pipe -w 0 -s 0") over its complete runs: the samples
+ * of each figure (a figure a run does not have, tbench's p99, is left out).
+ */
+struct rb_group {
+	char *config;
+	size_t runs;
+	double *v[RBF_COUNT];
+	size_t n[RBF_COUNT];
+};
+
+/* How the workloads were pressed (result.json format_version 2). */
+struct cmp_pressure {
+	bool known;	  /* the result says */
+	char mode[8];	  /* "global", "memcg" or "none" */
+	double ratio;	  /* footprint over memory given; NaN: null */
+	double footprint; /* bytes, NaN when null */
+	double memory;	  /* bytes, NaN when null */
+};
+
+/* The high-order allocation probes of one order (result.json high_order). */
+struct cmp_ho {
+	unsigned order;
+	uint64_t attempts, successes;
+};
+
+/* The change of one order's success rate against the baseline. */
+struct cmp_ho_change {
+	bool tested;	 /* both sides probed the order */
+	double base_pct; /* the baseline's success, percent */
+	double diff_pp;	 /* percentage points, NaN when not tested */
+	double p;	 /* two-proportion z test, two-sided */
+	bool significant;
+	double mde_pp; /* smallest difference seen at 80% power, points */
+};
+
+/* One input: a result directory, a result.json or a seqbench file. */
+struct cmp_result {
+	char *path;	 /* as given on the command line */
+	char *label;	 /* of its configuration (or LABEL=), shared */
+	char *run_label; /* of its directory, unique; NULL before v2 */
+	bool partial;
+	bool has_run;	   /* a run-test.sh result.json was read */
+	bool has_workload; /* it had a latency summary of --workload */
+	struct figure fig[FIG_COUNT];
+	struct cmp_pressure pressure;
+	struct cmp_hist hist; /* of the compared workload */
+	size_t hist_entries;  /* read into it, for the bound */
+	size_t n_sb;
+	struct sb_group *sb;
+	size_t n_rb;
+	struct rb_group *rb;
+	size_t n_ho; /* ascending by order */
+	struct cmp_ho *ho;
+};
+
+/*
+ * What a label's figure is tested on: the runs of its one result, or the
+ * means of its several results (one sample per boot).
+ */
+enum cmp_samples {
+	SAMPLES_NONE,
+	SAMPLES_RUNS,
+	SAMPLES_RESULTS,
+};
+
+/* A label: the results that share it, and its figures over them. */
+struct cmp_label {
+	char *label;
+	size_t n; /* results */
+	struct cmp_result **r;
+	bool partial; /* any result is */
+	bool has_run;
+	size_t runs; /* fake-gitk runs over all results */
+	/*
+	 * VALUE: the run mean of a lone result, else the mean of the
+	 * results' values.  SAMPLES: what it is tested on (KIND).
+	 */
+	struct figure fig[FIG_COUNT];
+	enum cmp_samples kind[FIG_COUNT];
+	double between_cv; /* elapsed: CV of the result means, %; or NaN */
+	struct cmp_hist hist;
+	size_t n_sb;
+	struct sb_group *sb; /* the runs of all results pooled */
+	size_t n_rb;
+	struct rb_group *rb; /* the same for ringbench */
+	size_t n_ho;	     /* the probes of all results pooled */
+	struct cmp_ho *ho;
+};
+
+/* Which test judged a change. */
+enum cmp_test {
+	TEST_NONE,    /* too few samples: not tested */
+	TEST_RUNS,    /* Welch, runs of one result on each side */
+	TEST_RESULTS, /* Welch, result means on both sides */
+	TEST_SPREAD,  /* one result against the other side's spread of
+		       * result means (a prediction interval) */
+};
+
+/* A change of one figure against the baseline. */
+struct change {
+	double delta; /* percent or difference, NaN when undefined */
+	double p;     /* two-sided p, NaN when not testable */
+	bool significant;
+	double mde_pct; /* smallest change seen at 80% power, % of base */
+	enum cmp_test test;
+};
+
+struct cmp_options {
+	const char *workload; /* whose stall figures: "fake-gitk" */
+	bool workload_given;  /* by --workload */
+	double alpha;	      /* significance level */
+};
+
+/* The power the minimal detectable effect is stated at. */
+#define CMP_POWER 0.8
+
+/* compare-load.c */
+/*
+ * Load PATH (a directory, a result.json, a seqbench or a ringbench JSON
+ * file) into R,
+ * labelled LABEL when not NULL, computing the per-result figures.  Dies
+ * with EXIT_RUN_FAILED and one line naming the file and the key on bad
+ * input.
+ */
+void cmp_load(struct cmp_result *r, const char *path, const char *label,
+	      const struct cmp_options *o);
+void cmp_result_release(struct cmp_result *r);
+/* qsort order of seqbench groups: phase, size, block size, threads. */
+/*
+ * The phase of G as printed: its name, and for a read-only row of a
+ * --readahead "cold_read(ra=1024k)", into BUF (SB_PHASE_TEXT).
+ */
+const char *cmp_sb_phase(const struct sb_group *g, char *buf);
+int cmp_sb_order(const void *a, const void *b);
+/* The group of the N groups SB with KEY's configuration, or NULL. */
+const struct sb_group *cmp_sb_find(const struct sb_group *sb, size_t n,
+				   const struct sb_group *key);
+/* Add the runs of seqbench group G to the list *SB of *N groups. */
+void cmp_sb_add(struct sb_group **sb, size_t *n, const struct sb_group *g);
+void cmp_sb_release(struct sb_group *sb, size_t n);
+/*
+ * Add the buckets of histogram FROM to TO; false when TO would have more
+ * buckets than a result may have (the rest is left out).
+ */
+bool cmp_hist_add(struct cmp_hist *to, const struct cmp_hist *from);
+
+/* compare-group.c */
+/*
+ * Gather the N results R into labels, in order of first appearance, into
+ * *OUT; returns how many.  The labels point into R.
+ */
+size_t cmp_group(struct cmp_result *r, size_t n, struct cmp_label **out);
+void cmp_label_release(struct cmp_label *l);
+/* Change of figure F of L against BASE. */
+struct change cmp_change(const struct cmp_label *base,
+			 const struct cmp_label *l, enum fig f, double alpha);
+/*
+ * Change of the samples V[0..NV) against B[0..NB): percent of B's mean,
+ * and Welch's test when both have two samples or more.
+ */
+struct change cmp_samples_change(const double *b, size_t nb, const double *v,
+				 size_t nv, double alpha);
+/* Change of seqbench group G against BASE's matching group (if any). */
+struct change cmp_sb_change(const struct cmp_label *base,
+			    const struct sb_group *g, double alpha);
+/* Whether pressures A and B differ (both known, mode or ratio). */
+bool cmp_pressure_differs(const struct cmp_pressure *a,
+			  const struct cmp_pressure *b);
+/* "memcg ratio 4", "none", "global ratio -" into BUF of LEN bytes. */
+const char *cmp_pressure_str(char *buf, size_t len,
+			     const struct cmp_pressure *p);
+/* Warn on stderr about results pressed differently; returns how many. */
+size_t cmp_pressure_warn(const struct cmp_label *l, size_t n);
+
+/* compare-highorder.c */
+/* Add the probes of order HO to the list *LIST of *N (ascending). */
+void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho);
+/* Pool the high-order probes of L's results into L. */
+void cmp_ho_pool(struct cmp_label *l);
+/* The probes of ORDER in the N entries LIST, or in label L; NULL if none. */
+const struct cmp_ho *cmp_ho_find_in(const struct cmp_ho *list, size_t n,
+				    unsigned order);
+const struct cmp_ho *cmp_ho_find(const struct cmp_label *l, unsigned order);
+/* Success in percent; NaN without attempts. */
+double cmp_ho_pct(const struct cmp_ho *h);
+/* The change of H (of some label) against BASE's probes of its order. */
+struct cmp_ho_change cmp_ho_change(const struct cmp_label *base,
+				   const struct cmp_ho *h, double alpha);
+/* Whether any of the N labels has high-order probes. */
+bool cmp_has_ho(const struct cmp_label *l, size_t n);
+/* L's "high_order" list in a JSON report (changes against BASE). */
+void cmp_ho_json(struct json *j, const struct cmp_label *base,
+		 const struct cmp_label *l, double alpha);
+
+/* compare-verdict.c */
+/*
+ * The headline of label L against BASE, e.g. "6.2-rc1 vs 6.1: elapsed
+ * +38.2% (p 0.003, significant); also changed: majflt +430%", as a new
+ * string (labels unescaped: the writer escapes for its format).
+ */
+char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
+		  double alpha);
+/*
+ * The notes under it as a new string, lines starting with two blanks
+ * and ending in '\n' (or ""): how the spread between results was judged,
+ * and a difference in pressure.
+ */
+char *cmp_verdict_notes(const struct cmp_label *base,
+			const struct cmp_label *l);
+
+/*
+ * The note said once under the verdicts when a label was compared with
+ * the baseline on one result each, or NULL.
+ */
+const char *cmp_spread_note(const struct cmp_label *l, size_t n);
+
+/* compare-report.c */
+enum cmp_format {
+	CMP_2009,
+	CMP_TEXT,
+	CMP_CSV,
+	CMP_JSON,
+	CMP_MARKDOWN,
+};
+
+/* The --format names, in the order of enum cmp_format, NULL-terminated. */
+extern const char *const cmp_format_names[];
+/* Write the report of the N labels L (L[0] the baseline) to F. */
+void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_label *l,
+		size_t n, const struct cmp_options *o,
+		const struct run_info *ri);
+
+/* "runs", "results", "spread", or NULL for TEST_NONE. */
+const char *cmp_test_name(enum cmp_test t);
+
+/* A seqbench configuration of one label, over its runs. */
+struct cmp_sb_row {
+	double mean, sd, ci99, cpu;
+	struct change change; /* against the baseline */
+};
+
+struct cmp_sb_row cmp_sb_row_of(const struct cmp_label *base,
+				const struct sb_group *g, double alpha);
+bool cmp_has_seqbench(const struct cmp_label *l, size_t n);
+/* What a seqbench row writer gets: the label, its index, the row. */
+typedef void cmp_sb_row_fn(void *ctx, const struct cmp_label *l, size_t i,
+			   const struct sb_group *g,
+			   const struct cmp_sb_row *row);
+/*
+ * Call FN for every seqbench configuration found in any label, in the
+ * order of cmp_sb_order(), and within one for each label that has it.
+ * Returns the number of configurations.
+ */
+size_t cmp_sb_each(const struct cmp_label *l, size_t n, double alpha,
+		   cmp_sb_row_fn *fn, void *ctx);
+
+/* compare-ringbench.c */
+/* Add the runs of group G to the list *RB of *N (a new group if new). */
+void cmp_rb_add(struct rb_group **rb, size_t *n, const struct rb_group *g);
+/* Add one run's figures V (NaN: absent) to CONFIG's group in *RB. */
+void cmp_rb_add_run(struct rb_group **rb, size_t *n, const char *config,
+		    const double v[RBF_COUNT]);
+void cmp_rb_release(struct rb_group *rb, size_t n);
+bool cmp_has_ringbench(const struct cmp_label *l, size_t n);
+
+/* A ringbench configuration of one label: each figure over its runs. */
+struct cmp_rb_row {
+	double mean[RBF_COUNT], sd[RBF_COUNT];
+	struct change change[RBF_COUNT]; /* against the baseline's */
+};
+typedef void cmp_rb_row_fn(void *ctx, const struct cmp_label *l, size_t i,
+			   const struct rb_group *g,
+			   const struct cmp_rb_row *row);
+/*
+ * Call FN for every ringbench configuration found in any label, in
+ * CONFIG order, and within one for each label that has it.  Returns the
+ * number of configurations.
+ */
+size_t cmp_rb_each(const struct cmp_label *l, size_t n, double alpha,
+		   cmp_rb_row_fn *fn, void *ctx);
+
+/* compare-data.c */
+void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
+		    double alpha);
+void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
+		     const struct cmp_options *o, const struct run_info *ri);
+
+/* compare-plot.c */
+/*
+ * Write PREFIX.dat and PREFIX.gp overlaying the histograms of the N
+ * labels, and run gnuplot on it when it is in PATH (PREFIX.png and
+ * PREFIX.svg).  Returns 0, or -1 after printing a message when a file
+ * cannot be written or gnuplot fails.
+ */
+int cmp_plot(const char *prefix, const struct cmp_label *l, size_t n,
+	     const struct cmp_options *o);
+
+#endif

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run.facts: the `key=value` lines in which run-test.sh records what it
+ * asked for and what happened (label, runs, pressure, confinement).  The
+ * values are raw strings; here each known key gets its type, and a value
+ * of the wrong type stops the program with one line naming the file, the
+ * line, the key and what was expected.  Also the decimal numbers that the
+ * facts and the command line share (ratios, percentages).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/err.h"
+#include "lib/json-read.h"
+#include "lib/output.h"
+#include "lib/parse.h"
+#include "lib/xalloc.h"
+#include "compare/summarize.h"
+
+enum fact_type {
+	F_STR,	    /* any text */
+	F_U64,	    /* a whole number */
+	F_RUNS,	    /* a whole number or "auto" */
+	F_YESNO,    /* yes or no */
+	F_CHOICE,   /* one of CHOICES */
+	F_DECIMAL,  /* a positive decimal number */
+	F_DURATION, /* seconds, or a duration with a unit */
+};
+
+/* clang-format off */
+static const char *const stopped_by_choices[] = {
+	"runs", "precision", "max-runs", "time-budget", "interrupted",
+	"failed", NULL,
+};
+static const char *const pressure_mode_choices[] = {
+	"global", "memcg", "none", NULL,
+};
+static const char *const calibration_choices[] = {
+	"measured", "cached", "none", NULL,
+};
+/* clang-format on */
+
+struct fact {
+	const char *key;
+	enum fact_type type;
+	size_t off;
+	const char *const *choices;
+};
+
+/* clang-format off */
+#define FACT(key, type, member) \
+	{ key, type, offsetof(struct summ_facts, member), NULL }
+#define FACT_CHOICE(key, member, list) \
+	{ key, F_CHOICE, offsetof(struct summ_facts, member), list }
+
+static const struct fact facts[] = {
+	FACT("label", F_STR, label),
+	FACT("run_label", F_STR, run_label),
+	FACT("kernel", F_STR, kernel),
+	FACT("version", F_STR, version),
+	FACT("command_line", F_STR, command_line),
+	FACT("seed", F_U64, seed),
+	FACT("partial", F_YESNO, partial),
+	FACT("partial_reason", F_STR, partial_reason),
+	FACT("runs_asked", F_RUNS, runs_asked),
+	FACT("runs_done", F_U64, runs_done),
+	FACT("warmup", F_U64, warmup),
+	FACT_CHOICE("stopped_by", stopped_by, stopped_by_choices),
+	FACT("precision_pct", F_DECIMAL, precision_pct),
+	FACT("max_runs", F_U64, max_runs),
+	FACT("time_budget_s", F_DURATION, time_budget_s),
+	FACT_CHOICE("pressure_mode", pressure_mode, pressure_mode_choices),
+	FACT("pressure_why", F_STR, pressure_why),
+	FACT("pressure_ratio", F_DECIMAL, pressure_ratio),
+	FACT("footprint_bytes", F_U64, footprint_bytes),
+	FACT("memory_bytes", F_U64, memory_bytes),
+	FACT_CHOICE("calibration", calibration, calibration_choices),
+	FACT("mem_limit", F_STR, mem_limit),
+	FACT("swap", F_STR, swap),
+	FACT("stall_s", F_DURATION, stall_s),
+};
+/* clang-format on */
+
+/* Append the digits S[0..LEN) to *M; false on junk, -ERANGE on overflow. */
+static int add_digits(uint64_t *m, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		uint64_t d = (uint64_t)(s[i] - '0');
+
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		if (*m > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		*m = *m * 10 + d;
+	}
+	return 0;
+}
+
+int summ_parse_decimal(const char *s, uint64_t *mant, unsigned *scale)
+{
+	const char *dot = strchr(s, '.');
+	size_t ilen = dot ? (size_t)(dot - s) : strlen(s);
+	size_t flen = dot ? strlen(dot + 1) : 0;
+	uint64_t m = 0;
+	int r;
+
+	if (!ilen || (dot && !flen))
+		return -EINVAL;
+	/* Trailing zeros of the fraction add nothing ("2.50" is 25/10). */
+	while (flen && dot[flen] == '0')
+		flen--;
+	r = add_digits(&m, s, ilen);
+	if (!r && dot)
+		r = add_digits(&m, dot + 1, flen);
+	if (r)
+		return r;
+	if (flen > 19)
+		return -ERANGE;
+	*mant = m;
+	*scale = (unsigned)flen;
+	return 0;
+}
+
+double summ_decimal(const char *s)
+{
+	uint64_t m;
+	unsigned sc;
+
+	if (summ_parse_decimal(s, &m, &sc) || !m)
+		return NAN;
+	return (double)m / pow(10, sc);
+}
+
+char *summ_clean_utf8(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = xmalloc(len * 3 + 1), *o = out;
+	size_t n;
+
+	while (len) {
+		n = json_read_utf8_len(p, len);
+		if (!n || !*p) {
+			/* U+FFFD REPLACEMENT CHARACTER for the stray byte. */
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			n = 1;
+		} else {
+			memcpy(o, p, n);
+			o += n;
+		}
+		p += n;
+		len -= n;
+	}
+	*o = '\0';
+	return out;
+}
+
+static const struct fact *find_fact(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
+		if (!strcmp(facts[i].key, key))
+			return &facts[i];
+	return NULL;
+}
+
+static const char *expected(const struct fact *fa)
+{
+	switch (fa->type) {
+	case F_U64:
+		return "a whole number";
+	case F_RUNS:
+		return "a whole number or auto";
+	case F_YESNO:
+		return "yes or no";
+	case F_DECIMAL:
+		return "a positive decimal number";
+	case F_DURATION:
+		return "seconds, e.g. 600 or 10m";
+	case F_CHOICE:
+		break;
+	case F_STR:
+		return "text";
+	}
+	return fa->choices == stopped_by_choices
+		       ? "runs, precision, max-runs, time-budget, "
+			 "interrupted or failed"
+	       : fa->choices == pressure_mode_choices
+		       ? "global, memcg or none"
+		       : "measured, cached or none";
+}
+
+/* Type VALUE for FA into F; false when it is not of that type. */
+static bool set_fact(struct summ_facts *f, const struct fact *fa,
+		     const char *value)
+{
+	void *at = (char *)f + fa->off;
+	struct summ_u64 *u = at;
+	uint64_t ns;
+	size_t i;
+
+	switch (fa->type) {
+	case F_STR:
+		free(*(char **)at);
+		*(char **)at = summ_clean_utf8(value, strlen(value));
+		return true;
+	case F_RUNS:
+		f->runs_auto = !strcmp(value, "auto");
+		if (f->runs_auto) {
+			u->set = false;
+			return true;
+		}
+		/* fall through */
+	case F_U64:
+		u->set = !parse_u64(value, &u->v);
+		return u->set;
+	case F_YESNO:
+		f->has_partial = !strcmp(value, "yes") || !strcmp(value, "no");
+		f->partial = !strcmp(value, "yes");
+		return f->has_partial;
+	case F_CHOICE:
+		for (i = 0; fa->choices[i]; i++)
+			if (!strcmp(fa->choices[i], value))
+				break;
+		*(const char **)at = fa->choices[i];
+		return fa->choices[i] != NULL;
+	case F_DECIMAL:
+		*(double *)at = summ_decimal(value);
+		return !isnan(*(double *)at);
+	case F_DURATION:
+		if (parse_duration(value, &ns))
+			return false;
+		*(double *)at = (double)ns / 1e9;
+		return true;
+	}
+	return false;
+}
+
+/* An empty value is as if the key were absent: back to unknown. */
+static void clear_fact(struct summ_facts *f, const struct fact *fa)
+{
+	void *at = (char *)f + fa->off;
+
+	switch (fa->type) {
+	case F_STR:
+		free(*(char **)at);
+		*(char **)at = NULL;
+		break;
+	case F_RUNS:
+		f->runs_auto = false;
+		/* fall through */
+	case F_U64:
+		((struct summ_u64 *)at)->set = false;
+		break;
+	case F_YESNO:
+		f->has_partial = false;
+		break;
+	case F_CHOICE:
+		*(const char **)at = NULL;
+		break;
+	case F_DECIMAL:
+	case F_DURATION:
+		*(double *)at = NAN;
+		break;
+	}
+}
+
+static noreturn void bad_line(const char *path, size_t line, const char *what,
+			      const char *text)
+{
+	char *e = text_escape(text);
+
+	if (strlen(e) > 80)
+		strcpy(e + 77, "...");
+	die(EXIT_RUN_FAILED, "%s '%s' in '%s' line %zu", what, e, path, line);
+}
+
+static void parse_line(struct summ_facts *f, const char *path, size_t line,
+		       char *s)
+{
+	const struct fact *fa;
+	char *eq = strchr(s, '='), *e;
+
+	if (!eq)
+		bad_line(path, line, "no '=' in", s);
+	*eq = '\0';
+	if (!*s ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
+		bad_line(path, line, "invalid key", s);
+	fa = find_fact(s);
+	if (!fa)
+		return;
+	if (!eq[1]) {
+		clear_fact(f, fa);
+		return;
+	}
+	if (!set_fact(f, fa, eq + 1)) {
+		e = text_escape(eq + 1);
+		if (strlen(e) > 80)
+			strcpy(e + 77, "...");
+		die(EXIT_RUN_FAILED,
+		    "invalid value '%s' for %s in '%s' line %zu (expected %s)",
+		    e, fa->key, path, line, expected(fa));
+	}
+	if (f->runs_done.set && f->runs_done.v > SUMM_MAX_RUNS)
+		die(EXIT_RUN_FAILED,
+		    "invalid value '%s' for runs_done in '%s' line %zu "
+		    "(at most %d runs)",
+		    eq + 1, path, line, SUMM_MAX_RUNS);
+}
+
+void summ_facts_read(struct summ_facts *f, const char *dir)
+{
+	char *path = xasprintf("%s/run.facts", dir), *buf, *s, *nl;
+	size_t len, line = 0;
+	int r;
+
+	memset(f, 0, sizeof(*f));
+	f->precision_pct = f->pressure_ratio = NAN;
+	f->time_budget_s = f->stall_s = NAN;
+	r = json_read_load(path, SUMM_MAX_TEXT_BYTES, &buf, &len);
+	if (r == -EFBIG)
+		die(EXIT_RUN_FAILED, "cannot read '%s': larger than %u KiB",
+		    path, SUMM_MAX_TEXT_BYTES >> 10);
+	if (r == -EINVAL)
+		die(EXIT_RUN_FAILED, "cannot read '%s': not a regular file",
+		    path);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'", path);
+	if (memchr(buf, '\0', len))
+		die(EXIT_RUN_FAILED,
+		    "cannot read '%s': binary data (a NUL "
+		    "byte)",
+		    path);
+	for (s = buf; *s; s = nl) {
+		nl = strchr(s, '\n');
+		if (nl)
+			*nl++ = '\0';
+		else
+			nl = s + strlen(s);
+		line++;
+		if (*s && *s != '#')
+			parse_line(f, path, line, s);
+	}
+	free(buf);
+	free(path);
+}
+
+void summ_facts_release(struct summ_facts *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
+		if (facts[i].type == F_STR)
+			free(*(char **)((char *)f + facts[i].off));
+}

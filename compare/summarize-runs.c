@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The figures of each counted fake-gitk run: its elapsed time, major
+ * faults and progress lines (from fake-gitk's own JSON), the kernel's
+ * counters as deltas between the snapshots taken just before and just
+ * after it (swap, scanning, allocation stalls, PSI), and the time its
+ * tasks stalled in reclaim and compaction (from the trace monitor's event
+ * log, by the events' end times inside the run's window).  Then the
+ * statistics of the elapsed times.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/json-read.h"
+#include "lib/parse.h"
+#include "lib/stats.h"
+#include "lib/xalloc.h"
+#include "compare/summarize.h"
+
+/* Output names of the counters; the snapshot member is SNAP_KEY. */
+const char *const summ_counter_key[SC_COUNT] = {
+	[SC_PSWPIN] = "pswpin",
+	[SC_PSWPOUT] = "pswpout",
+	[SC_PGSCAN_KSWAPD] = "pgscan_kswapd",
+	[SC_PGSCAN_DIRECT] = "pgscan_direct",
+	[SC_ALLOCSTALL] = "allocstall",
+	[SC_PSI_SOME_US] = "psi_some_s",
+	[SC_PSI_FULL_US] = "psi_full_s",
+};
+
+static const char *const snap_key[SC_COUNT] = {
+	[SC_PSWPIN] = "pswpin",
+	[SC_PSWPOUT] = "pswpout",
+	[SC_PGSCAN_KSWAPD] = "pgscan_kswapd",
+	[SC_PGSCAN_DIRECT] = "pgscan_direct",
+	[SC_ALLOCSTALL] = "allocstall",
+	[SC_PSI_SOME_US] = "psi_memory_some_total_us",
+	[SC_PSI_FULL_US] = "psi_memory_full_total_us",
+};
+
+/* A copy of the number at KEY of IT, or JSON_NULL (noted when wrong). */
+static void get_number(struct summ_run *r, const char *file,
+		       const struct json_node *it, const char *key,
+		       struct json_node *out)
+{
+	const struct json_node *n = json_read_member(it, key);
+
+	memset(out, 0, sizeof(*out));
+	out->type = JSON_NULL;
+	if (!n || n->type == JSON_NULL)
+		return;
+	if (n->type != JSON_NUMBER || !(n->num >= 0)) {
+		summ_note(r,
+			  "%s: iterations[0].%s: %s, expected a number "
+			  ">= 0",
+			  file, key,
+			  n->type == JSON_NUMBER ? n->str
+						 : json_type_name(n->type));
+		return;
+	}
+	*out = *n;
+	out->key = NULL;
+	out->str = xstrdup(n->str);
+}
+
+static void get_u64(struct summ_run *r, const char *file,
+		    const struct json_node *obj, const char *where,
+		    const char *key, struct summ_u64 *out)
+{
+	int ret = json_read_u64(obj, key, &out->v);
+
+	out->set = ret == 0;
+	if (ret && ret != -ENOENT)
+		summ_note(r, "%s: %s%s is not a whole number", file, where,
+			  key);
+}
+
+/*
+ * CLOCK_MONOTONIC seconds (a JSON number) in ns: from the literal when it
+ * is plain decimal seconds, else from the double.
+ */
+static bool to_ns(const struct json_node *n, uint64_t *ns)
+{
+	if (n->type != JSON_NUMBER)
+		return false;
+	if (!parse_duration(n->str, ns))
+		return true;
+	if (!(n->num >= 0 && n->num < 1.8e10))
+		return false;
+	*ns = (uint64_t)llround(n->num * 1e9);
+	return true;
+}
+
+static void read_gitk(struct summ_run *r, size_t i)
+{
+	struct summ_gitk_run *g = &r->runs[i];
+	char *file = xasprintf("fake-gitk-%zu.json", i + 1);
+	struct json_node *root = summ_load_object(r, file, true);
+	const struct json_node *it = json_read_path(root, "iterations.0");
+
+	if (root && (!it || it->type != JSON_OBJECT))
+		summ_note(r, "%s: no iterations[0] object", file);
+	get_number(r, file, it, "elapsed_s", &g->elapsed_s);
+	get_number(r, file, it, "start_mono_s", &g->start_mono_s);
+	get_number(r, file, it, "end_mono_s", &g->end_mono_s);
+	get_u64(r, file, it, "iterations[0].", "majflt", &g->majflt);
+	get_u64(r, file, it, "iterations[0].", "lines", &g->progress_lines);
+	g->has_window = to_ns(&g->start_mono_s, &g->start_ns) &&
+			to_ns(&g->end_mono_s, &g->end_ns) &&
+			g->start_ns <= g->end_ns;
+	json_read_free(root);
+	free(file);
+}
+
+/* Snapshot deltas of run I (missing files noted if NOTE_MISSING). */
+static void read_snapshots(struct summ_run *r, size_t i, bool note_missing)
+{
+	struct summ_gitk_run *g = &r->runs[i];
+	char *fb = xasprintf("fake-gitk-%zu.snap-before.json", i + 1);
+	char *fa = xasprintf("fake-gitk-%zu.snap-after.json", i + 1);
+	struct json_node *before = summ_load_object(r, fb, note_missing);
+	struct json_node *after = summ_load_object(r, fa, note_missing);
+	struct summ_u64 b, a;
+	int k;
+
+	for (k = 0; k < SC_COUNT && before && after; k++) {
+		get_u64(r, fb, before, "", snap_key[k], &b);
+		get_u64(r, fa, after, "", snap_key[k], &a);
+		g->delta[k].set = a.set && b.set && a.v >= b.v;
+		g->delta[k].v = a.v - b.v;
+		if (a.set && b.set && a.v < b.v)
+			summ_note(r,
+				  "fake-gitk-%zu: %s went backwards between "
+				  "the snapshots",
+				  i + 1, snap_key[k]);
+	}
+	json_read_free(before);
+	json_read_free(after);
+	free(fb);
+	free(fa);
+}
+
+/* Whether any snapshot file is there at all. */
+static bool any_snapshot(const struct summ_run *r)
+{
+	struct stat st;
+	size_t i;
+	bool found = false;
+	char *p;
+
+	for (i = 0; i < r->n_runs && !found; i++) {
+		p = xasprintf("%s/fake-gitk-%zu.snap-before.json", r->dir,
+			      i + 1);
+		found = !lstat(p, &st);
+		free(p);
+		p = xasprintf("%s/fake-gitk-%zu.snap-after.json", r->dir,
+			      i + 1);
+		found = found || !lstat(p, &st);
+		free(p);
+	}
+	return found;
+}
+
+enum stall_kind { STALL_RECLAIM, STALL_COMPACT, STALL_OTHER, STALL_BAD };
+
+static enum stall_kind stall_kind(const char *s)
+{
+	if (!strcmp(s, "direct_reclaim") || !strcmp(s, "memcg_reclaim"))
+		return STALL_RECLAIM;
+	if (!strcmp(s, "compaction"))
+		return STALL_COMPACT;
+	if (!strcmp(s, "balance_dirty_pages") ||
+	    !strcmp(s, "reclaim_throttled"))
+		return STALL_OTHER;
+	return STALL_BAD;
+}
+
+static void add_sat(struct summ_u64 *u, uint64_t v)
+{
+	u->v = u->v > UINT64_MAX - v ? UINT64_MAX : u->v + v;
+}
+
+/* One line "<end_mono_s> <stall> <duration_s> pid=<pid>"; false if bad. */
+static bool event_line(struct summ_run *r, char *line)
+{
+	char *f[4], *tok, *save = NULL;
+	uint64_t end_ns, dur_ns, pid;
+	enum stall_kind kind;
+	size_t i, n = 0;
+
+	for (tok = strtok_r(line, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (n == 4)
+			return false;
+		f[n++] = tok;
+	}
+	if (n != 4 || strncmp(f[3], "pid=", 4) || parse_u64(f[3] + 4, &pid) ||
+	    parse_duration(f[0], &end_ns) || parse_duration(f[2], &dur_ns))
+		return false;
+	kind = stall_kind(f[1]);
+	if (kind == STALL_BAD)
+		return false;
+	for (i = 0; i < r->n_runs; i++) {
+		struct summ_gitk_run *g = &r->runs[i];
+
+		if (!g->has_window || end_ns < g->start_ns ||
+		    end_ns > g->end_ns)
+			continue;
+		if (kind == STALL_RECLAIM)
+			add_sat(&g->reclaim_ns, dur_ns);
+		else if (kind == STALL_COMPACT)
+			add_sat(&g->compact_ns, dur_ns);
+	}
+	return true;
+}
+
+/*
+ * Read one line of F into BUF (SIZE bytes, NUL-terminated, without the
+ * newline), counting the bytes read in *BYTES.  A line too long for BUF
+ * or holding a NUL is read whole and marked *BAD.  Returns false at the
+ * end of the file.
+ */
+static bool read_line(FILE *f, char *buf, size_t size, bool *bad,
+		      uint64_t *bytes)
+{
+	size_t n = 0;
+	int c;
+
+	*bad = false;
+	while ((c = getc(f)) != EOF) {
+		++*bytes;
+		if (c == '\n')
+			break;
+		if (!c || n + 1 >= size)
+			*bad = true;
+		else
+			buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	return c != EOF || n || *bad;
+}
+
+static void read_events(struct summ_run *r)
+{
+	char *path = xasprintf("%s/trace-events.log", r->dir), line[256];
+	uint64_t bytes = 0, bad_lines = 0;
+	int fd = json_read_open(path);
+	bool bad;
+	size_t i;
+	FILE *f;
+
+	free(path);
+	if (fd < 0) {
+		summ_note(r,
+			  "trace-events.log: %s: reclaim_s and compact_s "
+			  "are null",
+			  summ_why(fd));
+		return;
+	}
+	f = fdopen(fd, "r");
+	if (!f)
+		die_errno(EXIT_RUN_FAILED, "cannot read trace-events.log");
+	for (i = 0; i < r->n_runs; i++) {
+		r->runs[i].reclaim_ns.set = r->runs[i].has_window;
+		r->runs[i].compact_ns.set = r->runs[i].has_window;
+	}
+	while (read_line(f, line, sizeof(line), &bad, &bytes)) {
+		if (bad || (*line && !event_line(r, line)))
+			bad_lines++;
+		if (bytes >= SUMM_MAX_EVENTS_BYTES) {
+			summ_note(r,
+				  "trace-events.log: only the first %llu "
+				  "MiB read",
+				  SUMM_MAX_EVENTS_BYTES >> 20);
+			break;
+		}
+	}
+	if (ferror(f))
+		summ_note(r, "trace-events.log: read error");
+	(void)fclose(f); /* read only: nothing to lose */
+	if (bad_lines)
+		summ_note(r, "trace-events.log: %llu malformed lines ignored",
+			  (unsigned long long)bad_lines);
+}
+
+static void elapsed_stats(struct summ_run *r)
+{
+	struct stats_ci ci;
+	size_t i;
+
+	r->elapsed = xcalloc(r->n_runs + 1, sizeof(*r->elapsed));
+	for (i = 0; i < r->n_runs; i++)
+		if (r->runs[i].elapsed_s.type == JSON_NUMBER)
+			r->elapsed[r->n_elapsed++] = r->runs[i].elapsed_s.num;
+	r->mean_s = r->stddev_s = r->cv_pct = r->ci95_pct = NAN;
+	if (!r->n_elapsed)
+		return;
+	r->mean_s = stats_mean_of(r->elapsed, r->n_elapsed);
+	r->stddev_s = stats_stddev_of(r->elapsed, r->n_elapsed);
+	if (r->n_elapsed < 2 || !(r->mean_s > 0))
+		return;
+	r->cv_pct = 100 * r->stddev_s / r->mean_s;
+	ci = stats_ci_of(r->elapsed, r->n_elapsed, 0.95);
+	r->ci95_pct = 100 * ci.half / r->mean_s;
+}
+
+void summ_runs_read(struct summ_run *r)
+{
+	bool snapshots;
+	size_t i;
+
+	r->n_runs = r->facts.runs_done.set ? (size_t)r->facts.runs_done.v : 0;
+	if (!r->facts.runs_done.set)
+		summ_note(r, "run.facts: no runs_done: no fake-gitk run read");
+	r->runs = xcalloc(r->n_runs + 1, sizeof(*r->runs));
+	for (i = 0; i < r->n_runs; i++)
+		read_gitk(r, i);
+	/* No snapshots at all: one note, not one per file. */
+	snapshots = any_snapshot(r);
+	if (r->n_runs && !snapshots)
+		summ_note(r, "no snapshots (fake-gitk-N.snap-before.json, "
+			     "-after.json): the per-run kernel figures are "
+			     "null");
+	for (i = 0; i < r->n_runs; i++)
+		read_snapshots(r, i, snapshots);
+	read_events(r);
+	elapsed_stats(r);
+}

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * latency-summarize's private interface.  --result-dir reads a run
+ * directory left by run-test.sh (the driver's run.facts, the programs'
+ * JSON outputs, the monitors' snapshots and events) into struct summ_run,
+ * then writes result.json and summary.txt from it.  Every file in the
+ * directory is treated as hostile: sizes are bounded, types checked, and
+ * a part that is missing or unreadable becomes nulls and a note; only a
+ * missing or malformed run.facts stops the program.
+ */
+#ifndef SCRIPTS_SUMMARIZE_H
+#define SCRIPTS_SUMMARIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/json-read.h"
+#include "lib/output.h"
+
+/* The format of result.json (2: per-run kernel figures, pressure, runs). */
+#define SUMM_RESULT_FORMAT_VERSION 2
+/* Most counted runs a result may claim (fake-gitk-1 .. -N). */
+#define SUMM_MAX_RUNS 10000
+/* Bounds on what is read: text parts, JSON parts, the event log. */
+#define SUMM_MAX_TEXT_BYTES (1u << 20)
+#define SUMM_MAX_JSON_BYTES (16u << 20)
+#define SUMM_MAX_EVENTS_BYTES (256ull << 20)
+#define SUMM_MAX_REPORTS 1000
+/* Parts are copied two levels down (latency.NAME): the writer's depth. */
+#define SUMM_MAX_PART_DEPTH (JSON_MAX_DEPTH - 3)
+
+/* An unsigned figure that may be unknown (null in JSON). */
+struct summ_u64 {
+	bool set;
+	uint64_t v;
+};
+
+/* A growing list of strings. */
+struct summ_strv {
+	char **v;
+	size_t n;
+};
+
+/* run.facts, typed.  Strings are NULL, enums NULL and doubles NaN when
+ * unknown; strings are valid UTF-8 (invalid bytes became U+FFFD). */
+struct summ_facts {
+	char *label, *run_label, *kernel, *version, *command_line;
+	char *partial_reason, *pressure_why, *mem_limit, *swap;
+	struct summ_u64 seed, runs_done, warmup, max_runs;
+	struct summ_u64 footprint_bytes, memory_bytes;
+	struct summ_u64 runs_asked; /* unset and runs_auto: "auto" */
+	bool runs_auto;
+	bool has_partial, partial;
+	const char *stopped_by, *pressure_mode, *calibration;
+	double precision_pct, pressure_ratio, time_budget_s, stall_s;
+};
+
+/* The per-run figures of counted fake-gitk run N (gitk_runs[N - 1]). */
+enum summ_counter {
+	SC_PSWPIN,
+	SC_PSWPOUT,
+	SC_PGSCAN_KSWAPD,
+	SC_PGSCAN_DIRECT,
+	SC_ALLOCSTALL,
+	SC_PSI_SOME_US,
+	SC_PSI_FULL_US,
+	SC_COUNT,
+};
+
+struct summ_gitk_run {
+	/* Numbers as fake-gitk wrote them (JSON_NULL when unknown). */
+	struct json_node elapsed_s, start_mono_s, end_mono_s;
+	struct summ_u64 majflt, progress_lines;
+	struct summ_u64 delta[SC_COUNT];	/* snapshot after - before */
+	struct summ_u64 reclaim_ns, compact_ns; /* from trace-events.log */
+	/* The run's window on CLOCK_MONOTONIC, for the events. */
+	bool has_window;
+	uint64_t start_ns, end_ns;
+};
+
+/* A JSON part of the directory: its tree, or NULL (and a note). */
+struct summ_part {
+	char *name; /* the key it goes under */
+	struct json_node *root;
+};
+
+/* One probed order of latency-highorder's summary. */
+struct summ_ho {
+	unsigned order;
+	struct summ_u64 attempts, successes; /* unset when not valid */
+	double fault_p99_us;		     /* NaN when unknown */
+};
+
+struct summ_run {
+	const char *dir;
+	struct summ_facts facts;
+	size_t n_runs;
+	struct summ_gitk_run *runs;
+	/* elapsed_s of the runs that have one, for the statistics. */
+	size_t n_elapsed;
+	double *elapsed;
+	double mean_s, stddev_s, cv_pct, ci95_pct;
+	struct summ_part vmstat, kmsg, trace, seqbench, machine_before,
+		machine_after, calibration, highorder;
+	/* latency-highorder's orders, ascending, and its p99 over all. */
+	size_t n_ho;
+	struct summ_ho *ho;
+	double ho_p99_us;
+	/* kmsg's failures_order_N (index N), unset where none. */
+	bool has_fail_by_order;
+	struct summ_u64 fail_by_order[64];
+	size_t n_reports;
+	struct summ_part *reports;
+	bool has_shrink;
+	struct summ_u64 shrink[8];
+	int shrink_reached;	    /* -1 unknown, 0 no, 1 yes */
+	struct summ_strv notes;	    /* the driver's notes file */
+	struct summ_strv own_notes; /* what latency-summarize found */
+};
+
+/* summarize-facts.c */
+/*
+ * Read DIR/run.facts into *F.  Dies (exit 1) with one line naming the file,
+ * the line and the problem when it is missing, too large or holds a value
+ * of the wrong type; unknown keys are ignored, the last of a repeated key
+ * wins.
+ */
+void summ_facts_read(struct summ_facts *f, const char *dir);
+void summ_facts_release(struct summ_facts *f);
+/*
+ * A plain positive decimal ("4", "2.5", no sign or exponent) as
+ * MANT / 10^SCALE.  Returns 0, -EINVAL or -ERANGE.
+ */
+int summ_parse_decimal(const char *s, uint64_t *mant, unsigned *scale);
+/* The same as a double; NaN when S is not such a number or is 0. */
+double summ_decimal(const char *s);
+/* S with invalid UTF-8 replaced by U+FFFD, in a new string. */
+char *summ_clean_utf8(const char *s, size_t len);
+
+/* summarize-parts.c */
+/* Add a note (printf-style) that latency-summarize found. */
+void summ_note(struct summ_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * Why a part (R, -errno from json_read_load() or json_read_open()) could not
+ * be read, for a note: "missing", "too large", "not a regular file", "a
+ * symbolic link", or strerror.
+ */
+const char *summ_why(int r);
+/*
+ * Load the JSON object in R->dir/FILE (to free with json_read_free()).
+ * NULL, with a note, when it is not there (noted only if NOTE_MISSING),
+ * not a readable regular file, not JSON or not an object.
+ */
+struct json_node *summ_load_object(struct summ_run *r, const char *file,
+				   bool note_missing);
+/* Read every optional part of R->dir (after the facts). */
+void summ_parts_read(struct summ_run *r);
+void summ_run_release(struct summ_run *r);
+/* Names of the shrink.txt keys, in order (shrink[i]); "reached" apart. */
+extern const char *const summ_shrink_keys[8];
+/* The number at KEY of a part, for the text summary: its literal or NULL. */
+const char *summ_part_num(const struct summ_part *p, const char *key);
+
+/* summarize-runs.c */
+/* Fill R->runs from the fake-gitk outputs, snapshots and trace events. */
+void summ_runs_read(struct summ_run *r);
+/* Output key and snapshot key of each counter. */
+extern const char *const summ_counter_key[SC_COUNT];
+
+/* summarize-highorder.c */
+/* Fill R's high-order figures from its highorder and kmsg parts. */
+void summ_highorder_read(struct summ_run *r);
+void summ_highorder_release(struct summ_run *r);
+/* result.json's high_order list and failures_by_order object. */
+void summ_highorder_json(struct json *j, const struct summ_run *r);
+/*
+ * The rest of summary.txt's second line after the label:
+ * " HighOrder: order-2 100.0% order-9 41.2% (p99 fault 3.1 ms)\n", or
+ * " HighOrder: none (not probed)\n".
+ */
+void summ_highorder_line(FILE *f, const struct summ_run *r);
+/*
+ * summary.txt's lines per probed order ("high-order: order-9 attempts=N
+ * successes=N fault_p99_us=X") and "failures by order: order-2=N ..."
+ * when the kernel log had failures with an order.
+ */
+void summ_highorder_text(FILE *f, const struct summ_run *r);
+
+/* summarize-result.c */
+/* Write result.json's content to F. */
+void summ_write_result(FILE *f, const struct summ_run *r);
+
+/* summarize-text.c */
+/* The 2009 headline, "LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss) Failures:N". */
+void summ_headline(FILE *f, const char *label, double mean_s, double stddev_s,
+		   uint64_t failures);
+/* Write summary.txt's content to F. */
+void summ_write_summary(FILE *f, const struct summ_run *r);
+
+/* summarize-config.c: run-test.sh's options and config files */
+/* Room for the options (summarize-config.c counts them). */
+#define SUMM_CFG_MAX_KEYS 64
+/* The largest config file read. */
+#define SUMM_CFG_MAX_BYTES (64u << 10)
+
+struct summ_config {
+	char *value[SUMM_CFG_MAX_KEYS]; /* NULL: not set (the default) */
+	const char *action;		/* NULL (run), "help" or "version" */
+	bool print_config, restore;
+	uint64_t mem_limit_bytes, swap_bytes; /* 0: not a size */
+};
+
+/*
+ * Read the config file text BUF[0..LEN) (name=value lines; blank lines and
+ * # comments skipped) into C, its values checked as on the command line;
+ * PATH names it in messages.  Returns 0, or -EINVAL with a one-line
+ * message (to free) in *ERR, the hostile bytes in it escaped.
+ */
+int summ_config_read(struct summ_config *c, const char *path, const char *buf,
+		     size_t len, char **err);
+/*
+ * Read run-test.sh's command line ARGV: first the files of its --config
+ * options, then every option in order (the command line wins).  -h,
+ * --help, -V, --version stop the reading and set C->action.  Returns 0 or
+ * -EINVAL with the message in *ERR.
+ */
+int summ_config_args(struct summ_config *c, int argc, char **argv, char **err);
+/*
+ * Fill in the defaults (--quick's first; LATENCY_DEFAULT_RATIO,
+ * LATENCY_QUICK_RATIO, LATENCY_DEFAULT_COMMITS, LATENCY_QUICK_COMMITS from
+ * the environment) and check the paths.  Returns 0 or -EINVAL and *ERR.
+ */
+int summ_config_resolve(struct summ_config *c, char **err);
+/*
+ * Print C: as a config file, or for the shell (SHELL): action=,
+ * print_config=, restore=, every key with _ for -, mem_limit_bytes= and
+ * swap_bytes=.  No value holds a control character.
+ */
+void summ_config_print(FILE *f, const struct summ_config *c, bool shell);
+void summ_config_release(struct summ_config *c);
+
+#endif

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * latency-machine: the one record of what a latency-tests run changes on
+ * the machine, and its undo (DESIGN.md, contract 5).  The driver calls
+ * `begin` at start (which first undoes a dead run's record), `record`
+ * before each change (swap, cgroup, sysctl, sysfs knob, memory block,
+ * hugetlb pool, background process), and `restore` at exit, error and
+ * signal.  `shrink` applies global memory pressure like a mem= boot and
+ * records its own changes; `show` prints the kernel's view of memory.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/opt.h"
+#include "lib/output.h"
+#include "lib/timing.h"
+#include "lib/xalloc.h"
+#include "machine/machine.h"
+
+enum {
+	OPT_OWNER = OPT_PROG_FIRST,
+	OPT_KEEP,
+	OPT_DRY_RUN,
+	OPT_TIMEOUT,
+};
+
+/* clang-format off */
+static const struct option long_options[] = {
+	OPT_LONG_HELP,
+	OPT_LONG_VERSION,
+	OPT_LONG_VERBOSE,
+	OPT_LONG_FORMAT,
+	{ "owner", required_argument, NULL, OPT_OWNER },
+	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	OPT_LONG_END
+};
+/* clang-format on */
+/* "+": options stop at the command, and at record's KIND. */
+static const char short_options[] = "+" OPT_SHORT_HELP OPT_SHORT_VERBOSE;
+
+/* The options a command may or must take, as bits. */
+enum {
+	HAS_OWNER = 1 << 0,
+	HAS_KEEP = 1 << 1,
+	HAS_DRY_RUN = 1 << 2,
+	HAS_TIMEOUT = 1 << 3,
+	HAS_FORMAT = 1 << 4,
+};
+
+struct cmdline {
+	struct opt_common oc;
+	unsigned seen;
+	pid_t owner;
+	uint64_t keep_bytes;
+	uint64_t timeout_ns;
+	bool dry_run;
+	char **args; /* after the command and its options */
+	int nargs;
+};
+
+struct command {
+	const char *name;
+	unsigned allowed, required;
+	bool takes_args;
+	int (*run)(const struct cmdline *cl, struct run_info *ri);
+};
+
+static void usage(int status)
+{
+	if (status)
+		usage_error(NULL);
+	/* clang-format off */
+	printf("Usage: latency-machine begin --owner=PID\n"
+	       "  or:  latency-machine record --owner=PID KIND [ARG]...\n"
+	       "  or:  latency-machine restore [--owner=PID]\n"
+	       "  or:  latency-machine show [--format=FORMAT]\n"
+	       "  or:  latency-machine shrink --owner=PID --keep=SIZE [--dry-run] [--timeout=TIME]\n"
+	       "Keep the one record of what a latency-tests run changes on the machine, and\n"
+	       "undo it at the end or, after a crash, at the start of the next run.\n"
+	       "\n"
+	       "  --owner=PID       the run (driver process) the record belongs to\n"
+	       "  --keep=SIZE       shrink: leave SIZE free above what is in use now (64M, 1G)\n"
+	       "  --dry-run         shrink: print the plan, change nothing\n"
+	       "  --timeout=TIME    shrink: give up on a memory block after TIME (default 5s)\n"
+	       "  --format=FORMAT   show: json (default) or text\n"
+	       "  -v, --verbose     say what each step did\n"
+	       "  -h, --help        display this help and exit\n"
+	       "  -V, --version     output version information and exit\n"
+	       "\n"
+	       "KIND and what restore does: swapoff PATH (swapoff), rmfile PATH (rm -f),\n"
+	       "rmdir PATH (rmdir), sysctl NAME [VALUE] and sysfs /sys/PATH [VALUE] (write\n"
+	       "VALUE back; default: the current value), online BLOCK (online the memory\n"
+	       "block), thp SIZE [VALUE] (a THP size's enabled back to VALUE; SIZE 64kB or\n"
+	       "global), hugepages [COUNT] (nr_hugepages back to COUNT), readahead MAJ:MIN\n"
+	       "[KB] (the device's read_ahead_kb back to KB), pid PID (SIGTERM, then SIGKILL,\n"
+	       "if still the same process).\n"
+	       "The record is LATENCY_STATE_DIR/state (default /var/lib/latency-tests/state).\n"
+	       "Exit status: 0 done, 1 failed (restore: a change kept), 2 usage error, 3 another\n"
+	       "run is in progress or the machine cannot do it.\n");
+	/* clang-format on */
+	exit(EXIT_OK);
+}
+
+static void parse_options(int argc, char **argv, struct cmdline *cl)
+{
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, short_options, long_options,
+				  NULL)) != -1) {
+		switch (opt) {
+		case OPT_OWNER:
+			cl->owner =
+				(pid_t)opt_u64("--owner", optarg, 1, INT_MAX);
+			cl->seen |= HAS_OWNER;
+			break;
+		case OPT_KEEP:
+			cl->keep_bytes = opt_size("--keep", optarg, 1);
+			cl->seen |= HAS_KEEP;
+			break;
+		case OPT_DRY_RUN:
+			cl->dry_run = true;
+			cl->seen |= HAS_DRY_RUN;
+			break;
+		case OPT_TIMEOUT:
+			cl->timeout_ns = opt_duration("--timeout", optarg);
+			if (!cl->timeout_ns)
+				usage_error("--timeout must be greater than "
+					    "zero");
+			cl->seen |= HAS_TIMEOUT;
+			break;
+		default:
+			if (!opt_common_handle(&cl->oc, opt, optarg, usage))
+				usage_error(NULL);
+			if (opt == OPT_FORMAT)
+				cl->seen |= HAS_FORMAT;
+		}
+	}
+}
+
+static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
+{
+	struct record r;
+	uint64_t start;
+	int dirfd, e;
+
+	(void)ri;
+	e = proc_starttime(cl->owner, &start);
+	if (e)
+		die_err(EXIT_RUN_FAILED, e == -ESRCH ? ESRCH : -e,
+			"cannot begin a record for pid %d", (int)cl->owner);
+	dirfd = state_dir_open();
+	state_lock(dirfd);
+	if (!record_load(dirfd, &r)) {
+		char *prefix;
+		size_t left;
+
+		if (record_owner_alive(&r))
+			die(EXIT_UNSUPPORTED,
+			    "another run (pid %d) is in progress",
+			    (int)r.owner);
+		prefix = xasprintf("restoring after run pid %d (dead)",
+				   (int)r.owner);
+		left = record_restore(dirfd, &r, prefix);
+		free(prefix);
+		if (left)
+			die(EXIT_RUN_FAILED,
+			    "%zu change(s) of run pid %d could not be undone; "
+			    "see above, fix them and run 'latency-machine "
+			    "restore' (record: %s)",
+			    left, (int)r.owner, record_path());
+		record_release(&r);
+	}
+	record_create(dirfd, cl->owner, start);
+	(void)close(dirfd); /* also drops the lock */
+	return EXIT_OK;
+}
+
+static int cmd_record(const struct cmdline *cl, struct run_info *ri)
+{
+	char *line = entry_make(cl->nargs, cl->args);
+	int dirfd = state_dir_open();
+
+	(void)ri;
+	state_lock(dirfd);
+	(void)record_append(dirfd, cl->owner, line);
+	free(line);
+	(void)close(dirfd);
+	return EXIT_OK;
+}
+
+static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
+{
+	int dirfd = state_dir_open();
+	struct record r;
+	char *prefix;
+	size_t left;
+	bool alive;
+
+	(void)ri;
+	state_lock(dirfd);
+	if (record_load(dirfd, &r)) {
+		fprintf(stderr, "%s: nothing to restore\n", progname());
+		return EXIT_OK;
+	}
+	if (cl->owner && r.owner != cl->owner) {
+		fprintf(stderr,
+			"%s: nothing to restore for pid %d (the record "
+			"belongs to run pid %d)\n",
+			progname(), (int)cl->owner, (int)r.owner);
+		record_release(&r);
+		return EXIT_OK;
+	}
+	alive = record_owner_alive(&r);
+	if (alive && !cl->owner)
+		die(EXIT_UNSUPPORTED, "another run (pid %d) is in progress",
+		    (int)r.owner);
+	prefix = alive ? xasprintf("restoring run pid %d", (int)r.owner)
+		       : xasprintf("restoring after run pid %d (dead)",
+				   (int)r.owner);
+	left = record_restore(dirfd, &r, prefix);
+	free(prefix);
+	record_release(&r);
+	(void)close(dirfd);
+	if (left) {
+		fprintf(stderr,
+			"%s: %zu change(s) could not be undone; they stay in "
+			"'%s'\n",
+			progname(), left, record_path());
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_OK;
+}
+
+/* The kernel's view of memory, as show prints it. */
+struct view {
+	struct meminfo m;
+	uint64_t min_free_kb, block_bytes;
+	size_t offline, online;
+	struct zone_info *zones;
+	size_t nzones;
+};
+
+static void view_read(struct view *v)
+{
+	char *path = kpath(menv.proc, "/sys/vm/min_free_kbytes");
+	struct mem_block *b;
+	size_t n, i;
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	r = meminfo_read(&v->m);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot read %s/meminfo",
+			menv.proc);
+	r = kfile_read_u64(path, false, &v->min_free_kb);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'", path);
+	free(path);
+	r = mem_blocks_read(&b, &n, &v->block_bytes);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r,
+			"cannot read %s/devices/system/memory", menv.sys);
+	for (i = 0; i < n; i++) {
+		v->offline += !strcmp(b[i].state, "offline");
+		v->online += !strcmp(b[i].state, "online");
+	}
+	free(b);
+	r = zoneinfo_read(&v->zones, &v->nzones);
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot read %s/zoneinfo",
+			menv.proc);
+}
+
+static void show_json(const struct view *v, struct run_info *ri)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, stdout, true);
+	json_object_begin(&j, NULL);
+	json_run_header(&j, ri);
+	json_u64(&j, "mem_total_bytes", v->m.total);
+	json_u64(&j, "mem_free_bytes", v->m.free);
+	json_u64(&j, "mem_available_bytes", v->m.available);
+	json_u64(&j, "min_free_kbytes", v->min_free_kb);
+	json_u64(&j, "hugepages_total", v->m.hugepages_total);
+	json_u64(&j, "hugepage_bytes", v->m.hugepage_bytes);
+	json_u64(&j, "offline_blocks", v->offline);
+	json_u64(&j, "online_blocks", v->online);
+	json_u64(&j, "block_bytes", v->block_bytes);
+	json_u64(&j, "page_bytes", (uint64_t)sysconf(_SC_PAGESIZE));
+	json_array_begin(&j, "zones");
+	for (i = 0; i < v->nzones; i++) {
+		const struct zone_info *z = &v->zones[i];
+
+		json_object_begin(&j, NULL);
+		json_u64(&j, "node", z->node);
+		json_str(&j, "zone", z->name);
+		json_u64(&j, "managed_pages", z->managed);
+		json_u64(&j, "free_pages", z->free);
+		json_u64(&j, "min", z->min);
+		json_u64(&j, "low", z->low);
+		json_u64(&j, "high", z->high);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+static void show_text(const struct view *v)
+{
+	size_t i;
+
+	printf("mem_total_bytes=%llu\nmem_free_bytes=%llu\n"
+	       "mem_available_bytes=%llu\nmin_free_kbytes=%llu\n"
+	       "hugepages_total=%llu\nhugepage_bytes=%llu\n"
+	       "offline_blocks=%zu\nonline_blocks=%zu\nblock_bytes=%llu\n"
+	       "page_bytes=%ld\n",
+	       (unsigned long long)v->m.total, (unsigned long long)v->m.free,
+	       (unsigned long long)v->m.available,
+	       (unsigned long long)v->min_free_kb,
+	       (unsigned long long)v->m.hugepages_total,
+	       (unsigned long long)v->m.hugepage_bytes, v->offline, v->online,
+	       (unsigned long long)v->block_bytes, sysconf(_SC_PAGESIZE));
+	for (i = 0; i < v->nzones; i++) {
+		const struct zone_info *z = &v->zones[i];
+
+		printf("zone=%u/%s managed_pages=%llu free_pages=%llu min=%llu "
+		       "low=%llu high=%llu\n",
+		       z->node, z->name, (unsigned long long)z->managed,
+		       (unsigned long long)z->free, (unsigned long long)z->min,
+		       (unsigned long long)z->low, (unsigned long long)z->high);
+	}
+}
+
+static int cmd_show(const struct cmdline *cl, struct run_info *ri)
+{
+	enum out_format fmt = opt_format(cl->oc.format, FORMAT_JSON, false);
+	struct view v;
+
+	view_read(&v);
+	if (fmt == FORMAT_JSON)
+		show_json(&v, ri);
+	else
+		show_text(&v);
+	free(v.zones);
+	return EXIT_OK;
+}
+
+static int cmd_shrink(const struct cmdline *cl, struct run_info *ri)
+{
+	struct shrink_opts o = {
+		.owner = cl->owner,
+		.keep_bytes = cl->keep_bytes,
+		.timeout_ns =
+			cl->timeout_ns ? cl->timeout_ns : 5 * NSEC_PER_SEC,
+		.dry_run = cl->dry_run,
+	};
+
+	(void)ri;
+	if (!cl->dry_run && !cl->owner)
+		usage_error("shrink: --owner=PID is required (unless "
+			    "--dry-run)");
+	return shrink_run(&o);
+}
+
+/* clang-format off */
+static const struct command commands[] = {
+	{ "begin", HAS_OWNER, HAS_OWNER, false, cmd_begin },
+	{ "record", HAS_OWNER, HAS_OWNER, true, cmd_record },
+	{ "restore", HAS_OWNER, 0, false, cmd_restore },
+	{ "show", HAS_FORMAT, 0, false, cmd_show },
+	{ "shrink", HAS_OWNER | HAS_KEEP | HAS_DRY_RUN | HAS_TIMEOUT, HAS_KEEP,
+	  false, cmd_shrink },
+};
+/* clang-format on */
+
+/* Names of the HAS_ bits, lowest first. */
+static const char *const option_names[] = { "--owner", "--keep", "--dry-run",
+					    "--timeout", "--format" };
+
+/* Usage errors for options COMMAND does not take or lacks. */
+static void check_options(const struct command *c, const struct cmdline *cl)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(option_names) / sizeof(option_names[0]); i++) {
+		if ((cl->seen & (1u << i)) && !(c->allowed & (1u << i)))
+			usage_error("%s does not take %s", c->name,
+				    option_names[i]);
+		if (!(cl->seen & (1u << i)) && (c->required & (1u << i)))
+			usage_error("%s needs %s", c->name, option_names[i]);
+	}
+	if (!c->takes_args && cl->nargs)
+		usage_error("%s: unexpected argument '%s'", c->name,
+			    cl->args[0]);
+}
+
+static void env_init(void)
+{
+	const char *s = getenv("LATENCY_STATE_DIR");
+
+	menv.proc = getenv("LATENCY_PROC");
+	if (!menv.proc || !*menv.proc)
+		menv.proc = "/proc";
+	menv.sys = getenv("LATENCY_SYS");
+	if (!menv.sys || !*menv.sys)
+		menv.sys = "/sys";
+	menv.state_dir = s && *s ? s : "/var/lib/latency-tests";
+	menv.writer = getenv("LATENCY_MACHINE_WRITER");
+	if (menv.writer && !*menv.writer)
+		menv.writer = NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c = NULL;
+	struct cmdline cl;
+	struct run_info ri;
+	char *name;
+	size_t i;
+	int k;
+
+	prog_init(argc, argv);
+	run_info_init(&ri, "latency-machine", argc, argv);
+	env_init();
+	memset(&cl, 0, sizeof(cl));
+	opt_common_init(&cl.oc);
+	parse_options(argc, argv, &cl);
+	if (optind >= argc)
+		usage_error("no command given");
+	k = optind;
+	name = argv[k];
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			c = &commands[i];
+	if (!c)
+		usage_error("unknown command '%s'", name);
+	/* The command's own options, with getopt naming us in messages. */
+	argv[k] = (char *)progname();
+	optind = 0;
+	parse_options(argc - k, argv + k, &cl);
+	cl.args = argv + k + optind;
+	cl.nargs = argc - k - optind;
+	argv[k] = name;
+	menv.verbose = cl.oc.verbose;
+	check_options(c, &cl);
+	return c->run(&cl, &ri);
+}

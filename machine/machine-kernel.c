@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * latency-machine's view of the kernel: /proc/meminfo, /proc/zoneinfo, the
+ * memory blocks of /sys/devices/system/memory and /proc/PID/stat, all under
+ * the LATENCY_PROC and LATENCY_SYS prefixes; writes to kernel files, which
+ * may hang (a block going offline) and so can run in a child that is killed
+ * on time; and stopping a process only while it is still the one recorded.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/parse.h"
+#include "lib/sig.h"
+#include "lib/timing.h"
+#include "lib/xalloc.h"
+#include "machine/machine.h"
+
+struct machine_env menv;
+
+char *kpath(const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	char *rel, *path;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die(EXIT_RUN_FAILED, "cannot format a path");
+	rel = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(rel, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	path = xasprintf("%s%s", root, rel);
+	free(rel);
+	return path;
+}
+
+ssize_t kfile_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n = read_small_file(path, buf, len);
+
+	if (n < 0)
+		return n;
+	if (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	return n;
+}
+
+int kfile_read_u64(const char *path, bool hex, uint64_t *val)
+{
+	char buf[64], *end;
+	ssize_t n = kfile_read(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	if (!hex)
+		return parse_u64(buf, val);
+	if (!n || strspn(buf, "0123456789abcdefABCDEF") != (size_t)n)
+		return -EINVAL;
+	errno = 0;
+	*val = strtoull(buf, &end, 16);
+	return errno ? -errno : 0;
+}
+
+static int write_value(const char *path, const char *value)
+{
+	char *line = xasprintf("%s\n", value);
+	int fd, r;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		free(line);
+		return r;
+	}
+	/* The kernel takes a sysfs value in one write(). */
+	r = write_all(fd, line, strlen(line));
+	free(line);
+	if (close(fd) && !r)
+		r = -errno;
+	return r;
+}
+
+static int pidfd_open_(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static int pidfd_kill(int pidfd, pid_t pid, int sig)
+{
+#ifdef SYS_pidfd_send_signal
+	if (pidfd >= 0)
+		return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+#endif
+	(void)pidfd;
+	return kill(pid, sig);
+}
+
+static void nap_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	(void)nanosleep(&ts, NULL); /* a signal only shortens the nap */
+}
+
+/*
+ * Wait until the child CHILD ends (reaping it into *STATUS) or DEADLINE_NS
+ * passes or, when STOPPABLE, a stop signal arrives.  Returns 1 when it
+ * ended, 0 otherwise.
+ */
+static int child_wait(pid_t child, int pidfd, uint64_t deadline_ns,
+		      bool stoppable, int *status)
+{
+	for (;;) {
+		pid_t w = waitpid(child, status, WNOHANG);
+		uint64_t now = mono_ns();
+		int ms;
+
+		if (w == child)
+			return 1;
+		if (w < 0 && errno != EINTR) {
+			*status = -1; /* not ours to wait for any more */
+			return 1;
+		}
+		if ((stoppable && sig_stop) || now >= deadline_ns)
+			return 0;
+		ms = (int)((deadline_ns - now + NSEC_PER_MSEC - 1) /
+			   NSEC_PER_MSEC);
+		if (pidfd >= 0) {
+			struct pollfd p = { pidfd, POLLIN, 0 };
+
+			(void)poll(&p, 1, ms > 1000 ? 1000 : ms);
+		} else {
+			nap_ms(ms > 10 ? 10 : (unsigned)ms);
+		}
+	}
+}
+
+static noreturn void child_write(const char *path, const char *value)
+{
+	int r;
+
+	(void)signal(SIGINT, SIG_DFL);
+	(void)signal(SIGTERM, SIG_DFL);
+	(void)signal(SIGHUP, SIG_DFL);
+	if (menv.writer) {
+		execlp(menv.writer, menv.writer, path, value, (char *)NULL);
+		(void)error_errno("cannot run '%s'", menv.writer); /* -> 127 */
+		_exit(127);
+	}
+	r = write_value(path, value);
+	/* The parent reads the errno from the exit status. */
+	_exit(r < 0 && -r < 256 ? -r : r ? EIO : 0);
+}
+
+int kfile_write(const char *path, const char *value, uint64_t timeout_ns)
+{
+	uint64_t deadline;
+	int status = 0, pidfd, ended;
+	pid_t child;
+
+	if (!menv.writer && !timeout_ns)
+		return write_value(path, value);
+	deadline = timeout_ns ? mono_ns() + timeout_ns : UINT64_MAX;
+	(void)fflush(NULL);
+	child = fork();
+	if (child < 0)
+		return -errno;
+	if (!child) {
+		(void)setpgid(0, 0);
+		child_write(path, value);
+	}
+	(void)setpgid(child, child); /* also here: no race with the kill */
+	pidfd = pidfd_open_(child);
+	ended = child_wait(child, pidfd, deadline, true, &status);
+	if (!ended) {
+		/* Its own group: a writer script's children go too. */
+		(void)kill(-child, SIGKILL);
+		/* A write stuck in the kernel ends at its next signal check. */
+		(void)child_wait(child, pidfd, mono_ns() + 10 * NSEC_PER_SEC,
+				 false, &status);
+		if (pidfd >= 0)
+			(void)close(pidfd);
+		return sig_stop ? -EINTR : -ETIMEDOUT;
+	}
+	if (pidfd >= 0)
+		(void)close(pidfd);
+	if (status == -1)
+		return -ECHILD;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	/* A writer exits as our child does: with the write's errno. */
+	if (WIFEXITED(status))
+		return -WEXITSTATUS(status);
+	return -EIO;
+}
+
+int meminfo_read(struct meminfo *mi)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		bool kib;
+	} keys[] = {
+		{ "MemTotal:", offsetof(struct meminfo, total), true },
+		{ "MemFree:", offsetof(struct meminfo, free), true },
+		{ "MemAvailable:", offsetof(struct meminfo, available), true },
+		{ "HugePages_Total:", offsetof(struct meminfo, hugepages_total),
+		  false },
+		{ "Hugepagesize:", offsetof(struct meminfo, hugepage_bytes),
+		  true },
+	};
+	char *path = kpath(menv.proc, "/meminfo"), buf[16384], *line,
+	     *save = NULL;
+	unsigned seen = 0;
+	ssize_t n = kfile_read(path, buf, sizeof(buf));
+	size_t i;
+
+	free(path);
+	if (n < 0)
+		return (int)n;
+	memset(mi, 0, sizeof(*mi));
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			size_t kl = strlen(keys[i].key);
+			unsigned long long v;
+			char *end;
+
+			if (strncmp(line, keys[i].key, kl))
+				continue;
+			errno = 0;
+			v = strtoull(line + kl, &end, 10);
+			if (errno || end == line + kl || strchr(line, '-'))
+				return -EINVAL;
+			*(uint64_t *)((char *)mi + keys[i].off) =
+				keys[i].kib ? v * 1024 : v;
+			seen |= 1u << i;
+		}
+	}
+	/* MemTotal and MemFree are what everything here rests on. */
+	return (seen & 3) == 3 ? 0 : -ENODATA;
+}
+
+uint64_t meminfo_usable(const struct meminfo *mi)
+{
+	uint64_t hp = mi->hugepages_total * mi->hugepage_bytes;
+
+	return mi->total > hp ? mi->total - hp : 0;
+}
+
+char *mem_block_state_path(unsigned long nr)
+{
+	return kpath(menv.sys, "/devices/system/memory/memory%lu/state", nr);
+}
+
+static void mem_block_read(struct mem_block *b)
+{
+	char *p, buf[64];
+	uint64_t v;
+
+	p = mem_block_state_path(b->nr);
+	if (kfile_read(p, b->state, sizeof(b->state)) < 0)
+		b->state[0] = '\0';
+	free(p);
+	p = kpath(menv.sys, "/devices/system/memory/memory%lu/removable",
+		  b->nr);
+	b->removable = kfile_read_u64(p, false, &v) ? -1 : v != 0;
+	free(p);
+	p = kpath(menv.sys, "/devices/system/memory/memory%lu/valid_zones",
+		  b->nr);
+	if (kfile_read(p, buf, sizeof(buf)) < 0)
+		buf[0] = '\0';
+	snprintf(b->valid_zones, sizeof(b->valid_zones), "%s", buf);
+	free(p);
+}
+
+static int block_cmp(const void *a, const void *b)
+{
+	const struct mem_block *x = a, *y = b;
+
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+int mem_blocks_read(struct mem_block **blocks, size_t *n, uint64_t *block_bytes)
+{
+	char *dir = kpath(menv.sys, "/devices/system/memory"), *p;
+	size_t alloc = 0;
+	struct dirent *de;
+	DIR *d;
+	int r;
+
+	*blocks = NULL;
+	*n = 0;
+	*block_bytes = 0;
+	d = opendir(dir);
+	if (!d) {
+		r = errno == ENOENT ? 0 : -errno;
+		free(dir);
+		return r;
+	}
+	p = xasprintf("%s/block_size_bytes", dir);
+	r = kfile_read_u64(p, true, block_bytes);
+	free(p);
+	free(dir);
+	while (!r && (de = readdir(d))) {
+		const char *s = de->d_name;
+		uint64_t nr;
+
+		if (strncmp(s, "memory", 6) || parse_u64(s + 6, &nr) ||
+		    nr > 1000000000)
+			continue;
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 256;
+			*blocks =
+				xreallocarray(*blocks, alloc, sizeof(**blocks));
+		}
+		memset(&(*blocks)[*n], 0, sizeof(**blocks));
+		(*blocks)[*n].nr = (unsigned long)nr;
+		mem_block_read(&(*blocks)[(*n)++]);
+	}
+	(void)closedir(d);
+	if (r)
+		return r;
+	qsort(*blocks, *n, sizeof(**blocks), block_cmp);
+	return 0;
+}
+
+/* "  min      21" -> key "min", value 21; false for other lines. */
+static bool zone_field(const char *line, char *key, size_t klen, uint64_t *val)
+{
+	const char *p = line + strspn(line, " ");
+	size_t kl = strcspn(p, " ");
+	const char *v = p + kl + strspn(p + kl, " ");
+
+	if (!kl || kl >= klen || !*v)
+		return false;
+	memcpy(key, p, kl);
+	key[kl] = '\0';
+	return parse_u64(v, val) == 0;
+}
+
+int zoneinfo_read(struct zone_info **zones, size_t *n)
+{
+	char *path = kpath(menv.proc, "/zoneinfo"), *line = NULL;
+	struct zone_info *z = NULL;
+	size_t alloc = 0, cap = 0;
+	FILE *f = fopen(path, "re");
+	int r = 0;
+
+	free(path);
+	*zones = NULL;
+	*n = 0;
+	if (!f)
+		return -errno;
+	/* Line by line: per-cpu sections make it large on big machines. */
+	while (getline(&line, &cap, f) > 0) {
+		unsigned node;
+		char name[16], key[32];
+		uint64_t v;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "Node %u, zone %15s", &node, name) == 2) {
+			if (*n == alloc) {
+				alloc = alloc ? 2 * alloc : 8;
+				*zones = xreallocarray(*zones, alloc,
+						       sizeof(**zones));
+			}
+			z = &(*zones)[(*n)++];
+			memset(z, 0, sizeof(*z));
+			z->node = node;
+			snprintf(z->name, sizeof(z->name), "%s", name);
+			continue;
+		}
+		if (!z)
+			continue;
+		if (sscanf(line, " pages free %" SCNu64, &v) == 1)
+			z->free = v;
+		else if (zone_field(line, key, sizeof(key), &v)) {
+			if (!strcmp(key, "min"))
+				z->min = v;
+			else if (!strcmp(key, "low"))
+				z->low = v;
+			else if (!strcmp(key, "high"))
+				z->high = v;
+			else if (!strcmp(key, "managed"))
+				z->managed = v;
+		}
+	}
+	if (ferror(f))
+		r = -EIO;
+	free(line);
+	(void)fclose(f); /* read-only */
+	return r;
+}
+
+int proc_starttime(pid_t pid, uint64_t *start)
+{
+	char *path = kpath(menv.proc, "/%d/stat", (int)pid), buf[4096], *p,
+	     *tok;
+	char *save = NULL;
+	ssize_t n = kfile_read(path, buf, sizeof(buf));
+	int field;
+
+	free(path);
+	if (n == -ENOENT || n == -ESRCH)
+		return -ESRCH;
+	if (n < 0)
+		return (int)n;
+	/* The command name may hold anything, ')' too: skip to the last. */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return -EINVAL;
+	if (p[2] == 'Z' || p[2] == 'X')
+		return -ESRCH;
+	/* Field 3 (the state) follows; the start time is field 22. */
+	for (field = 3, tok = strtok_r(p + 2, " ", &save); tok;
+	     field++, tok = strtok_r(NULL, " ", &save))
+		if (field == 22)
+			return parse_u64(tok, start) ? -EINVAL : 0;
+	return -EINVAL;
+}
+
+/*
+ * Wait until PID, which started at START, has ended (zombies count as
+ * ended) or DEADLINE_NS passes: poll its pidfd, or without one look at
+ * /proc every 20 ms.  Returns true when it ended.
+ */
+static bool proc_wait_gone(pid_t pid, int pidfd, uint64_t start,
+			   uint64_t deadline_ns)
+{
+	for (;;) {
+		uint64_t now, st;
+		int ms;
+
+		if (proc_starttime(pid, &st) || st != start)
+			return true;
+		now = mono_ns();
+		if (now >= deadline_ns)
+			return false;
+		ms = (int)((deadline_ns - now) / NSEC_PER_MSEC) + 1;
+		if (pidfd >= 0) {
+			struct pollfd p = { pidfd, POLLIN, 0 };
+
+			(void)poll(&p, 1, ms > 100 ? 100 : ms);
+		} else {
+			nap_ms(ms > 20 ? 20 : (unsigned)ms);
+		}
+	}
+}
+
+int proc_stop(pid_t pid, uint64_t start, uint64_t term_wait_ns, bool *other)
+{
+	uint64_t st;
+	int pidfd, r, sig;
+
+	*other = false;
+	/* Pin the process first; then no new one can take its number. */
+	pidfd = pidfd_open_(pid);
+	if (pidfd < 0 && errno == ESRCH)
+		return 0;
+	r = proc_starttime(pid, &st);
+	if (r || st != start) {
+		if (pidfd >= 0)
+			(void)close(pidfd);
+		*other = !r;
+		return r == -ESRCH || !r ? 0 : r;
+	}
+	r = 1;
+	for (sig = SIGTERM;; sig = SIGKILL) {
+		if (pidfd_kill(pidfd, pid, sig) && errno != ESRCH) {
+			r = -errno;
+			break;
+		}
+		if (proc_wait_gone(pid, pidfd, start,
+				   mono_ns() + (sig == SIGTERM
+							? term_wait_ns
+							: 5 * NSEC_PER_SEC)))
+			break;
+		if (sig == SIGKILL) {
+			r = -ETIMEDOUT;
+			break;
+		}
+	}
+	if (pidfd >= 0)
+		(void)close(pidfd);
+	return r;
+}

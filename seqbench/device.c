@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * seqbench's targets: directories, opened once so that every file is made
+ * relative to the directory itself, and block devices, which are written
+ * only when named again in --yes-destroy, not mounted, not swap, not held
+ * by anyone and big enough.  A device that a --read-only run reads is
+ * refused while a file system writes to it or to a partition of it or a
+ * device stacked on it, or when one of them is swap.  All checks run before
+ * any IO.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/opt.h"
+#include "lib/parse.h"
+#include "lib/xalloc.h"
+#include "seqbench/seqbench.h"
+
+static bool same_device(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && S_ISBLK(sa.st_mode) &&
+	       S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev;
+}
+
+/* Is block device DEV the first field of a line of FILE (mounts, swaps)? */
+static bool listed_in(const char *file, dev_t dev)
+{
+	char line[4096], path[4096];
+	bool found = false;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		struct stat st;
+
+		if (sscanf(line, "%4095s", path) == 1 && !stat(path, &st) &&
+		    S_ISBLK(st.st_mode) && st.st_rdev == dev)
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * A block device target: named again in --yes-destroy, not mounted, not
+ * swap, not held by anyone (O_EXCL), and big enough.  The exclusive
+ * descriptor stays open for the run so nobody mounts it meanwhile.
+ */
+static void check_device(const struct sb_opts *o, const char *dev,
+			 uint64_t need)
+{
+	struct stat st;
+	uint64_t bytes = 0;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < o->n_destroy; i++)
+		if (same_device(dev, o->destroy[i]))
+			break;
+	if (i == o->n_destroy)
+		usage_error("'%s' is a block device: writing to it destroys "
+			    "its data; name it again with --yes-destroy=%s",
+			    dev, dev);
+	if (stat(dev, &st))
+		die_errno(EXIT_RUN_FAILED, "cannot use '%s'", dev);
+	if (listed_in("/proc/mounts", st.st_rdev))
+		die(EXIT_RUN_FAILED, "refusing to write to '%s': it is mounted",
+		    dev);
+	if (listed_in("/proc/swaps", st.st_rdev))
+		die(EXIT_RUN_FAILED,
+		    "refusing to write to '%s': it is used as swap", dev);
+	fd = open(dev, O_RDWR | O_EXCL | O_CLOEXEC);
+	if (fd < 0 && errno == EBUSY)
+		die(EXIT_RUN_FAILED, "refusing to write to '%s': it is in use",
+		    dev);
+	if (fd < 0)
+		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", dev);
+	if (ioctl(fd, BLKGETSIZE64, &bytes))
+		die_errno(EXIT_RUN_FAILED, "cannot get the size of '%s'", dev);
+	if (bytes < need)
+		die(EXIT_RUN_FAILED,
+		    "'%s' holds %llu bytes; this run needs %llu", dev,
+		    (unsigned long long)bytes, (unsigned long long)need);
+	/* Kept open on purpose until exit (see above). */
+}
+
+/* The largest area any combination needs on one device. */
+static uint64_t device_need(const struct sb_opts *o)
+{
+	uint64_t need = 0;
+	size_t s, t;
+
+	for (s = 0; s < o->n_sizes; s++)
+		for (t = 0; t < o->n_threads; t++) {
+			uint64_t per = o->sizes[s] / o->threads[t];
+			uint64_t n = (o->threads[t] + o->n_targets - 1) /
+				     o->n_targets;
+
+			if (per * n > need)
+				need = per * n;
+		}
+	return need;
+}
+
+/*
+ * The descriptor the files of directory target DIR are made in: the
+ * directory itself, not a link to one (a link in a shared place may be
+ * changed under us), so that every file is created relative to it.
+ */
+static int open_target_dir(const char *dir)
+{
+	struct stat st;
+	int fd;
+
+	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
+		die(EXIT_RUN_FAILED,
+		    "cannot use '%s': a symbolic link (name the directory "
+		    "it points to)",
+		    dir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		die_errno(EXIT_RUN_FAILED, "cannot use '%s'", dir);
+	return fd;
+}
+
+void sb_check_targets(struct sb_opts *o)
+{
+	size_t i, n_dev = 0;
+
+	o->target_fds = xcalloc(o->n_targets, sizeof(*o->target_fds));
+	for (i = 0; i < o->n_targets; i++) {
+		struct stat st;
+		struct statvfs vfs;
+
+		o->target_fds[i] = -1;
+		if (stat(o->targets[i], &st))
+			die_errno(EXIT_RUN_FAILED, "cannot use '%s'",
+				  o->targets[i]);
+		if (S_ISBLK(st.st_mode)) {
+			n_dev++;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			die(EXIT_RUN_FAILED,
+			    "cannot use '%s': neither a directory nor a block "
+			    "device",
+			    o->targets[i]);
+		if (!statvfs(o->targets[i], &vfs) && (vfs.f_flag & ST_RDONLY))
+			die(EXIT_RUN_FAILED,
+			    "cannot write in '%s': Read-only file system",
+			    o->targets[i]);
+		if (access(o->targets[i], W_OK | X_OK))
+			die_errno(EXIT_RUN_FAILED, "cannot write in '%s'",
+				  o->targets[i]);
+		o->target_fds[i] = open_target_dir(o->targets[i]);
+	}
+	if (n_dev && n_dev != o->n_targets)
+		usage_error("targets must be all directories or all block "
+			    "devices");
+	o->raw = n_dev > 0;
+	if (!o->raw && o->n_destroy)
+		usage_error("--yes-destroy given but no target is a block "
+			    "device");
+	for (i = 0; o->raw && i < o->n_targets; i++)
+		check_device(o, o->targets[i], device_need(o));
+}
+
+/* The target directories stay open for the whole run (sb_check_targets). */
+void sb_close_targets(const struct sb_opts *o)
+{
+	size_t i;
+
+	for (i = 0; o->target_fds && i < o->n_targets; i++)
+		if (o->target_fds[i] >= 0)
+			(void)close(o->target_fds[i]); /* read-only */
+	free(o->target_fds);
+}
+
+const char *sb_proc_root(void)
+{
+	const char *s = getenv("LATENCY_PROC");
+
+	return s && *s ? s : "/proc";
+}
+
+const char *sb_sys_root(void)
+{
+	const char *s = getenv("LATENCY_SYS");
+
+	return s && *s ? s : "/sys";
+}
+
+/* The block devices whose writes change what a read of one sees. */
+struct devset {
+	dev_t dev[256];
+	size_t n;
+};
+
+static bool devset_has(const struct devset *s, dev_t d)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->dev[i] == d)
+			return true;
+	return false;
+}
+
+/*
+ * Add the device of sysfs directory DIR, its partitions and, through
+ * holders/, every device stacked on it (device-mapper, md) and theirs.
+ */
+static void devset_add(struct devset *s, const char *dir, int depth)
+{
+	static const char *const subs[] = { "", "holders/" };
+	char *p = xasprintf("%s/dev", dir), buf[32];
+	unsigned maj, min;
+	size_t k;
+
+	if (read_small_file(p, buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%u:%u", &maj, &min) != 2 || depth > 16 ||
+	    s->n >= sizeof(s->dev) / sizeof(s->dev[0]) ||
+	    devset_has(s, makedev(maj, min))) {
+		free(p);
+		return;
+	}
+	free(p);
+	s->dev[s->n++] = makedev(maj, min);
+	for (k = 0; k < sizeof(subs) / sizeof(subs[0]); k++) {
+		char *d = xasprintf("%s/%s", dir, subs[k]);
+		DIR *dp = opendir(d);
+		struct dirent *de;
+
+		while (dp && (de = readdir(dp))) {
+			char *sub = xasprintf("%s%s", d, de->d_name), *part;
+
+			/* Partitions are subdirectories with a "partition". */
+			part = xasprintf("%s/partition", sub);
+			if (de->d_name[0] != '.' && (k || !access(part, F_OK)))
+				devset_add(s, sub, depth + 1);
+			free(part);
+			free(sub);
+		}
+		if (dp)
+			closedir(dp);
+		free(d);
+	}
+}
+
+/* A mount of one of S's devices whose file system writes: dies. */
+static void check_mounts(const char *path, const struct devset *s)
+{
+	char *file = xasprintf("%s/self/mountinfo", sb_proc_root());
+	char line[8192], point[4096], super[4096];
+	FILE *f = fopen(file, "r");
+	unsigned maj, min;
+
+	if (!f)
+		die_errno(EXIT_RUN_FAILED, "cannot read '%s'", file);
+	while (fgets(line, sizeof(line), f)) {
+		char *sep = strstr(line, " - ");
+		char opts[4100];
+
+		/* ID PARENT MAJ:MIN ROOT POINT OPTS ... - TYPE SOURCE SUPER */
+		if (!sep ||
+		    sscanf(line, "%*s %*s %u:%u %*s %4095s", &maj, &min,
+			   point) != 3 ||
+		    sscanf(sep + 3, "%*s %*s %4095s", super) != 1 ||
+		    !devset_has(s, makedev(maj, min)))
+			continue;
+		snprintf(opts, sizeof(opts), ",%s,", super);
+		if (!strstr(opts, ",rw,"))
+			continue;
+		parse_octal_escapes(point);
+		fclose(f);
+		die(EXIT_RUN_FAILED,
+		    "refusing to read '%s': %u:%u is mounted read-write on "
+		    "'%s' (its data changes under the read)",
+		    path, maj, min, point);
+	}
+	fclose(f);
+	free(file);
+}
+
+static void check_swaps(const char *path, const struct devset *s)
+{
+	char *file = xasprintf("%s/swaps", sb_proc_root());
+	char line[4096], name[4096];
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return; /* no swap support at all */
+	while (fgets(line, sizeof(line), f)) {
+		struct stat st;
+
+		if (sscanf(line, "%4095s", name) != 1)
+			continue;
+		parse_octal_escapes(name);
+		if (stat(name, &st) || !S_ISBLK(st.st_mode) ||
+		    !devset_has(s, st.st_rdev))
+			continue;
+		fclose(f);
+		die(EXIT_RUN_FAILED,
+		    "refusing to read '%s': '%s' is used as swap", path, name);
+	}
+	fclose(f);
+	free(file);
+}
+
+void sb_check_read_device(const char *path, dev_t dev)
+{
+	char *dir = xasprintf("%s/dev/block/%u:%u", sb_sys_root(), major(dev),
+			      minor(dev));
+	struct devset s;
+
+	memset(&s, 0, sizeof(s));
+	devset_add(&s, dir, 0);
+	if (!s.n) /* no sysfs: the device itself at least */
+		s.dev[s.n++] = dev;
+	free(dir);
+	check_mounts(path, &s);
+	check_swaps(path, &s);
+}

@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC2016,SC2034,SC1091,SC1094,SC2154
+# (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
+test_description='ringbench rr: exact transactions, a server killed, junk on the port'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$abs_top_srcdir/tests/t/lib-ringbench.sh"
+
+# counts FILE: transactions requests responses server_requests
+# server_responses latency_samples complete, of run 1.
+counts() {
+	jqf "$1" '.runs[0] | "\(.transactions) \(.requests) \(.responses) \(.server_requests) \(.server_responses) \(.latency_samples) \(.complete)"'
+}
+
+test_expect_success JQ 'TCP, 2 clients x 300: transactions = requests = responses' '
+	ringbench rr -c 2 -N 300 --warmup 0 --format json >out.json &&
+	echo "600 600 600 600 600 600 true" >expect &&
+	counts out.json >got &&
+	test_cmp expect got &&
+	jqf out.json ".config.protocol, .config.server" >got &&
+	test "$(sed -n 1p got)" = tcp &&
+	sed -n 2p got | grep -q "^127\.0\.0\.1:[0-9][0-9]*$"
+'
+
+test_expect_success JQ 'UDP, and big TCP messages: the same exact counts' '
+	ringbench rr --udp -c 2 -N 200 --warmup 0 --size 100,1000 \
+		--format json >udp.json &&
+	echo "400 400 400 400 400 400 true" >expect &&
+	counts udp.json >got &&
+	test_cmp expect got &&
+	ringbench rr -N 20 --warmup 0 --size 200k,300k --format json >big.json &&
+	echo "20 20 20 20 20 20 true" >expect &&
+	counts big.json >got &&
+	test_cmp expect got
+'
+
+test_expect_success JQ 'warmup transactions reach the server but are not measured' '
+	ringbench rr -N 100 --warmup 50ms --format json >out.json &&
+	w=$(jqf out.json .runs[0].warmup_transactions) &&
+	test "$w" -gt 0 &&
+	echo "100 $((100 + w)) $((100 + w)) $((100 + w)) $((100 + w)) 100 true" >expect &&
+	counts out.json >got &&
+	test_cmp expect got
+'
+
+test_expect_success JQ 'rr keys, placement round-robin: client 0, server 0, ...' '
+	ringbench rr -c 2 --cpus 0,1 -N 10 --warmup 0 --format json >out.json &&
+	for f in transactions_per_s us_per_cycle p50_us p9999_us max_us; do
+		test "$(jq "has(\"$f\")" out.json)" = true || test_fail "no $f"
+	done &&
+	jqf out.json "[.placement[] | \"\(.role)\(.index)@\(.cpu)\"] | sort | join(\" \")" >got &&
+	echo "client0@0 client1@0 server0@1 server1@1" >expect &&
+	test_cmp expect got
+'
+
+test_expect_success 'progress lines per client' '
+	ringbench rr -c 2 -N 100 --warmup 0 --progress 50 -o out.txt >progress &&
+	test_line_count = 4 progress &&
+	! grep -Ev "^[0-9]+\.[0-9]{9} ringbench mode=rr client=[01] transactions=(50|100)$" progress
+'
+
+test_expect_success JQ 'a server killed mid-run: clear error, partial result, exit 1' '
+	start_server srv &&
+	{
+		ringbench rr --connect 127.0.0.1:$port -d 60s --warmup 0 \
+			--progress 200 --format json -o out.json \
+			>kill.progress 2>err &
+	} &&
+	pid=$! &&
+	wait_lines kill.progress 2 &&
+	kill -KILL "$(cat srv.pid)" &&
+	{ wait $pid; test $? = 1; } &&
+	grep -x "ringbench: client 0: the server 127.0.0.1:$port closed the connection (after [0-9]* transactions)" err &&
+	test_line_count = 1 err &&
+	jqf out.json ".partial, .runs[0].complete" >got &&
+	printf "true\nfalse\n" >expect &&
+	test_cmp expect got &&
+	jqf out.json .error | grep -q "closed the connection" &&
+	test "$(jqf out.json .runs[0].transactions)" -ge 400
+'
+
+test_expect_success JQ 'junk on the port: dropped, and the server serves on' '
+	start_server junk &&
+	rr-junk $port "GET / HTTP/1.0\\n\\n" >reply1 &&
+	echo "ERR bad hello" >expect &&
+	test_cmp expect reply1 &&
+	rr-junk $port "RINGBENCH-RR/1 99999999 1\\n" >reply2 &&
+	test_cmp expect reply2 &&
+	rr-junk $port "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" >reply3 &&
+	test_cmp expect reply3 &&
+	ringbench rr --connect 127.0.0.1:$port -N 100 --warmup 0 \
+		--format json >client.json &&
+	test "$(jqf client.json .runs[0].transactions)" = 100 &&
+	stop_server junk 143 &&
+	jqf junk.json ".runs[0] | \"\(.server_requests) \(.server_responses) \(.server_connections) \(.server_dropped)\"" >got &&
+	echo "100 100 4 3" >expect &&
+	test_cmp expect got &&
+	grep -c "^ringbench: warning: dropped 127\.0\.0\.1:[0-9]*: bad hello$" junk.err >n &&
+	echo 3 >expect &&
+	test_cmp expect n
+'
+
+test_expect_success JQ 'a full server answers "ERR busy"; the client says so' '
+	start_server full --max-clients 1 &&
+	{
+		ringbench rr --connect 127.0.0.1:$port -d 60s --warmup 0 \
+			--progress 100 -o hold.txt >hold.progress &
+	} &&
+	hold=$! &&
+	wait_lines hold.progress 1 &&
+	test_expect_code 1 ringbench rr --connect 127.0.0.1:$port -N 1 \
+		--warmup 0 -o /dev/null 2>err &&
+	echo "ringbench: client 0: 127.0.0.1:$port refused the connection: ERR busy" >expect &&
+	test_cmp expect err &&
+	kill -INT $hold &&
+	{ wait $hold; test $? = 130; } &&
+	stop_server full 143
+'
+
+test_done

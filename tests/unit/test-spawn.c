@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests for lib/spawn: exit statuses, signals, a missing program. */
+#include <config.h>
+
+#include <errno.h>
+
+#include "lib/spawn.h"
+#include "tests/tap.h"
+
+int main(void)
+{
+	static const struct {
+		const char *script;
+		int flags, want;
+		const char *what;
+	} cases[] = {
+		{ "exit 0", 0, 0, "success is 0" },
+		{ "exit 7", 0, 7, "an exit status is returned" },
+		{ "kill -TERM $$", 0, 143, "a signal is 128+N" },
+		{ "echo to-stderr >&2; exit 3", SPAWN_QUIET, 3,
+		  "quiet: stderr to /dev/null, status kept" },
+	};
+	char *missing[] = { "latency-tests-no-such-program", NULL };
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = { "sh", "-c", (char *)cases[i].script, NULL };
+
+		is_int(spawn_wait(argv, cases[i].flags), cases[i].want, "%s",
+		       cases[i].what);
+	}
+	is_int(spawn_wait(missing, 0), -ENOENT, "a missing program: -ENOENT");
+	return done_testing();
+}
