@@ -56,6 +56,7 @@ fi
 # shellcheck source=scripts/workloads.sh
 . "$datadir/workloads.sh"
 
+# shellcheck disable=SC2154 # prog is set by shell-lib.sh (checked with -x)
 usage() {
 	print_stdout <<EOF
 Usage: $prog [OPTION]...

@@ -38,6 +38,7 @@ fi
 # shellcheck source=scripts/shell-lib.sh
 . "$datadir/shell-lib.sh"
 
+# shellcheck disable=SC2154 # prog is set by shell-lib.sh (checked with -x)
 usage() {
 	print_stdout <<EOF
 Usage: $prog [OPTION]... --yes-destroy=DEVICE DEVICE

@@ -55,6 +55,25 @@ static int write_stream(int fd, struct rand *r, uint64_t size, char *buf,
 	return 0;
 }
 
+/*
+ * --prepare truncates what is there, as dd does: but never a file that is
+ * not a plain file of ours with one name (a hard link planted in a shared
+ * directory would make root overwrite its target; O_NOFOLLOW covers the
+ * symbolic ones).  Checked on the open descriptor, before any write.
+ */
+static void refuse_foreign(int fd, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		die_errno(EXIT_RUN_FAILED, "cannot stat '%s'", path);
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != geteuid())
+		die(EXIT_RUN_FAILED,
+		    "'%s' is not a regular file of ours with one link: "
+		    "refusing to overwrite it",
+		    path);
+}
+
 int sb_prepare(const struct sb_opts *o)
 {
 	const char *path = o->targets[0];
@@ -64,10 +83,12 @@ int sb_prepare(const struct sb_opts *o)
 	int fd, e;
 
 	rand_seed(&r, o->seed);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		die_errno(EXIT_RUN_FAILED, "cannot create '%s'", path);
+	refuse_foreign(fd, path);
+	if (ftruncate(fd, 0))
+		die_errno(EXIT_RUN_FAILED, "cannot truncate '%s'", path);
 	e = write_stream(fd, &r, o->sizes[0], buf, block);
 	if (!e && fsync(fd))
 		e = -errno;

@@ -53,6 +53,18 @@ test_expect_success '--prepare writes SIZE bytes, seeded, and refuses a FIFO' '
 	test_cmp expect err
 '
 
+test_expect_success '--prepare truncates its own file, never a hard link' '
+	seqbench --prepare -s 1M -d big2 &&
+	test "$(wc -c <big2)" = 1048576 &&
+	printf "keep me\n" >target &&
+	ln target linked &&
+	test_expect_code 1 seqbench --prepare -s 1M -d linked >out 2>err &&
+	echo "seqbench: '\''linked'\'' is not a regular file of ours with one link: refusing to overwrite it" >expect &&
+	test_cmp expect err &&
+	printf "keep me\n" >expect &&
+	test_cmp expect target
+'
+
 test_expect_success 'usage errors' '
 	test_expect_code 2 seqbench --read-only --nofrag -d big 2>err &&
 	grep -q "^seqbench: --nofrag cannot be combined with --read-only$" err &&
