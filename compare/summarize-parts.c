@@ -22,9 +22,10 @@
 #include "lib/xalloc.h"
 #include "compare/summarize.h"
 
-const char *const summ_shrink_keys[8] = {
+const char *const summ_shrink_keys[SUMM_SHRINK_KEYS] = {
 	"floor_bytes",	 "goal_bytes",	  "offline_blocks",   "offline_bytes",
 	"hugetlb_pages", "hugetlb_bytes", "mem_total_before", "mem_total_after",
+	"reserve_bytes", "workload_free_bytes",
 };
 
 static void strv_push(struct summ_strv *sv, char *s)
@@ -208,7 +209,7 @@ static void shrink_line(struct summ_run *r, char *line)
 				     "no");
 		return;
 	}
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < SUMM_SHRINK_KEYS; i++) {
 		if (strcmp(line, summ_shrink_keys[i]))
 			continue;
 		r->shrink[i].set = !parse_u64(eq, &r->shrink[i].v);

@@ -112,7 +112,7 @@ static void put_pressure(struct json *j, const struct summ_run *r)
 		 "peak_rss_bytes");
 	if (r->has_shrink) {
 		json_object_begin(j, "shrink");
-		for (i = 0; i < 8; i++)
+		for (i = 0; i < SUMM_SHRINK_KEYS; i++)
 			put_u64(j, summ_shrink_keys[i], r->shrink[i]);
 		if (r->shrink_reached < 0)
 			json_null(j, "reached");

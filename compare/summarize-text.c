@@ -166,7 +166,7 @@ static void put_pressure(FILE *f, const struct summ_run *r)
 	}
 	if (r->has_shrink) {
 		fputs("shrink:", f);
-		for (i = 0; i < 8; i++)
+		for (i = 0; i < SUMM_SHRINK_KEYS; i++)
 			put_u(f, summ_shrink_keys[i], r->shrink[i]);
 		fprintf(f, " reached=%s\n",
 			r->shrink_reached < 0	 ? "n/a"

@@ -32,6 +32,9 @@
 #define SUMM_MAX_PART_DEPTH (JSON_MAX_DEPTH - 3)
 
 /* An unsigned figure that may be unknown (null in JSON). */
+/* How many shrink.txt keys latency-summarize keeps (summ_shrink_keys). */
+#define SUMM_SHRINK_KEYS 10
+
 struct summ_u64 {
 	bool set;
 	uint64_t v;
@@ -114,7 +117,7 @@ struct summ_run {
 	size_t n_reports;
 	struct summ_part *reports;
 	bool has_shrink;
-	struct summ_u64 shrink[8];
+	struct summ_u64 shrink[SUMM_SHRINK_KEYS];
 	int shrink_reached;	    /* -1 unknown, 0 no, 1 yes */
 	struct summ_strv notes;	    /* the driver's notes file */
 	struct summ_strv own_notes; /* what latency-summarize found */
@@ -160,7 +163,7 @@ struct json_node *summ_load_object(struct summ_run *r, const char *file,
 void summ_parts_read(struct summ_run *r);
 void summ_run_release(struct summ_run *r);
 /* Names of the shrink.txt keys, in order (shrink[i]); "reached" apart. */
-extern const char *const summ_shrink_keys[8];
+extern const char *const summ_shrink_keys[SUMM_SHRINK_KEYS];
 /* The number at KEY of a part, for the text summary: its literal or NULL. */
 const char *summ_part_num(const struct summ_part *p, const char *key);
 

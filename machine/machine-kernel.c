@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -350,6 +351,33 @@ int mem_blocks_read(struct mem_block **blocks, size_t *n, uint64_t *block_bytes)
 	return 0;
 }
 
+/* "  protection: (0, 2000, 2000)" -> the most of the list; false else. */
+static bool zone_protection(const char *line, uint64_t *most)
+{
+	const char *p = line + strspn(line, " ");
+	char *end;
+
+	if (strncmp(p, "protection: (", 13))
+		return false;
+	*most = 0;
+	for (p += 13;; p = end + 1) {
+		uint64_t v;
+
+		p += strspn(p, " ");
+		errno = 0;
+		if (!isdigit((unsigned char)*p))
+			return false;
+		v = strtoull(p, &end, 10);
+		if (errno)
+			return false;
+		*most = v > *most ? v : *most;
+		if (*end == ')')
+			return true;
+		if (*end != ',')
+			return false;
+	}
+}
+
 /* "  min      21" -> key "min", value 21; false for other lines. */
 static bool zone_field(const char *line, char *key, size_t klen, uint64_t *val)
 {
@@ -400,6 +428,8 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 			continue;
 		if (sscanf(line, " pages free %" SCNu64, &v) == 1)
 			z->free = v;
+		else if (zone_protection(line, &v))
+			z->protect = v;
 		else if (zone_field(line, key, sizeof(key), &v)) {
 			if (!strcmp(key, "min"))
 				z->min = v;

@@ -36,7 +36,8 @@
 struct plan {
 	struct meminfo m0;
 	uint64_t min_free_kb0, in_use, margin, floor, goal, target;
-	uint64_t reserve; /* the zones' high watermarks added up */
+	uint64_t keep;
+	uint64_t reserve; /* free but not theirs: locked_bytes() */
 	struct mem_block *blocks;
 	size_t nblocks;
 	uint64_t block_bytes;
@@ -67,21 +68,51 @@ static uint64_t min_free_kbytes(void)
 	return v;
 }
 
+static void zones_read(struct zone_info **z, size_t *n)
+{
+	int r = zoneinfo_read(z, n);
+
+	if (r)
+		die_err(EXIT_RUN_FAILED, -r, "cannot read %s/zoneinfo",
+			menv.proc);
+}
+
 /* Every zone's high watermark added up, in bytes: what kswapd keeps free. */
 static uint64_t high_wmarks_bytes(void)
 {
 	uint64_t high = 0;
 	struct zone_info *z;
 	size_t n, i;
-	int r = zoneinfo_read(&z, &n);
 
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot read %s/zoneinfo",
-			menv.proc);
+	zones_read(&z, &n);
 	for (i = 0; i < n; i++)
 		high += z[i].high;
 	free(z);
 	return high * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * Free memory the workloads cannot take, in bytes: in every zone, what is
+ * free up to its high watermark (kswapd's) plus its protection against
+ * allocations that could come from a higher zone (theirs).  On a big
+ * machine shrunk with hugetlb pages, the small zones' protection is tens
+ * of MiB: free memory there is not the workloads', and where the pool
+ * happened to leave the free pages made their share vary from run to run.
+ */
+static uint64_t locked_bytes(void)
+{
+	uint64_t locked = 0;
+	struct zone_info *z;
+	size_t n, i;
+
+	zones_read(&z, &n);
+	for (i = 0; i < n; i++) {
+		uint64_t keep = z[i].high + z[i].protect;
+
+		locked += z[i].free < keep ? z[i].free : keep;
+	}
+	free(z);
+	return locked * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 /*
@@ -115,6 +146,15 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/*
+ * The target as the kernel stands now: offlining blocks lowers the
+ * watermarks and the lower zones' protection, and so what is locked.
+ */
+static uint64_t target_now(const struct plan *p)
+{
+	return max_u64(p->in_use + p->keep + locked_bytes(), p->floor);
+}
+
 static bool candidate(const struct mem_block *b)
 {
 	return !strcmp(b->state, "online") && b->removable != 0 &&
@@ -137,10 +177,12 @@ static void plan_make(struct plan *p, uint64_t keep)
 	p->margin = margin_bytes();
 	p->floor = max_u64(p->in_use + p->margin, TOTAL_MIN);
 	/*
-	 * The workloads get KEEP above what kswapd keeps free: memory under
-	 * the high watermarks is the kernel's reserve, not theirs.
+	 * The workloads get KEEP above what they cannot take: memory under
+	 * the high watermarks is kswapd's, and under a zone's protection is
+	 * kept from them.
 	 */
-	p->reserve = high_wmarks_bytes();
+	p->keep = keep;
+	p->reserve = locked_bytes();
 	p->goal = p->in_use + keep + p->reserve;
 	p->target = max_u64(p->goal, p->floor);
 	r = mem_blocks_read(&p->blocks, &p->nblocks, &p->block_bytes);
@@ -322,7 +364,7 @@ static void offline_blocks(int dirfd, const struct shrink_opts *o,
 		uint64_t margin = margin_bytes();
 
 		read_meminfo(&m);
-		if (meminfo_usable(&m) < p->target + p->block_bytes)
+		if (meminfo_usable(&m) < target_now(p) + p->block_bytes)
 			break;
 		if (m.free < margin + p->block_bytes) {
 			say("stopping: one more block would leave MemFree "
@@ -370,12 +412,12 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 	for (round = 0; round < HUGETLB_ROUNDS && !sig_stop; round++) {
 		struct meminfo m, m2;
 		uint64_t margin = margin_bytes(), want, cap;
-		uint64_t nr;
+		uint64_t nr, target = target_now(p);
 		int r;
 
 		read_meminfo(&m);
-		want = meminfo_usable(&m) > p->target
-			       ? (meminfo_usable(&m) - p->target) / hp
+		want = meminfo_usable(&m) > target
+			       ? (meminfo_usable(&m) - target) / hp
 			       : 0;
 		cap = m.free > margin ? (m.free - margin) / hp : 0;
 		if (!min_u64(want, cap))
@@ -440,23 +482,37 @@ static void release_hugetlb(int dirfd, const struct plan *p,
 			    struct outcome *out)
 {
 	char *path = kpath(menv.proc, "/sys/vm/nr_hugepages"), buf[32];
-	uint64_t hp = p->m0.hugepage_bytes, usable, pool, nr, give;
-	struct meminfo m;
-	int r;
+	uint64_t hp = p->m0.hugepage_bytes, pool;
+	int round;
 
-	read_meminfo(&m);
-	usable = meminfo_usable(&m);
-	if (!hp || usable + hp > p->target || !recorded_pool(dirfd, &pool) ||
-	    kfile_read_u64(path, false, &nr) || nr <= pool)
+	if (!hp || !recorded_pool(dirfd, &pool))
 		goto out;
-	give = min_u64((p->target - usable) / hp, nr - pool);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(nr - give));
-	r = kfile_write(path, buf, 0);
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", path);
-	out->hugetlb_released = give;
-	say("gave back %llu huge pages: the machine was under the target",
-	    (unsigned long long)give);
+	/*
+	 * In rounds: a page given back may land in a zone whose protection
+	 * keeps it from the workloads.
+	 */
+	for (round = 0; round < HUGETLB_ROUNDS; round++) {
+		uint64_t target = target_now(p), usable, nr, give;
+		struct meminfo m;
+		int r;
+
+		read_meminfo(&m);
+		usable = meminfo_usable(&m);
+		if (usable + hp > target || kfile_read_u64(path, false, &nr) ||
+		    nr <= pool)
+			break;
+		give = min_u64((target - usable) / hp, nr - pool);
+		snprintf(buf, sizeof(buf), "%llu",
+			 (unsigned long long)(nr - give));
+		r = kfile_write(path, buf, 0);
+		if (r)
+			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
+				path);
+		out->hugetlb_released += give;
+		say("gave back %llu huge pages: the machine was under the "
+		    "target",
+		    (unsigned long long)give);
+	}
 out:
 	free(path);
 }
@@ -475,17 +531,34 @@ static uint64_t mem_boot_mib(const struct plan *p)
 	return (p->target + reserved + MIB - 1) / MIB;
 }
 
+/* Free memory the workloads can take: above every zone's locked part. */
+static uint64_t workload_free_bytes(void)
+{
+	uint64_t sum = 0;
+	struct zone_info *z;
+	size_t n, i;
+
+	zones_read(&z, &n);
+	for (i = 0; i < n; i++) {
+		uint64_t keep = z[i].high + z[i].protect;
+
+		sum += z[i].free > keep ? z[i].free - keep : 0;
+	}
+	free(z);
+	return sum * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
 static void report(const struct plan *p, const struct outcome *out)
 {
 	struct meminfo m;
-	uint64_t tol, usable;
+	uint64_t tol, usable, target = target_now(p);
 	char s1[32], s2[32];
 	bool reached;
 
 	read_meminfo(&m);
 	usable = meminfo_usable(&m);
 	tol = p->hugetlb_ok ? p->m0.hugepage_bytes : p->block_bytes;
-	reached = usable < p->target + max_u64(tol, 1);
+	reached = usable < target + max_u64(tol, 1);
 	s1[fmt_ns_fixed(s1, out->offline_ns, 3)] = '\0';
 	s2[fmt_ns_fixed(s2, out->hugetlb_ns, 3)] = '\0';
 	printf("floor_bytes=%llu\ngoal_bytes=%llu\noffline_blocks=%zu\n"
@@ -505,22 +578,25 @@ static void report(const struct plan *p, const struct outcome *out)
 	       "min_free_kbytes_after=%llu\nblocks_tried=%llu\n"
 	       "blocks_refused=%llu\nblocks_timed_out=%llu\nofflined=%s\n"
 	       "offline_s=%s\nhugetlb_s=%s\n",
-	       (unsigned long long)p->target, (unsigned long long)p->in_use,
+	       (unsigned long long)target, (unsigned long long)p->in_use,
 	       (unsigned long long)p->reserve, (unsigned long long)p->margin,
 	       (unsigned long long)usable, (unsigned long long)p->min_free_kb0,
 	       (unsigned long long)min_free_kbytes(),
 	       (unsigned long long)out->tried, (unsigned long long)out->refused,
 	       (unsigned long long)out->timed_out,
 	       out->offlined ? out->offlined : "", s1, s2);
-	printf("hugetlb_released=%llu\n",
-	       (unsigned long long)out->hugetlb_released);
+	printf("hugetlb_released=%llu\nreserve_after_bytes=%llu\n"
+	       "workload_free_bytes=%llu\n",
+	       (unsigned long long)out->hugetlb_released,
+	       (unsigned long long)locked_bytes(),
+	       (unsigned long long)workload_free_bytes());
 	if (!reached && !sig_stop)
 		fprintf(stderr,
 			"%s: could not shrink to %llu MiB (%llu MiB left "
 			"usable: "
 			"%zu blocks offline, %llu hugetlb pages); for this "
 			"pressure boot with mem=%lluM\n",
-			progname(), (unsigned long long)(p->target / MIB),
+			progname(), (unsigned long long)(target / MIB),
 			(unsigned long long)(usable / MIB), out->offlined_n,
 			(unsigned long long)out->hugetlb_pages,
 			(unsigned long long)mem_boot_mib(p));

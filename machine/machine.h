@@ -81,6 +81,12 @@ struct zone_info {
 	unsigned node;
 	char name[16];
 	uint64_t managed, free, min, low, high;
+	/*
+	 * The most of its "protection" (lowmem_reserve) list, in pages: what
+	 * the zone keeps free, above its watermarks, from allocations that
+	 * could have come from a higher zone (the workloads' own).
+	 */
+	uint64_t protect;
 };
 int zoneinfo_read(struct zone_info **zones, size_t *n);
 

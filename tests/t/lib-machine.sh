@@ -158,6 +158,26 @@ case $file in
 	echo "$value" >"$file"
 	;;
 esac
+# The Normal zone's free pages follow MemFree (the DMA zone keeps its own).
+case $file in
+*/memory*/state | */nr_hugepages)
+	free_kb=$(awk '$1 == "MemFree:" { print $2 }' "$F/proc/meminfo")
+	awk -v kb="$free_kb" '
+		/^Node/ { z = $4 }
+		z == "DMA" && $1 == "pages" && $2 == "free" { dma = $3 }
+		{ line[NR] = $0; zone[NR] = z }
+		END {
+			n = int(kb / 4) - dma
+			if (n < 0) n = 0
+			for (i = 1; i <= NR; i++) {
+				if (zone[i] == "Normal" && line[i] ~ /^ *pages free /)
+					line[i] = "  pages free     " n
+				print line[i]
+			}
+		}' "$F/proc/zoneinfo" >"$F/proc/zoneinfo.new"
+	mv "$F/proc/zoneinfo.new" "$F/proc/zoneinfo"
+	;;
+esac
 EOF
 	chmod +x "$FAKE/writer"
 }

@@ -4,10 +4,12 @@ test_description='latency-machine shrink: the plan, blocks, hugetlb, the floor'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-machine.sh"
 
-# zero_high: no high watermarks in the fake tree (no reserve), so that
-# the sizes below stay round.
+# zero_high: no high watermarks and no protection in the fake tree (no
+# reserve), so that the sizes below stay round.
 zero_high() {
-	sed "s/^\( *high \).*/\10/" "$FAKE/proc/zoneinfo" >"$FAKE/zoneinfo" &&
+	sed -e "s/^\( *high \).*/\10/" \
+		-e "s/protection: .*/protection: (0, 0, 0, 0)/" \
+		"$FAKE/proc/zoneinfo" >"$FAKE/zoneinfo" &&
 	mv "$FAKE/zoneinfo" "$FAKE/proc/zoneinfo"
 }
 
@@ -48,11 +50,33 @@ test_expect_success 'dry run: the workloads get --keep above the high watermarks
 	sed "s/^\( *high \).*/\112800/" "$FAKE/proc/zoneinfo" >zi &&
 	mv zi "$FAKE/proc/zoneinfo" &&
 	machine shrink --keep=600M --dry-run >out &&
-	# Three zones with a high watermark of 12800 pages (50 MiB) each.
-	test "$(value reserve_bytes out)" = $((150 * MIB)) &&
-	test "$(value goal_bytes out)" = $((1262 * MIB)) &&
+	# Normal: 12800 pages (50 MiB) under its high watermark; DMA: all
+	# its 100 free pages, under high + protection; Movable: none free.
+	test "$(value reserve_bytes out)" = $((12900 * 4096)) &&
+	test "$(value goal_bytes out)" = $((1112 * MIB + 12900 * 4096)) &&
+	# The margin counts every high watermark (three zones of 50 MiB).
 	test "$(value margin_bytes out)" = $((150 * MIB)) &&
 	test "$(value floor_bytes out)" = $((662 * MIB))
+'
+
+test_expect_success 'shrink: free memory under a zone'"'"'s protection is not the workloads'"'"'' '
+	fake_2g && zero_high &&
+	rm -rf state &&
+	# A DMA32-like zone: 20000 pages (78 MiB) free, high 1000, protecting
+	# 25000 from higher zones: all locked, as on a big machine.
+	awk "/zone +DMA\$/ { z = 1 } z && /pages free/ { \$0 = \"  pages free     20000\" }
+	     z && /high/ { \$0 = \"        high     1000\" }
+	     z && /protection/ { \$0 = \"        protection: (0, 25000, 25000, 25000)\"; z = 0 }
+	     { print }" "$FAKE/proc/zoneinfo" >zi &&
+	mv zi "$FAKE/proc/zoneinfo" &&
+	fake_pid 4242 1000 &&
+	machine begin --owner=4242 &&
+	machine shrink --owner=4242 --keep=600M >out &&
+	test "$(value reserve_bytes out)" = $((20000 * 4096)) &&
+	test "$(value reached out)" = yes &&
+	# MemFree keeps the locked 20000 pages on top of --keep.
+	test "$(value mem_free_after out)" -ge $((600 * MIB + 20000 * 4096)) &&
+	test "$(value mem_free_after out)" -lt $((602 * MIB + 20000 * 4096))
 '
 
 test_expect_success 'dry run: a hugetlb pool reserved before is not counted as in use' '
@@ -131,6 +155,8 @@ test_expect_success 'shrink: refusing and hanging blocks are given up, the next 
 	blocks_timed_out=1
 	offlined=memory16,memory11,memory10,memory8,memory7,memory6,memory5
 	hugetlb_released=0
+	reserve_after_bytes=0
+	workload_free_bytes=$((600 * MIB))
 	EOF
 	grep -v "_s=" out >got &&
 	test_cmp expect got &&
