@@ -9,7 +9,7 @@
  * machine).  Each change is in the state record before it is made.  The
  * floor, explained in the man page: MemFree never below 64 MiB, twice
  * min_free_kbytes or the zones' high watermarks added up, whichever is
- * most, and MemTotal never below 256 MiB.
+ * most, and MemTotal never below 128 MiB.
  */
 #include <config.h>
 
@@ -29,7 +29,7 @@
 
 #define MIB (1024ULL * 1024)
 #define MARGIN_MIN (64 * MIB)
-#define TOTAL_MIN (256 * MIB)
+#define TOTAL_MIN (128 * MIB)
 /* Rounds of hugetlb reservation while the kernel still gives pages. */
 #define HUGETLB_ROUNDS 4
 

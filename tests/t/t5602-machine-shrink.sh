@@ -114,13 +114,13 @@ test_expect_success 'dry run: the margin is twice min_free_kbytes when that is m
 	test "$(value hugetlb_pages_planned out)" = 0
 '
 
-test_expect_success 'dry run: never below 256 MiB in all' '
+test_expect_success 'dry run: never below 128 MiB in all' '
 	fake_tree 512 500 1024 && zero_high &&
 	fake_blocks 0 3 &&
 	machine shrink --keep=0 --dry-run >out &&
 	test "$(value in_use_bytes out)" = $((12 * MIB)) &&
-	test "$(value floor_bytes out)" = $((256 * MIB)) &&
-	test "$(value plan_blocks out)" = memory3,memory2 &&
+	test "$(value floor_bytes out)" = $((128 * MIB)) &&
+	test "$(value plan_blocks out)" = memory3,memory2,memory1 &&
 	test "$(value hugetlb_pages_planned out)" = 0
 '
 
