@@ -148,11 +148,21 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 
 /*
  * The target as the kernel stands now: offlining blocks lowers the
- * watermarks and the lower zones' protection, and so what is locked.
+ * watermarks and the lower zones' protection, and so what is locked; and
+ * what is in use moves while blocks are migrated and the pool grows (per-cpu
+ * lists drained, memory freed since the plan).  So: what is in use now,
+ * --keep and what is locked now, never below the floor as it is now.
  */
 static uint64_t target_now(const struct plan *p)
 {
-	return max_u64(p->in_use + p->keep + locked_bytes(), p->floor);
+	struct meminfo m;
+	uint64_t usable, in_use, floor;
+
+	read_meminfo(&m);
+	usable = meminfo_usable(&m);
+	in_use = usable - min_u64(m.free, usable);
+	floor = max_u64(in_use + margin_bytes(), TOTAL_MIN);
+	return max_u64(in_use + p->keep + locked_bytes(), floor);
 }
 
 static bool candidate(const struct mem_block *b)
