@@ -272,6 +272,8 @@ void summ_run_release(struct summ_run *r)
 		free(r->runs[i].elapsed_s.str);
 		free(r->runs[i].start_mono_s.str);
 		free(r->runs[i].end_mono_s.str);
+		free(r->runs[i].user_s.str);
+		free(r->runs[i].sys_s.str);
 	}
 	free(r->runs);
 	free(r->elapsed);

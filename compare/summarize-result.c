@@ -60,6 +60,8 @@ static void put_gitk_run(struct json *j, const struct summ_gitk_run *g)
 	put_u64(j, "pgscan_kswapd", g->delta[SC_PGSCAN_KSWAPD]);
 	put_u64(j, "pgscan_direct", g->delta[SC_PGSCAN_DIRECT]);
 	put_u64(j, "allocstall", g->delta[SC_ALLOCSTALL]);
+	json_copy(j, "user_s", &g->user_s);
+	json_copy(j, "sys_s", &g->sys_s);
 	json_copy(j, "start_mono_s", &g->start_mono_s);
 	json_copy(j, "end_mono_s", &g->end_mono_s);
 	put_u64(j, "progress_lines", g->progress_lines);

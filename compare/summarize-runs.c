@@ -111,6 +111,8 @@ static void read_gitk(struct summ_run *r, size_t i)
 	get_number(r, file, it, "elapsed_s", &g->elapsed_s);
 	get_number(r, file, it, "start_mono_s", &g->start_mono_s);
 	get_number(r, file, it, "end_mono_s", &g->end_mono_s);
+	get_number(r, file, it, "user_s", &g->user_s);
+	get_number(r, file, it, "sys_s", &g->sys_s);
 	get_u64(r, file, it, "iterations[0].", "majflt", &g->majflt);
 	get_u64(r, file, it, "iterations[0].", "lines", &g->progress_lines);
 	g->has_window = to_ns(&g->start_mono_s, &g->start_ns) &&

@@ -98,6 +98,9 @@ static void put_run(FILE *f, size_t i, const struct summ_gitk_run *g)
 	put_u(f, "pgscan_kswapd", g->delta[SC_PGSCAN_KSWAPD]);
 	put_u(f, "pgscan_direct", g->delta[SC_PGSCAN_DIRECT]);
 	put_u(f, "allocstall", g->delta[SC_ALLOCSTALL]);
+	put_num(f, "user_s",
+		g->user_s.type == JSON_NUMBER ? g->user_s.str : NULL);
+	put_num(f, "sys_s", g->sys_s.type == JSON_NUMBER ? g->sys_s.str : NULL);
 	put_u(f, "progress_lines", g->progress_lines);
 	fputc('\n', f);
 }

@@ -74,7 +74,7 @@ enum summ_counter {
 
 struct summ_gitk_run {
 	/* Numbers as fake-gitk wrote them (JSON_NULL when unknown). */
-	struct json_node elapsed_s, start_mono_s, end_mono_s;
+	struct json_node elapsed_s, start_mono_s, end_mono_s, user_s, sys_s;
 	struct summ_u64 majflt, progress_lines;
 	struct summ_u64 delta[SC_COUNT];	/* snapshot after - before */
 	struct summ_u64 reclaim_ns, compact_ns; /* from trace-events.log */

@@ -97,6 +97,8 @@ static void write_json(const struct fg_config *c, const struct totals *t,
 		json_ns_as_s(&j, "end_mono_s", c->res[i].end_ns);
 		json_u64(&j, "majflt", c->res[i].majflt);
 		json_u64(&j, "minflt", c->res[i].minflt);
+		json_ns_as_s(&j, "user_s", c->res[i].user_ns);
+		json_ns_as_s(&j, "sys_s", c->res[i].sys_ns);
 		json_u64(&j, "lines", c->res[i].lines);
 		json_object_end(&j);
 	}

@@ -712,6 +712,11 @@ static void release(struct walker *w, struct children_map *map_out)
 	malloc_trim(0);
 }
 
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+}
+
 int walk_history(const struct walk_opts *o, unsigned iter,
 		 struct walk_result *res, struct children_map *map_out)
 {
@@ -746,6 +751,8 @@ int walk_history(const struct walk_opts *o, unsigned iter,
 	if (getrusage(RUSAGE_SELF, &ru1) == 0) {
 		res->majflt = (uint64_t)(ru1.ru_majflt - ru0.ru_majflt);
 		res->minflt = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt);
+		res->user_ns = tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime);
+		res->sys_ns = tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
 	}
 	release(&w, r ? NULL : map_out);
 	return r;

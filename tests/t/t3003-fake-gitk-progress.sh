@@ -4,6 +4,7 @@
 # (test bodies are single-quoted on purpose; test-lib.sh sets the rest)
 test_description='fake-gitk progress lines: by time or by commits, and the per-load figures'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
+command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 . "$abs_top_srcdir/tests/t/lib-fake-gitk.sh"
 
 # iter_values KEY FILE: the value of KEY in each iterations[] entry, one a
@@ -95,13 +96,18 @@ test_expect_success 'the end line is stamped with end_mono_s' '
 '
 
 test_expect_success 'majflt and minflt are counts of each load' '
-	grep -o "\"majflt\":[0-9][0-9]*,\"minflt\":[1-9][0-9]*,\"lines\":[0-9][0-9]*}" t.json >m &&
+	grep -o "\"majflt\":[0-9][0-9]*,\"minflt\":[1-9][0-9]*,\"user_s\":[0-9.]*,\"sys_s\":[0-9.]*,\"lines\":[0-9][0-9]*}" t.json >m &&
 	test_line_count = 3 m
+'
+
+test_expect_success JQ 'user_s and sys_s: the CPU time of each load, some of it spent' '
+	jq -e "[.iterations[] | .user_s + .sys_s > 0 and .user_s + .sys_s < 600]
+		| length == 3 and all" t.json
 '
 
 test_expect_success 'what the driver reads: iterations[0] of one load with --reread' '
 	fake-gitk --iterations 1 --format json -o one.json --reread gen >out 2>err &&
-	grep -q "\"iterations\":\\[{\"elapsed_s\":[0-9]*\\.[0-9]\\{9\\},\"commits\":3000,\"interrupted\":false,\"start_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"end_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"majflt\":[0-9]*,\"minflt\":[0-9]*,\"lines\":$(wc -l <out | tr -d " ")}\\]," one.json
+	grep -q "\"iterations\":\\[{\"elapsed_s\":[0-9]*\\.[0-9]\\{9\\},\"commits\":3000,\"interrupted\":false,\"start_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"end_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"majflt\":[0-9]*,\"minflt\":[0-9]*,\"user_s\":[0-9]*\\.[0-9]\\{9\\},\"sys_s\":[0-9]*\\.[0-9]\\{9\\},\"lines\":$(wc -l <out | tr -d " ")}\\]," one.json
 '
 
 test_expect_success 'elapsed_s is end_mono_s - start_mono_s' '
