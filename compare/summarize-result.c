@@ -189,6 +189,10 @@ void summ_write_result(FILE *out, const struct summ_run *r)
 	json_double(&j, "elapsed_stddev_s", r->stddev_s);
 	json_double(&j, "elapsed_cv_pct", r->cv_pct);
 	json_double(&j, "elapsed_ci95_pct", r->ci95_pct);
+	json_double(&j, "user_mean_s", r->user_mean_s);
+	json_double(&j, "user_cv_pct", r->user_cv_pct);
+	json_double(&j, "sys_mean_s", r->sys_mean_s);
+	json_double(&j, "sys_cv_pct", r->sys_cv_pct);
 	put_from(&j, "failures", &r->kmsg, "failures");
 	put_from(&j, "oom_kills", &r->kmsg, "oom_kills");
 	summ_highorder_json(&j, r);

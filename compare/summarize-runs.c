@@ -293,6 +293,30 @@ static void read_events(struct summ_run *r)
 			  (unsigned long long)bad_lines);
 }
 
+/* Mean and CoV of the runs' user_s (SYS: sys_s); NAN when unknown. */
+static void cpu_stats(const struct summ_run *r, bool sys, double *mean,
+		      double *cv)
+{
+	double *v = xcalloc(r->n_runs + 1, sizeof(*v)), sd;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n_runs; i++) {
+		const struct json_node *x =
+			sys ? &r->runs[i].sys_s : &r->runs[i].user_s;
+
+		if (x->type == JSON_NUMBER)
+			v[n++] = x->num;
+	}
+	*mean = *cv = NAN;
+	if (n)
+		*mean = stats_mean_of(v, n);
+	if (n >= 2 && *mean > 0) {
+		sd = stats_stddev_of(v, n);
+		*cv = 100 * sd / *mean;
+	}
+	free(v);
+}
+
 static void elapsed_stats(struct summ_run *r)
 {
 	struct stats_ci ci;
@@ -303,6 +327,8 @@ static void elapsed_stats(struct summ_run *r)
 		if (r->runs[i].elapsed_s.type == JSON_NUMBER)
 			r->elapsed[r->n_elapsed++] = r->runs[i].elapsed_s.num;
 	r->mean_s = r->stddev_s = r->cv_pct = r->ci95_pct = NAN;
+	cpu_stats(r, false, &r->user_mean_s, &r->user_cv_pct);
+	cpu_stats(r, true, &r->sys_mean_s, &r->sys_cv_pct);
 	if (!r->n_elapsed)
 		return;
 	r->mean_s = stats_mean_of(r->elapsed, r->n_elapsed);

@@ -140,6 +140,19 @@ static void put_runs(FILE *f, const struct summ_run *r)
 	put_double(f, r->cv_pct, 2, "%");
 	fputs(", 95% CI of the mean +/-", f);
 	put_double(f, r->ci95_pct, 2, "%");
+	/*
+	 * The user work is the same every run: its spread is the machine's,
+	 * the floor under the CoV of elapsed.
+	 */
+	fputs("\ncpu: user mean ", f);
+	put_double(f, r->user_mean_s, 3, " s");
+	fputs(", CoV ", f);
+	put_double(f, r->user_cv_pct, 2, "%");
+	fputs(" (the same work every run: the machine's own spread); sys mean ",
+	      f);
+	put_double(f, r->sys_mean_s, 3, " s");
+	fputs(", CoV ", f);
+	put_double(f, r->sys_cv_pct, 2, "%");
 	fputc('\n', f);
 	for (i = 0; i < r->n_runs; i++)
 		put_run(f, i, &r->runs[i]);

@@ -105,6 +105,8 @@ struct summ_run {
 	size_t n_elapsed;
 	double *elapsed;
 	double mean_s, stddev_s, cv_pct, ci95_pct;
+	/* fake-gitk's CPU time over the runs: mean (s) and CoV (%). */
+	double user_mean_s, user_cv_pct, sys_mean_s, sys_cv_pct;
 	struct summ_part vmstat, kmsg, trace, seqbench, machine_before,
 		machine_after, calibration, highorder;
 	/* latency-highorder's orders, ascending, and its p99 over all. */
