@@ -109,9 +109,12 @@ Memory pressure (as root):
                        memory cgroup for fake-gitk) or none
   --mem-limit=SIZE     an explicit memory cgroup limit instead of the
                        ratio (mode memcg)
-  --swap=SIZE|DEVICE|none  swap for the run: a swap file of SIZE, a swap
-                       DEVICE, or none (default: a swap file twice the
-                       footprint, kept in the cache directory)
+  --swap=SIZE|DEVICE|zram[:SIZE]|none  swap for the run: a swap file of
+                       SIZE, a swap DEVICE, a zram device (compressed
+                       memory: no disk between reclaim and swap-in, the
+                       steadier choice on a virtual machine), or none
+                       (default: a swap file twice the footprint, kept
+                       in the cache directory)
   --allow-unconfined   go on without pressure when this machine cannot
                        apply it (default: stop)
   --sysctl=NAME=VALUE[,NAME=VALUE]...  set kernel tunables for the run
@@ -434,7 +437,7 @@ unconfined() {
 	fi
 }
 
-# decide_swap: what swap the run gets (swap_kind file|cached|device|none,
+# decide_swap: what swap the run gets (swap_kind file|cached|device|zram|none,
 # swap_path), and a preflight of where a swap file would go.
 decide_swap() {
 	swap_kind=none swap_path=
@@ -452,6 +455,12 @@ decide_swap() {
 	case $cfg_swap in
 	/*)
 		swap_kind=device swap_path=$cfg_swap
+		return 0
+		;;
+	zram | zram:*)
+		_why=$(confine_zram_check "${LATENCY_SYS:-/sys}") ||
+			unsupported "cannot use --swap=$cfg_swap: $_why"
+		swap_kind=zram
 		return 0
 		;;
 	auto)
@@ -536,8 +545,29 @@ swap_on() {
 		confine_swap_make "$swap_path" "$cfg_swap_bytes" \
 			"$run_dir/commands.log" || return 1
 		;;
+	zram)
+		# A new device where zram-control can make one (recorded at
+		# once: restore resets and removes it), else the unused zram0.
+		_sys=${LATENCY_SYS:-/sys}
+		if [ -w "$_sys/class/zram-control/hot_add" ]; then
+			_n=$(cat "$_sys/class/zram-control/hot_add") || return 1
+			machine record zram "zram$_n" hot || return 1
+		else
+			_n=0
+			machine record zram zram0 || return 1
+		fi
+		swap_path=/dev/zram$_n
+		# Without a size: the automatic one (twice the footprint).
+		echo "${cfg_swap_bytes:-${swap_auto_bytes:-268435456}}" \
+			>"$_sys/block/zram$_n/disksize" || return 1
+		run_logged mkswap -q "$swap_path" || return 1
+		note "zram: $(sed 's/.*\[\(.*\)\].*/\1/' "$_sys/block/zram$_n/comp_algorithm" 2>/dev/null) compression, $(cat "$_sys/block/zram$_n/disksize") bytes"
+		;;
 	esac
-	[ "$swap_kind" = device ] || chmod 600 "$swap_path" || return 1
+	case $swap_kind in
+	device | zram) ;;
+	*) chmod 600 "$swap_path" || return 1 ;;
+	esac
 	machine record swapoff "$swap_path" || return 1
 	run_logged swapon "$swap_path" || return 1
 	confine_swapdev=$swap_path

@@ -39,7 +39,7 @@ enum cfg_kind {
 	K_DECIMAL,  /* a positive decimal such as 3 or 1.5 */
 	K_CONFINE,  /* auto, global, memcg or none */
 	K_MEMLIMIT, /* ratio, none or a size */
-	K_SWAP,	    /* auto, none, /DEVICE or a size */
+	K_SWAP,	    /* auto, none, zram[:SIZE], /DEVICE or a size */
 	K_SYSCTL,   /* NAME=VALUE[,NAME=VALUE]... */
 };
 
@@ -278,6 +278,12 @@ static int check_sysctl(const char *where, const char *v, char **err)
  * "FILE:LINE: " in a config file; the key is then named as the file names
  * it).  Returns 0, or -EINVAL and the message in *ERR.
  */
+/* The size of a --swap value: "zram:SIZE" -> "SIZE", else the value. */
+static const char *swap_size_part(const char *v)
+{
+	return strncmp(v, "zram:", 5) ? v : v + 5;
+}
+
 static int check_value(const struct cfg_key *k, const char *where,
 		       const char *v, char **err)
 {
@@ -342,7 +348,9 @@ static int check_value(const struct cfg_key *k, const char *where,
 			r = has_control(v) ? fail(&why, "no control characters")
 					   : 0;
 		else if (strcmp(v, "auto") && strcmp(v, "none") &&
-			 !(r = check_size(v, &bytes, &why)) && bytes < 1 << 20)
+			 strcmp(v, "zram") &&
+			 !(r = check_size(swap_size_part(v), &bytes, &why)) &&
+			 bytes < 1 << 20)
 			/* A swap file is made in whole MiB. */
 			r = fail(&why, "expected a size of at least 1M");
 		break;
@@ -612,7 +620,7 @@ int summ_config_resolve(struct summ_config *c, char **err)
 	free(why);
 	why = NULL;
 	swap = value_of(c, "swap");
-	if (*swap != '/' && !check_size(swap, &bytes, &why))
+	if (*swap != '/' && !check_size(swap_size_part(swap), &bytes, &why))
 		c->swap_bytes = bytes >> 20 << 20;
 	free(why);
 	return 0;

@@ -3,8 +3,8 @@
  * The kinds of entry in the machine-state record: how `latency-machine
  * record` checks and completes one (a path, a sysctl or sysfs knob and its
  * value, a transparent huge page size's setting, a block device's
- * readahead, a memory block, the hugetlb pool size, a process and its start
- * time), and how restore undoes it.  Every undo is idempotent and says
+ * readahead, a memory block, the hugetlb pool size, a zram swap device, a
+ * process and its start time), and how restore undoes it.  Every undo is idempotent and says
  * whether it did something, found nothing to do, or failed and why.
  */
 #include <config.h>
@@ -320,6 +320,27 @@ static char *make_online(int argc, char **argv)
 	return xasprintf("online\tmemory%llu", (unsigned long long)nr);
 }
 
+/*
+ * zram N [hot]: the zram device /dev/zramN, set up by the run as swap;
+ * "hot" when the run made it through zram-control's hot_add (restore then
+ * removes it), "kept" when it was there, unused, before the run.
+ */
+static char *make_zram(int argc, char **argv)
+{
+	const char *s = argv[1];
+	uint64_t nr;
+
+	if (!strncmp(s, "zram", 4))
+		s += 4;
+	if (parse_u64(s, &nr) || nr > 1000000)
+		usage_error("zram: '%s' is not a zram device (zramN or N)",
+			    argv[1]);
+	if (argc > 2 && strcmp(argv[2], "hot"))
+		usage_error("zram: '%s' is not 'hot'", argv[2]);
+	return xasprintf("zram\tzram%llu\t%s", (unsigned long long)nr,
+			 argc > 2 ? "hot" : "kept");
+}
+
 static char *make_hugepages(int argc, char **argv)
 {
 	uint64_t count;
@@ -477,6 +498,56 @@ static enum undo_result undo_thp(char **f, char **note)
 	return write_back(path, f[2], note);
 }
 
+/* Off as swap, emptied (reset), and removed again when the run made it. */
+static enum undo_result undo_zram(char **f, char **note)
+{
+	char *dir = kpath(menv.sys, "/block/%s", f[1]);
+	char *dev = xasprintf("/dev/%s", f[1]), *path;
+	uint64_t nr;
+	bool hot = !strcmp(f[2], "hot");
+	enum undo_result res;
+
+	if (strncmp(f[1], "zram", 4) || parse_u64(f[1] + 4, &nr) ||
+	    (!hot && strcmp(f[2], "kept"))) {
+		*note = xstrdup("not a zram device");
+		res = UNDO_FAILED;
+		goto out;
+	}
+	if (access(dir, F_OK) && errno == ENOENT) {
+		*note = xstrdup("no such device now");
+		res = UNDO_NOOP;
+		goto out;
+	}
+	if (swap_enabled(dev, note)) {
+		char *argv[] = { "swapoff", dev, NULL };
+		int r = spawn_wait(argv, 0);
+
+		if (r) {
+			*note = r < 0 ? note_err(-r, "cannot run swapoff")
+				      : xasprintf("swapoff exited with status %d",
+						  r);
+			res = UNDO_FAILED;
+			goto out;
+		}
+	} else if (*note) {
+		res = UNDO_FAILED;
+		goto out;
+	}
+	path = kpath(menv.sys, "/block/%s/reset", f[1]);
+	res = write_back(path, "1", note);
+	if (res == UNDO_DONE && hot) {
+		char num[24];
+
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)nr);
+		res = write_back(kpath(menv.sys, "/class/zram-control/hot_remove"),
+				 num, note);
+	}
+out:
+	free(dir);
+	free(dev);
+	return res;
+}
+
 static enum undo_result undo_readahead(char **f, char **note)
 {
 	unsigned maj, min;
@@ -584,6 +655,7 @@ static const struct kind kinds[] = {
 	{ "online",    1, 1, 1, 1, make_online,    undo_online },
 	{ "hugepages", 0, 1, 1, 1, make_hugepages, undo_hugepages },
 	{ "readahead", 1, 2, 2, 2, make_readahead, undo_readahead },
+	{ "zram",      1, 2, 2, 2, make_zram,      undo_zram },
 	{ "pid",       1, 1, 2, 1, make_pid,       undo_pid },
 };
 /* clang-format on */

@@ -62,6 +62,20 @@ confine_swap_check() {
 	done
 }
 
+# confine_zram_check SYS: why a zram swap device cannot be made here (one
+# line, status 1), or nothing: zram-control's hot_add, or an unused zram0.
+confine_zram_check() {
+	if [ -w "$1/class/zram-control/hot_add" ]; then
+		return 0
+	fi
+	if [ -w "$1/block/zram0/disksize" ] &&
+		[ "$(cat "$1/block/zram0/disksize")" = 0 ]; then
+		return 0
+	fi
+	echo "no zram device to use (the kernel has no zram, or zram0 is in use and there is no $1/class/zram-control/hot_add)"
+	return 1
+}
+
 # confine_fs_type DIR: the file system type of DIR (tmpfs, ext2/ext3, ...).
 confine_fs_type() {
 	stat -f -c %T "$1" 2>/dev/null

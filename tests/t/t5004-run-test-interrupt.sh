@@ -38,6 +38,12 @@ wait_for_file() {
 
 confine=--confine=none
 test_have_prereq CONFINE && confine="--mem-limit=64M --swap=16M"
+if test_have_prereq CONFINE && { [ -w /sys/class/zram-control/hot_add ] ||
+	[ "$(cat /sys/block/zram0/disksize 2>/dev/null)" = 0 ]; }; then
+	test_set_prereq ZRAM
+else
+	say "no usable zram device here (no zram-control, zram0 absent or in use): the zram swap test is skipped"
+fi
 
 test_expect_success DEFAULT_SIGNAL 'SIGINT stops the run: status 130, partial result' '
 	# A child of a non-interactive shell starts with SIGINT ignored, as
@@ -94,6 +100,27 @@ test_expect_success CONFINE 'a given swap device is enabled for the run and disa
 	grep -q "^$PWD/swapdev " res/dev/sysinfo/before/swaps &&
 	! grep -F "$PWD/swapdev" /proc/swaps &&
 	test -s swapdev
+'
+
+test_expect_success ZRAM '--swap=zram: a zram device is made, used as swap, and gone after' '
+	ls /sys/block >blocks.before &&
+	"$rt" --label=zram --commits=300 --gitk-runs=1 --warmup=0 \
+		--mem-limit=64M --swap=zram:16M \
+		--music-args="--songs=1 --song-size=64k" \
+		--results=res >out 2>err &&
+	dev=$(sed -n "s/^swap: \(\/dev\/zram[0-9]*\) (zram)$/\1/p" res/zram/notes) &&
+	test -n "$dev" &&
+	grep -qx "swapon $dev" res/zram/commands.log &&
+	grep -qx "mkswap -q $dev" res/zram/commands.log &&
+	grep -q "^$dev " res/zram/sysinfo/before/swaps &&
+	grep -x "zram: .* compression, 16777216 bytes" res/zram/notes &&
+	grep -qx "latency-machine: restoring run pid [0-9]*: zram ${dev#/dev/} [a-z]*" res/zram/machine.log &&
+	! grep -q "^$dev " /proc/swaps &&
+	ls /sys/block >blocks.after &&
+	test_cmp blocks.before blocks.after &&
+	if test -e "/sys/block/${dev#/dev/}/disksize"; then
+		test "$(cat "/sys/block/${dev#/dev/}/disksize")" = 0
+	fi
 '
 
 test_expect_success 'a machine that cannot confine: status 3 unless allowed' '

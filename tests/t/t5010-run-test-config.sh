@@ -103,6 +103,17 @@ test_expect_success 'the shell form: action, flags, keys with _, sizes in bytes'
 	! test -s out
 '
 
+test_expect_success '--swap=zram and zram:SIZE; a bad zram size is refused before any work' '
+	latency-summarize --run-config --shell -- --swap=zram:300M >out &&
+	grep -x "swap=zram:300M" out && grep -x "swap_bytes=314572800" out &&
+	latency-summarize --run-config --shell -- --swap=zram >out &&
+	grep -x "swap=zram" out && grep -x "swap_bytes=" out &&
+	test_expect_code 2 "$rt" --swap=zram:100k --print-config 2>err &&
+	grep "invalid value .zram:100k. for --swap (expected a size of at least 1M)" err &&
+	test_expect_code 2 "$rt" --swap=zramx --print-config 2>err &&
+	grep "invalid value .zramx. for --swap" err
+'
+
 test_expect_success 'the environment defaults are checked too' '
 	test_expect_code 2 env LATENCY_DEFAULT_RATIO=x "$rt" --print-config \
 		>out 2>err &&

@@ -224,6 +224,47 @@ test_expect_success 'record refuses a value with a tab or a newline' '
 	test_cmp before state/state
 '
 
+test_expect_success 'zram: swapoff if still swap, reset, and hot_remove when the run made it' '
+	setup &&
+	mkdir -p "$FAKE/sys/block/zram0" "$FAKE/sys/block/zram1" \
+		"$FAKE/sys/class/zram-control" &&
+	for d in zram0 zram1; do
+		echo 0 >"$FAKE/sys/block/$d/reset" &&
+		echo 734003200 >"$FAKE/sys/block/$d/disksize" || return 1
+	done &&
+	: >"$FAKE/sys/class/zram-control/hot_remove" &&
+	machine begin --owner=4242 &&
+	machine record --owner=4242 zram zram0 &&
+	machine record --owner=4242 zram 1 hot &&
+	printf "format\t1\nowner\t4242\t1000\nzram\tzram0\tkept\nzram\tzram1\thot\n" >expect &&
+	test_cmp expect state/state &&
+	printf "/dev/zram1                              partition\t1048572\t\t0\t\t-2\n" \
+		>>"$FAKE/proc/swaps" &&
+	machine restore --owner=4242 2>err &&
+	p="latency-machine: restoring run pid 4242" &&
+	printf "%s\n" "$p: zram zram1 hot" "$p: zram zram0 kept" >expect &&
+	test_cmp expect err &&
+	echo "swapoff /dev/zram1" >expect &&
+	test_cmp expect swapoff.log &&
+	test "$(cat "$FAKE/sys/block/zram0/reset")" = 1 &&
+	test "$(cat "$FAKE/sys/block/zram1/reset")" = 1 &&
+	test "$(cat "$FAKE/sys/class/zram-control/hot_remove")" = 1 &&
+	! test -e state/state
+'
+
+test_expect_success 'zram: a device that went away has nothing to undo; bad entries refused' '
+	setup &&
+	machine begin --owner=4242 &&
+	machine record --owner=4242 zram zram7 hot &&
+	machine restore --owner=4242 2>err &&
+	grep -x "latency-machine: restoring run pid 4242: zram zram7 hot (no such device now)" err &&
+	machine begin --owner=4242 &&
+	test_expect_code 2 machine record --owner=4242 zram sda 2>err &&
+	grep "zram: .sda. is not a zram device" err &&
+	test_expect_code 2 machine record --owner=4242 zram zram1 cold 2>err &&
+	grep "zram: .cold. is not .hot." err
+'
+
 test_expect_success 'record checks kinds and arguments' '
 	setup &&
 	machine begin --owner=4242 &&
