@@ -194,31 +194,16 @@ void summ_highorder_json(struct json *j, const struct summ_run *r)
 
 void summ_highorder_line(FILE *f, const struct summ_run *r)
 {
-	bool probed = false;
-	size_t i;
+	struct highorder_pct *o;
+	size_t i, n = r->highorder.root ? r->n_ho : 0;
 
-	fputs(" HighOrder:", f);
-	if (!r->highorder.root || !r->n_ho) {
-		fputs(" none (not probed)\n", f);
-		return;
+	o = xcalloc(n + 1, sizeof(*o));
+	for (i = 0; i < n; i++) {
+		o[i].order = r->ho[i].order;
+		o[i].pct = success_pct(&r->ho[i]);
 	}
-	for (i = 0; i < r->n_ho; i++) {
-		double pct = success_pct(&r->ho[i]);
-
-		fprintf(f, " order-%u ", r->ho[i].order);
-		if (isfinite(pct))
-			fprintf(f, "%.1f%%", pct);
-		else
-			fputs("n/a", f);
-		probed |= isfinite(pct);
-	}
-	/* Milliseconds, one decimal; finer below 1 ms, so a fast fault
-	 * does not read 0.0.  No probe, no time. */
-	if (!isfinite(r->ho_p99_us) || !probed)
-		fputs(" (p99 fault n/a)\n", f);
-	else
-		fprintf(f, " (p99 fault %.*f ms)\n",
-			r->ho_p99_us >= 1000 ? 1 : 3, r->ho_p99_us / 1000);
+	highorder_line_write(f, o, n, r->ho_p99_us);
+	free(o);
 }
 
 void summ_highorder_text(FILE *f, const struct summ_run *r)

@@ -177,6 +177,43 @@ void text_write(FILE *f, const char *s)
 	free(e);
 }
 
+char *fmt_fault_ms(char *buf, double us)
+{
+	if (!isfinite(us) || us < 0)
+		snprintf(buf, FMT_FAULT_MS, "n/a");
+	else
+		snprintf(buf, FMT_FAULT_MS, "%.*f", us >= 1000 ? 1 : 3,
+			 us / 1000);
+	return buf;
+}
+
+void highorder_line_write(FILE *f, const struct highorder_pct *o, size_t n,
+			  double p99_us)
+{
+	char ms[FMT_FAULT_MS];
+	bool probed = false;
+	size_t i;
+
+	fputs(" HighOrder:", f);
+	if (!n) {
+		fputs(" none (not probed)\n", f);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		fprintf(f, " order-%u ", o[i].order);
+		if (isfinite(o[i].pct))
+			fprintf(f, "%.1f%%", o[i].pct);
+		else
+			fputs("n/a", f);
+		probed |= isfinite(o[i].pct);
+	}
+	/* No probe, no time. */
+	if (!probed || !isfinite(p99_us) || p99_us < 0)
+		fputs(" (p99 fault n/a)\n", f);
+	else
+		fprintf(f, " (p99 fault %s ms)\n", fmt_fault_ms(ms, p99_us));
+}
+
 void md_cell_write(FILE *f, const char *s)
 {
 	char *e = text_escape(s), *p;

@@ -124,6 +124,37 @@ void md_cell_write(FILE *f, const char *s);
 void csv_field(FILE *f, const char *s, char sep);
 
 /*
+ * The second line of a run's summary.txt (DESIGN.md contract 3), which
+ * latency-compare --format=2009 repeats: one probed order and its success
+ * in percent (NaN without attempts: printed n/a).
+ */
+struct highorder_pct {
+	unsigned order;
+	double pct;
+};
+
+/* Room for fmt_fault_ms()'s text. */
+#define FMT_FAULT_MS 32
+
+/*
+ * A fault time of US microseconds in milliseconds as that line prints it:
+ * one decimal from 1 ms up, three below, so that a fast fault does not
+ * read 0.0 ("3.1", "0.281"); "n/a" when US is not finite or below 0.
+ * Returns BUF (FMT_FAULT_MS bytes).
+ */
+char *fmt_fault_ms(char *buf, double us);
+
+/*
+ * Write the line after its label: " HighOrder: order-2 100.0% order-9
+ * 41.2% (p99 fault 3.1 ms)\n" for the N orders O (in the order given) and
+ * P99_US, the 99th percentile fault time of every probe; "(p99 fault
+ * n/a)" when that is unknown or no order has a success rate; " HighOrder:
+ * none (not probed)\n" when N is 0.
+ */
+void highorder_line_write(FILE *f, const struct highorder_pct *o, size_t n,
+			  double p99_us);
+
+/*
  * A result file: a regular file is written under a temporary name and
  * renamed into place on commit; anything else is written straight.
  */

@@ -412,6 +412,52 @@ static void escape(void)
 	}
 }
 
+/* summary.txt's line 2, as latency-summarize and latency-compare write it. */
+static void highorder_line(void)
+{
+	static const struct highorder_pct three[] = {
+		{ 2, 100.0 },
+		{ 4, 97.25 },
+		{ 9, 41.2 },
+	};
+	static const struct highorder_pct untried[] = { { 4, NAN },
+							{ 9, 100.0 / 3 } };
+	static const struct highorder_pct none[] = { { 9, NAN } };
+	static const struct {
+		const struct highorder_pct *o;
+		size_t n;
+		double p99_us;
+		const char *want;
+	} cases[] = {
+		{ three, 3, 3100,
+		  " HighOrder: order-2 100.0% order-4 97.2% order-9 41.2% "
+		  "(p99 fault 3.1 ms)\n" },
+		{ untried, 2, 45.6,
+		  " HighOrder: order-4 n/a order-9 33.3% (p99 fault 0.046 "
+		  "ms)\n" },
+		{ three, 1, 281,
+		  " HighOrder: order-2 100.0% (p99 fault 0.281 ms)\n" },
+		{ three, 1, NAN,
+		  " HighOrder: order-2 100.0% (p99 fault n/a)\n" },
+		{ none, 1, 12, " HighOrder: order-9 n/a (p99 fault n/a)\n" },
+		{ three, 0, 12, " HighOrder: none (not probed)\n" },
+	};
+	char ms[FMT_FAULT_MS];
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		f = mem();
+		highorder_line_write(f, cases[i].o, cases[i].n,
+				     cases[i].p99_us);
+		fclose(f);
+		is_str(buf, cases[i].want, "HighOrder line case %zu", i);
+	}
+	is_str(fmt_fault_ms(ms, 999.9), "1.000", "fault time below 1 ms");
+	is_str(fmt_fault_ms(ms, 1000), "1.0", "fault time from 1 ms");
+	is_str(fmt_fault_ms(ms, -1), "n/a", "no negative fault time");
+}
+
 int main(void)
 {
 	json();
@@ -422,6 +468,7 @@ int main(void)
 	atomic_straight();
 	copy();
 	escape();
+	highorder_line();
 	free(buf);
 	return done_testing();
 }
