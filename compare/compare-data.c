@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * latency-compare's machine-readable reports: CSV (one row per label,
- * then the seqbench rows) and JSON (the contract 4 header, one object per
- * label with its changes against the baseline, then the seqbench rows).
+ * then the ringbench, seqbench and high-order rows, each section after an
+ * empty line with its own header) and JSON (the contract 4 header, one
+ * object per label with its changes against the baseline, then the
+ * seqbench and ringbench rows).
  */
 #include <config.h>
 
@@ -199,6 +201,48 @@ static void rb_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
 	cmp_rb_each(l, n, alpha, rb_csv_row, out);
 }
 
+/*
+ * The high-order rows, the names of the JSON report's high_order list:
+ * one per label and order, the change columns empty for the baseline and
+ * for an order it did not probe.
+ */
+static void ho_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
+{
+	size_t i, k;
+
+	if (!cmp_has_ho(l, n))
+		return;
+	fputs("\nlabel,order,attempts,successes,success_pct,fault_p99_us,"
+	      "change_pp,p,significant,mde_pp\n",
+	      out);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < l[i].n_ho; k++) {
+			const struct cmp_ho *h = &l[i].ho[k];
+			struct cmp_ho_change c = { false, NAN,	 NAN,
+						   NAN,	  false, NAN };
+
+			if (i)
+				c = cmp_ho_change(&l[0], h, alpha);
+			csv_field(out, l[i].label, ',');
+			fprintf(out, "%u,%llu,%llu,", h->order,
+				(unsigned long long)h->attempts,
+				(unsigned long long)h->successes);
+			csv_num(out, cmp_ho_pct(h));
+			fputc(',', out);
+			csv_num(out, cmp_ho_fault_p99(h));
+			fputc(',', out);
+			csv_num(out, c.diff_pp);
+			fputc(',', out);
+			csv_num(out, c.p);
+			fputc(',', out);
+			csv_bool(out, c.tested, c.significant);
+			fputc(',', out);
+			csv_num(out, c.mde_pp);
+			fputc('\n', out);
+		}
+	}
+}
+
 void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
 		    double alpha)
 {
@@ -208,14 +252,16 @@ void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
 	for (i = 0; i < n; i++)
 		csv_row(out, &l[0], &l[i], alpha);
 	rb_csv(out, l, n, alpha);
-	if (!cmp_has_seqbench(l, n))
-		return;
-	fputs("\nlabel,phase,size_mib,block_bytes,threads,runs,"
-	      "rate_mib_s_mean,rate_mib_s_stddev,rate_mib_s_ci99_half,"
-	      "cpu_pct_mean,rate_change_pct,rate_p,rate_significant,"
-	      "rate_mde_pct\n",
-	      out);
-	cmp_sb_each(l, n, alpha, sb_csv_row, out);
+	if (cmp_has_seqbench(l, n)) {
+		fputs("\nlabel,phase,size_mib,block_bytes,threads,runs,"
+		      "rate_mib_s_mean,rate_mib_s_stddev,"
+		      "rate_mib_s_ci99_half,cpu_pct_mean,rate_change_pct,"
+		      "rate_p,rate_significant,rate_mde_pct\n",
+		      out);
+		cmp_sb_each(l, n, alpha, sb_csv_row, out);
+	}
+	/* Last, so that the sections before keep their places. */
+	ho_csv(out, l, n, alpha);
 }
 
 static void json_key_of(char *key, size_t len, int f, const char *suffix)

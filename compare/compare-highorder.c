@@ -5,11 +5,15 @@
  * and each order's success rate against the baseline's by the
  * two-proportion z test (a rate of successes out of attempts is a
  * proportion, not a mean of samples, so Welch's test does not apply), with
- * the smallest difference the test could have seen.
+ * the smallest difference the test could have seen.  The fault time
+ * (fault_p99_us per order, and monitors.highorder.fault_p99_us over every
+ * probe) is a percentile, which cannot be pooled: a label's is the mean of
+ * its results'.
  */
 #include <config.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/output.h"
@@ -42,6 +46,8 @@ void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho)
 	if (h) {
 		h->attempts += ho->attempts;
 		h->successes += ho->successes;
+		h->fault_p99_sum_us += ho->fault_p99_sum_us;
+		h->fault_p99_n += ho->fault_p99_n;
 		return;
 	}
 	*list = xreallocarray(*list, *n + 1, sizeof(**list));
@@ -53,17 +59,31 @@ void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho)
 
 void cmp_ho_pool(struct cmp_label *l)
 {
-	size_t i, k;
+	double sum = 0;
+	size_t i, k, n = 0;
 
-	for (i = 0; i < l->n; i++)
+	for (i = 0; i < l->n; i++) {
 		for (k = 0; k < l->r[i]->n_ho; k++)
 			cmp_ho_add(&l->ho, &l->n_ho, &l->r[i]->ho[k]);
+		if (!isnan(l->r[i]->ho_p99_us)) {
+			sum += l->r[i]->ho_p99_us;
+			n++;
+		}
+	}
+	l->ho_p99_us = n ? sum / (double)n : NAN;
 }
 
 double cmp_ho_pct(const struct cmp_ho *h)
 {
 	return h && h->attempts
 		       ? 100.0 * (double)h->successes / (double)h->attempts
+		       : NAN;
+}
+
+double cmp_ho_fault_p99(const struct cmp_ho *h)
+{
+	return h && h->fault_p99_n
+		       ? h->fault_p99_sum_us / (double)h->fault_p99_n
 		       : NAN;
 }
 
@@ -113,6 +133,7 @@ void cmp_ho_json(struct json *j, const struct cmp_label *base,
 		json_u64(j, "attempts", h->attempts);
 		json_u64(j, "successes", h->successes);
 		json_double(j, "success_pct", cmp_ho_pct(h));
+		json_double(j, "fault_p99_us", cmp_ho_fault_p99(h));
 		if (l != base) {
 			struct cmp_ho_change c = cmp_ho_change(base, h, alpha);
 
@@ -127,4 +148,18 @@ void cmp_ho_json(struct json *j, const struct cmp_label *base,
 		json_object_end(j);
 	}
 	json_array_end(j);
+	json_double(j, "high_order_fault_p99_us", l->ho_p99_us);
+}
+
+void cmp_ho_line(FILE *f, const struct cmp_label *l)
+{
+	struct highorder_pct *o = xcalloc(l->n_ho + 1, sizeof(*o));
+	size_t i;
+
+	for (i = 0; i < l->n_ho; i++) {
+		o[i].order = l->ho[i].order;
+		o[i].pct = cmp_ho_pct(&l->ho[i]);
+	}
+	highorder_line_write(f, o, l->n_ho, l->ho_p99_us);
+	free(o);
 }

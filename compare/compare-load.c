@@ -413,17 +413,22 @@ static void load_gitk_run(struct cmp_result *r, const char *file,
 
 /*
  * "high_order": absent or null (no probe), or a list of {"order",
- * "attempts", "successes", ...}; an entry whose counts are null (the
- * probe's were not valid) is left out.
+ * "attempts", "successes", "fault_p99_us" (null or absent when unknown),
+ * ...}; an entry whose counts are null (the probe's were not valid) is
+ * left out.  The p99 fault time of every probe is the probe's own summary
+ * copied into monitors.highorder.
  */
 static void load_high_order(struct cmp_result *r, const char *file,
 			    const struct json_node *root)
 {
 	const struct json_node *list = json_read_member(root, "high_order");
 	char name[64];
-	double order, att, suc;
+	double order, att, suc, p99;
 	size_t i;
 
+	if (get_num(file, root, "monitors.highorder.fault_p99_us",
+		    "monitors.highorder.fault_p99_us", &p99))
+		r->ho_p99_us = p99;
 	if (!list || list->type == JSON_NULL)
 		return;
 	list = need_type(file, root, "high_order", JSON_ARRAY);
@@ -451,6 +456,9 @@ static void load_high_order(struct cmp_result *r, const char *file,
 		h.order = (unsigned)order;
 		h.attempts = (uint64_t)att;
 		h.successes = (uint64_t)suc;
+		snprintf(name, sizeof(name), "high_order[%zu].fault_p99_us", i);
+		h.fault_p99_n = get_num(file, e, "fault_p99_us", name, &p99);
+		h.fault_p99_sum_us = h.fault_p99_n ? p99 : 0;
 		if (cmp_ho_find_in(r->ho, r->n_ho, h.order))
 			bad(file, "\"high_order\" lists order %u twice",
 			    h.order);
@@ -873,6 +881,7 @@ void cmp_load(struct cmp_result *r, const char *path, const char *label,
 	for (f = 0; f < FIG_COUNT; f++)
 		r->fig[f].value = NAN;
 	r->pressure.ratio = r->pressure.footprint = r->pressure.memory = NAN;
+	r->ho_p99_us = NAN;
 	r->path = xstrdup(path);
 	r->label = label ? xstrdup(label) : NULL;
 	if (stat(path, &st)) {

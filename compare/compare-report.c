@@ -254,7 +254,8 @@ static void table_values(FILE *out, const struct cmp_label *l, size_t n,
 static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
 			     bool md, double alpha)
 {
-	struct table t = { 7, 1, 0, NULL };
+	struct table t = { 8, 1, 0, NULL };
+	char ms[FMT_FAULT_MS];
 	size_t i, k;
 
 	fputs("\nHigh-order allocation success (latency-highorder), against ",
@@ -268,6 +269,7 @@ static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
 	table_add(&t, "order");
 	table_add(&t, "attempts");
 	table_add(&t, "success%%");
+	table_add(&t, "fault_p99_ms");
 	table_add(&t, "change");
 	table_add(&t, "p");
 	table_add(&t, "mde");
@@ -280,6 +282,12 @@ static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
 			table_add(&t, "%u", h->order);
 			table_add(&t, "%llu", (unsigned long long)h->attempts);
 			add_pct(&t, cmp_ho_pct(h));
+			if (isnan(cmp_ho_fault_p99(h)))
+				table_add(&t, "-");
+			else
+				table_add(
+					&t, "%s",
+					fmt_fault_ms(ms, cmp_ho_fault_p99(h)));
 			if (!i || !c.tested) {
 				table_add(&t, "-");
 				table_add(&t, "-");
@@ -696,6 +704,11 @@ static void report_2009(FILE *out, const struct cmp_label *l, size_t n,
 		fputs(" Failures:", out);
 		put_count(out, f[FIG_FAILURES].value);
 		fputc('\n', out);
+		/* Then summary.txt's line 2, where any result probed. */
+		if (cmp_has_ho(l, n)) {
+			text_write(out, l[i].label);
+			cmp_ho_line(out, &l[i]);
+		}
 	}
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < l[i].n_sb; j++) {

@@ -144,10 +144,16 @@ struct cmp_pressure {
 	double memory;	  /* bytes, NaN when null */
 };
 
-/* The high-order allocation probes of one order (result.json high_order). */
+/*
+ * The high-order allocation probes of one order (result.json high_order),
+ * and the sum of the results' fault_p99_us of it over how many had one
+ * (a percentile of several results is their mean, as the other figures).
+ */
 struct cmp_ho {
 	unsigned order;
 	uint64_t attempts, successes;
+	double fault_p99_sum_us;
+	size_t fault_p99_n;
 };
 
 /* The change of one order's success rate against the baseline. */
@@ -178,6 +184,7 @@ struct cmp_result {
 	struct rb_group *rb;
 	size_t n_ho; /* ascending by order */
 	struct cmp_ho *ho;
+	double ho_p99_us; /* p99 fault of every probe, NaN when unknown */
 };
 
 /*
@@ -212,6 +219,7 @@ struct cmp_label {
 	struct rb_group *rb; /* the same for ringbench */
 	size_t n_ho;	     /* the probes of all results pooled */
 	struct cmp_ho *ho;
+	double ho_p99_us; /* mean of the results' ho_p99_us, or NaN */
 };
 
 /* Which test judged a change. */
@@ -310,14 +318,21 @@ const struct cmp_ho *cmp_ho_find_in(const struct cmp_ho *list, size_t n,
 const struct cmp_ho *cmp_ho_find(const struct cmp_label *l, unsigned order);
 /* Success in percent; NaN without attempts. */
 double cmp_ho_pct(const struct cmp_ho *h);
+/* The fault p99 of the order in microseconds (a mean); NaN when unknown. */
+double cmp_ho_fault_p99(const struct cmp_ho *h);
 /* The change of H (of some label) against BASE's probes of its order. */
 struct cmp_ho_change cmp_ho_change(const struct cmp_label *base,
 				   const struct cmp_ho *h, double alpha);
 /* Whether any of the N labels has high-order probes. */
 bool cmp_has_ho(const struct cmp_label *l, size_t n);
-/* L's "high_order" list in a JSON report (changes against BASE). */
+/*
+ * L's "high_order" list in a JSON report (changes against BASE), then its
+ * "high_order_fault_p99_us".
+ */
 void cmp_ho_json(struct json *j, const struct cmp_label *base,
 		 const struct cmp_label *l, double alpha);
+/* L's line " HighOrder: ..." of summary.txt (lib/output) to F. */
+void cmp_ho_line(FILE *f, const struct cmp_label *l);
 
 /* compare-verdict.c */
 /*

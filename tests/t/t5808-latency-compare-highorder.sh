@@ -9,20 +9,26 @@ test_description='latency-compare: high-order success per order, by the two-prop
 
 command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 
-# make_result DIR LABEL HIGH_ORDER: a run-test.sh result.json of three runs
-# with the high_order list HIGH_ORDER (JSON).
+# make_result DIR LABEL HIGH_ORDER [P99_US]: a run-test.sh result.json of
+# three runs with the high_order list HIGH_ORDER (JSON) and, when given,
+# the probe's own summary under monitors.highorder with its p99 fault time
+# of every probe P99_US (JSON: a number or null).
 make_result() {
+	mon=
+	[ -z "${4:-}" ] ||
+		mon=", \"monitors\": {\"highorder\": {\"fault_p99_us\": $4}}"
 	mkdir -p "$1" &&
 	cat >"$1/result.json" <<-EOF
 	{"format_version": 2, "program": "run-test.sh", "label": "$2",
 	 "run_label": "$(basename "$1")", "partial": false,
 	 "gitk_runs": [{"elapsed_s": 10}, {"elapsed_s": 11}, {"elapsed_s": 12}],
-	 "high_order": $3}
+	 "high_order": $3$mon}
 	EOF
 }
 
-ho() { # ORDER ATTEMPTS SUCCESSES
-	printf '{"order": %s, "attempts": %s, "successes": %s, "success_pct": 0, "fault_p99_us": 1}' "$@"
+ho() { # ORDER ATTEMPTS SUCCESSES [FAULT_P99_US]
+	printf '{"order": %s, "attempts": %s, "successes": %s, "success_pct": 0, "fault_p99_us": %s}' \
+		"$1" "$2" "$3" "${4:-1}"
 }
 
 test_expect_success 'fixtures' '
@@ -39,12 +45,12 @@ test_expect_success 'text: success per order beside elapsed, changes in points w
 	sed -n "/^High-order allocation success/,/^\$/p" out >got &&
 	cat >expect <<-\EOF &&
 	High-order allocation success (latency-highorder), against 6.1 by the two-proportion z test (* significant, p < 0.05):
-	label  order  attempts  success%     change        p     mde
-	6.1        2      1000     100.0          -        -       -
-	6.1        9      1000      45.0          -        -       -
-	6.2        2      1000      99.5   -0.5 pp*   0.0252  0.6 pp
-	6.2        4       100      50.0          -        -       -
-	6.2        9      1000      30.0  -15.0 pp*  <0.0001  6.1 pp
+	label  order  attempts  success%  fault_p99_ms     change        p     mde
+	6.1        2      1000     100.0         0.001          -        -       -
+	6.1        9      1000      45.0         0.001          -        -       -
+	6.2        2      1000      99.5         0.001   -0.5 pp*   0.0252  0.6 pp
+	6.2        4       100      50.0         0.001          -        -       -
+	6.2        9      1000      30.0         0.001  -15.0 pp*  <0.0001  6.1 pp
 
 	EOF
 	test_cmp expect got
@@ -53,7 +59,7 @@ test_expect_success 'text: success per order beside elapsed, changes in points w
 test_expect_success JQ 'json: each label its high_order list, the changes with p and mde' '
 	latency-compare --format=json base new none >out.json &&
 	jq -c ".results[0].high_order" out.json >got &&
-	echo "[{\"order\":2,\"attempts\":1000,\"successes\":1000,\"success_pct\":100},{\"order\":9,\"attempts\":1000,\"successes\":450,\"success_pct\":45}]" >expect &&
+	echo "[{\"order\":2,\"attempts\":1000,\"successes\":1000,\"success_pct\":100,\"fault_p99_us\":1},{\"order\":9,\"attempts\":1000,\"successes\":450,\"success_pct\":45,\"fault_p99_us\":1}]" >expect &&
 	test_cmp expect got &&
 	jq -c ".results[1].high_order[] | [.order, .change_pp, .significant]" out.json >got &&
 	printf "%s\n" "[2,-0.5,true]" "[4,null,null]" "[9,-15,true]" >expect &&
@@ -78,6 +84,100 @@ test_expect_success 'no label with probes: no high-order table' '
 	! grep "High-order" out
 '
 
+# The fault times: per order in high_order, of every probe in the probe's
+# own summary (monitors.highorder), as summary.txt's line 2 gives it.
+test_expect_success 'fixtures with fault times' '
+	make_result p1 6.1 "[$(ho 2 1000 1000 120), $(ho 9 1000 450 281)]" 281 &&
+	make_result p2 6.2 "[$(ho 2 1000 995 150), $(ho 4 100 50 null), $(ho 9 1000 300 3100)]" 3100 &&
+	make_result p3 6.1 "[$(ho 9 1000 450 481)]" 481.5 &&
+	make_result nop99 6.4 "[$(ho 9 10 5 null)]" null
+'
+
+test_expect_success '2009: the headlines unchanged, each followed by summary.txt'\''s line 2' '
+	latency-compare --format=2009 p1 p2 none nop99 >out &&
+	cat >expect <<-\EOF &&
+	6.1 Elapsed:00:11.000(stddev:1.000) Failures:-
+	6.1 HighOrder: order-2 100.0% order-9 45.0% (p99 fault 0.281 ms)
+	6.2 Elapsed:00:11.000(stddev:1.000) Failures:-
+	6.2 HighOrder: order-2 99.5% order-4 50.0% order-9 30.0% (p99 fault 3.1 ms)
+	6.3 Elapsed:00:11.000(stddev:1.000) Failures:-
+	6.3 HighOrder: none (not probed)
+	6.4 Elapsed:00:11.000(stddev:1.000) Failures:-
+	6.4 HighOrder: order-9 50.0% (p99 fault n/a)
+	EOF
+	test_cmp expect out &&
+	latency-compare --format=2009 none none >out &&
+	echo "6.3 Elapsed:00:11.000(stddev:1.000) Failures:-" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success '2009: several results of a label, the mean of their fault times' '
+	latency-compare --format=2009 p1 p3 >out &&
+	cat >expect <<-\EOF &&
+	6.1 Elapsed:00:11.000(stddev:1.000) Failures:-
+	6.1 HighOrder: order-2 100.0% order-9 45.0% (p99 fault 0.381 ms)
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success '2009: a summarized run reads as its summary.txt lines 1 and 2' '
+	cp -R "$TEST_DIRECTORY/fixtures/summarize/full" full &&
+	# Without its snapshots, whose counters are beyond what compare takes.
+	rm full/*.snap-before.json full/*.snap-after.json &&
+	latency-summarize --result-dir=full &&
+	latency-compare --format=2009 6.1.0-test-2=full/result.json >out &&
+	sed -n 1,2p full/summary.txt >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'csv: after the label rows, a row per label and order' '
+	latency-compare --format=csv p1 p2 none >out &&
+	sed -n "/^\$/,\$p" out >got &&
+	cat >expect <<-\EOF &&
+
+	label,order,attempts,successes,success_pct,fault_p99_us,change_pp,p,significant,mde_pp
+	6.1,2,1000,1000,100,120,,,,
+	6.1,9,1000,450,45,281,,,,
+	6.2,2,1000,995,99.5,150,-0.5,0.0251644857,true,0.6256699423
+	6.2,4,100,50,50,,,,,
+	6.2,9,1000,300,30,3100,-15,4.262191598e-12,true,6.065609924
+	EOF
+	test_cmp expect got &&
+	latency-compare --format=csv none >out &&
+	test_line_count = 2 out
+'
+
+test_expect_success 'text and json: the fault time per order, of every probe per label' '
+	latency-compare p1 p2 >out &&
+	grep -x "6.2        4       100      50.0             -          -        -       -" out &&
+	grep -x "6.2        9      1000      30.0           3.1  -15.0 pp\*  <0.0001  6.1 pp" out &&
+	latency-compare --format=json p1 p3 p2 nop99 >out.json &&
+	grep -c "\"high_order_fault_p99_us\": 381.25,*\$" out.json >n &&
+	echo 1 >expect && test_cmp expect n &&
+	grep -c "\"fault_p99_us\": 381,*\$" out.json >n &&
+	test_cmp expect n &&
+	grep -c "\"high_order_fault_p99_us\": null,*\$" out.json >n &&
+	test_cmp expect n
+'
+
+# A label with a newline, a terminal colour escape, a comma and a quote,
+# and one a spreadsheet would take for a formula.
+test_expect_success 'hostile labels stay inert in the 2009 and CSV high-order lines' '
+	make_result ev "ev\\n\\u001b[31m,\\\"q" "[$(ho 9 10 5 200)]" 200 &&
+	make_result fo "=1+2" "[$(ho 9 10 5 200)]" 200 &&
+	latency-compare --format=2009 ev fo >out &&
+	printf "%s\n" "ev\n\x1b[31m,\"q HighOrder: order-9 50.0% (p99 fault 0.200 ms)" \
+		"=1+2 HighOrder: order-9 50.0% (p99 fault 0.200 ms)" >expect &&
+	grep HighOrder out >got &&
+	test_cmp expect got &&
+	! grep -q "$(printf "\033")" out &&
+	latency-compare --format=csv ev fo >out &&
+	printf "%s\n" "\"ev\n\x1b[31m,\"\"q\",9,10,5,50,200,,,," \
+		"\"'\''=1+2\",9,10,5,50,200,0,1,false,62.64534992" >expect &&
+	sed -n "/^label,order,/,\$p" out | sed 1d >got &&
+	test_cmp expect got
+'
+
 test_expect_success 'bad high_order entries are refused naming the file' '
 	make_result bad1 x "[$(ho 9 10 11)]" &&
 	test_expect_code 1 latency-compare base bad1 2>err &&
@@ -87,7 +187,13 @@ test_expect_success 'bad high_order entries are refused naming the file' '
 	grep "\"high_order\" lists order 9 twice" err &&
 	make_result bad3 x "{}" &&
 	test_expect_code 1 latency-compare base bad3 2>err &&
-	grep "\"high_order\" is an object, expected an array" err
+	grep "\"high_order\" is an object, expected an array" err &&
+	make_result bad4 x "[$(ho 9 10 1 \"x\")]" &&
+	test_expect_code 1 latency-compare base bad4 2>err &&
+	grep "bad4.*\"high_order\[0\].fault_p99_us\" is a string, expected a number" err &&
+	make_result bad5 x "[]" -1 &&
+	test_expect_code 1 latency-compare base bad5 2>err &&
+	grep "bad5.*\"monitors.highorder.fault_p99_us\" is -1, expected 0 to 1e+15" err
 '
 
 test_done
