@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The optional parts of a run directory: the programs' JSON outputs (the
- * latency reports, the monitors' summaries, seqbench, the machine before
- * and after, the calibration run), shrink.txt and the driver's notes.
+ * latency reports, the monitors' summaries, seqbench, ringbench, the
+ * machine before and after, the calibration run), shrink.txt and the
+ * driver's notes.
  * Each is loaded with a size bound, as a regular file only, and checked
  * to be what it should be; one that is missing or unreadable is left out
  * (null in result.json) with a note saying why.
@@ -238,6 +239,7 @@ void summ_parts_read(struct summ_run *r)
 	load_part(r, &r->kmsg, "kmsg", "kmsg.json", true);
 	load_part(r, &r->trace, "trace", "trace.json", true);
 	load_part(r, &r->seqbench, "seqbench", "seqbench.json", false);
+	load_part(r, &r->ringbench, "ringbench", "ringbench.json", false);
 	load_part(r, &r->machine_before, "machine_before",
 		  "machine-before.json", false);
 	load_part(r, &r->machine_after, "machine_after", "machine-after.json",
@@ -281,6 +283,7 @@ void summ_run_release(struct summ_run *r)
 	part_free(&r->kmsg);
 	part_free(&r->trace);
 	part_free(&r->seqbench);
+	part_free(&r->ringbench);
 	part_free(&r->machine_before);
 	part_free(&r->machine_after);
 	part_free(&r->calibration);

@@ -165,6 +165,8 @@ static void put_copies(struct json *j, const struct summ_run *r)
 	json_object_end(j);
 	if (r->seqbench.root)
 		put_part(j, "seqbench", &r->seqbench);
+	if (r->ringbench.root)
+		put_part(j, "ringbench", &r->ringbench);
 	json_array_begin(j, "notes");
 	for (i = 0; i < r->notes.n; i++)
 		json_str(j, NULL, r->notes.v[i]);

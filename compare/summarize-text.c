@@ -263,6 +263,40 @@ static void put_stalls(FILE *f, const struct summ_run *r)
 	}
 }
 
+/*
+ * ringbench's figures on one line, as its JSON wrote them: the mode, the
+ * rate (cycles for the ring, transactions for rr and tbench), the
+ * microseconds per cycle, the latency percentiles and maximum, and the
+ * spread of the rate over the runs counted.
+ */
+static void put_ringbench(FILE *f, const struct summ_run *r)
+{
+	static const char *const keys[] = {
+		"us_per_cycle", "p50_us",	"p90_us", "p99_us",
+		"p999_us",	"p9999_us",	"max_us", "runs_counted",
+		"rate_stddev",	"rate_cov_pct",
+	};
+	const struct json_node *root = r->ringbench.root,
+			       *partial = json_read_member(root, "partial");
+	const char *rate = json_read_member(root, "cycles_per_s")
+				   ? "cycles_per_s"
+				   : "transactions_per_s";
+	size_t k;
+
+	if (!root)
+		return;
+	fputs("ringbench: mode=", f);
+	put_text(f, json_read_string(root, "mode"));
+	put_num(f, rate, summ_part_num(&r->ringbench, rate));
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		put_num(f, keys[k], summ_part_num(&r->ringbench, keys[k]));
+	fprintf(f, " partial=%s\n",
+		!partial		      ? "n/a"
+		: partial->type == JSON_TRUE  ? "yes"
+		: partial->type == JSON_FALSE ? "no"
+					      : "n/a");
+}
+
 static void put_notes(FILE *f, const struct summ_strv *notes)
 {
 	size_t i;
@@ -307,6 +341,7 @@ void summ_write_summary(FILE *f, const struct summ_run *r)
 	put_kernel(f, r);
 	summ_highorder_text(f, r);
 	put_stalls(f, r);
+	put_ringbench(f, r);
 	put_notes(f, &r->notes);
 	put_notes(f, &r->own_notes);
 }

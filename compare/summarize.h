@@ -107,8 +107,8 @@ struct summ_run {
 	double mean_s, stddev_s, cv_pct, ci95_pct;
 	/* fake-gitk's CPU time over the runs: mean (s) and CoV (%). */
 	double user_mean_s, user_cv_pct, sys_mean_s, sys_cv_pct;
-	struct summ_part vmstat, kmsg, trace, seqbench, machine_before,
-		machine_after, calibration, highorder;
+	struct summ_part vmstat, kmsg, trace, seqbench, ringbench,
+		machine_before, machine_after, calibration, highorder;
 	/* latency-highorder's orders, ascending, and its p99 over all. */
 	size_t n_ho;
 	struct summ_ho *ho;

@@ -103,6 +103,28 @@ test_expect_success 'high-order: a fault p99 under 1 ms; an order without attemp
 	second_line_is ho "ho HighOrder: order-9 n/a (p99 fault n/a)"
 '
 
+# ringbench's summary line: the rate by mode (transactions for rr and
+# tbench), n/a for what its JSON lacks (tbench has no percentiles), the
+# mode escaped; a ringbench.json that is not JSON is a note, not a member.
+test_expect_success 'ringbench: one line in the summary, whatever its JSON holds' '
+	mkdir rb &&
+	printf "run_label=rb\nruns_done=0\npartial=no\n" >rb/run.facts &&
+	printf "{\"mode\":\"tb\\\\u001b[31m\",\"partial\":true,\"transactions_per_s\":1234.5,\"us_per_cycle\":810.25,\"p50_us\":null,\"max_us\":2000,\"runs_counted\":1,\"rate_stddev\":null}" >rb/ringbench.json &&
+	latency-summarize --result-dir=rb &&
+	printf "%s\n" "ringbench: mode=tb\\x1b[31m transactions_per_s=1234.5 us_per_cycle=810.25 p50_us=n/a p90_us=n/a p99_us=n/a p999_us=n/a p9999_us=n/a max_us=2000 runs_counted=1 rate_stddev=n/a rate_cov_pct=n/a partial=yes" >expect &&
+	grep "^ringbench:" rb/summary.txt >got &&
+	test_cmp expect got &&
+	grep -q "^  \"ringbench\": {\$" rb/result.json &&
+	echo "{\"mode\": " >rb/ringbench.json &&
+	latency-summarize --result-dir=rb &&
+	! grep -q "^ringbench:" rb/summary.txt &&
+	grep -q "^note: ringbench.json: invalid JSON at line 2" rb/summary.txt &&
+	! grep -q "\"ringbench\":" rb/result.json &&
+	rm rb/ringbench.json &&
+	latency-summarize --result-dir=rb &&
+	! grep -q "ringbench" rb/summary.txt rb/result.json
+'
+
 test_expect_success JQ 'the parts are copied as they were' '
 	for r in fake-gitk-1 fake-gitk-2 fake-gitk-3 fake-music; do
 		jq -S ".latency[\"$r\"]" full/result.json >got &&
@@ -116,6 +138,9 @@ test_expect_success JQ 'the parts are copied as they were' '
 	done &&
 	jq -S .seqbench full/result.json >got &&
 	jq -S . full/seqbench.json >want &&
+	test_cmp want got &&
+	jq -S .ringbench full/result.json >got &&
+	jq -S . full/ringbench.json >want &&
 	test_cmp want got &&
 	jq -S .pressure.machine_before full/result.json >got &&
 	jq -S . full/machine-before.json >want &&

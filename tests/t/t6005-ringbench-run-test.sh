@@ -30,4 +30,21 @@ test_expect_success JQ 'a reduced run with --ringbench: ringbench.json, compared
 	grep -q "^rb,ring -t 3 --via pipe -w 0us -s 0us,2," cmp
 '
 
+# latency-compare reads ringbench.json beside result.json, as it reads
+# seqbench.json: the copy in result.json is not counted again.
+test_expect_success JQ 'result.json carries ringbench.json, summary.txt a line of it' '
+	jq -S .ringbench res/rb/result.json >got &&
+	jq -S . res/rb/ringbench.json >want &&
+	test_cmp want got &&
+	rate=$(sed -n "s/^  \"cycles_per_s\": \(.*\),\$/\1/p" res/rb/ringbench.json) &&
+	us=$(sed -n "s/^  \"us_per_cycle\": \(.*\),\$/\1/p" res/rb/ringbench.json) &&
+	echo "ringbench: mode=ring cycles_per_s=$rate us_per_cycle=$us" >want &&
+	grep "^ringbench: mode=ring " res/rb/summary.txt >line &&
+	cut -d" " -f1-4 line >got &&
+	test_cmp want got &&
+	grep -q " runs_counted=2 rate_stddev=[0-9.e+-]* rate_cov_pct=[0-9.e+-]* partial=no\$" line &&
+	grep -c "^rb,ring -t 3 " cmp >n &&
+	echo 1 >expect && test_cmp expect n
+'
+
 test_done
