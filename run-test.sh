@@ -809,12 +809,16 @@ run_gitk() {
 	esac
 }
 
+# What seqbench changes (--readahead) joins this run's machine-state record
+# (LATENCY_MACHINE_OWNER: this driver), so that the run's restore undoes
+# it even when seqbench dies; by this run's latency-machine.
 run_seqbench() {
 	[ -n "$cfg_seqbench" ] || return 0
 	progress "seqbench $cfg_seqbench"
 	mkdir -p "$scratch/seqbench"
 	# shellcheck disable=SC2086 # checked words (latency-summarize), split
 	start_bg /dev/null "$run_dir/seqbench.txt" "$run_dir/seqbench.err" '' \
+		env LATENCY_MACHINE_OWNER=$$ LATENCY_MACHINE="$p_latency_machine" \
 		"$p_seqbench" $cfg_seqbench -d "$scratch/seqbench" \
 		--seed "$cfg_seed" --format json -o "$run_dir/seqbench.json"
 	wait_for "$bg_pid" || fail_run "seqbench failed (see seqbench.err)"

@@ -21,7 +21,8 @@ test_expect_success SEQBENCH 'a quick run with several workloads' '
 
 # Each line is one whole command: the programs' folders and the test's
 # directory taken out, every command in the order the driver starts them,
-# each series' latency-output before its workload.
+# each series' latency-output before its workload; seqbench with the
+# environment that puts what it changes in the driver's record.
 cat >expect <<'EOF'
 fake-gitk --create-repo cache/repo-300-137.tmp.PID --commits 300 --seed 137
 latency-vmstat --interval 1s --summary res/q/vmstat.json --format json
@@ -36,7 +37,7 @@ latency-output --stall 1s --format json --report res/q/fake-gitk-2.report.json -
 unbuffered fake-gitk --iterations 1 --format json -o res/q/fake-gitk-2.json --every=50 cache/repo-300-137
 latency-output --stall 1s --format json --report res/q/fake-gitk-3.report.json --plot res/q/fake-gitk-3
 unbuffered fake-gitk --iterations 1 --format json -o res/q/fake-gitk-3.json --every=50 cache/repo-300-137
-seqbench -t 1 -s 2 -b 4k -r 20 -d res/q/scratch/seqbench --seed 137 --format json -o res/q/seqbench.json
+env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=latency-machine seqbench -t 1 -s 2 -b 4k -r 20 -d res/q/scratch/seqbench --seed 137 --format json -o res/q/seqbench.json
 latency-summarize --result-dir=res/q
 EOF
 # The high-order probe runs only where the kernel has THP.
@@ -46,7 +47,9 @@ fi
 
 test_expect_success SEQBENCH 'every line of commands.log is one whole command, in order' '
 	sed -e "s|$PWD/||g" -e "s|^/[^ ]*/||" -e "s|^unbuffered /[^ ]*/|unbuffered |" \
-		-e "s|\.tmp\.[0-9]*|.tmp.PID|" res/q/commands.log >got &&
+		-e "s|\.tmp\.[0-9]*|.tmp.PID|" \
+		-e "s|^env LATENCY_MACHINE_OWNER=[0-9]* LATENCY_MACHINE=/[^ ]*/\([^ ]*\) /[^ ]*/|env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=\1 |" \
+		res/q/commands.log >got &&
 	test_cmp expect got
 '
 
