@@ -24,9 +24,10 @@
 #include "compare/summarize.h"
 
 const char *const summ_shrink_keys[SUMM_SHRINK_KEYS] = {
-	"floor_bytes",	 "goal_bytes",	  "offline_blocks",   "offline_bytes",
-	"hugetlb_pages", "hugetlb_bytes", "mem_total_before", "mem_total_after",
-	"reserve_bytes", "workload_free_bytes",
+	"floor_bytes",	       "goal_bytes",	  "offline_blocks",
+	"offline_bytes",       "hugetlb_pages",	  "hugetlb_bytes",
+	"mem_total_before",    "mem_total_after", "reserve_bytes",
+	"workload_free_bytes",
 };
 
 static void strv_push(struct summ_strv *sv, char *s)

@@ -714,7 +714,8 @@ static void release(struct walker *w, struct children_map *map_out)
 
 static uint64_t tv_ns(const struct timeval *tv)
 {
-	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+	return (uint64_t)tv->tv_sec * 1000000000u +
+	       (uint64_t)tv->tv_usec * 1000u;
 }
 
 int walk_history(const struct walk_opts *o, unsigned iter,

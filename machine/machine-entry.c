@@ -524,8 +524,9 @@ static enum undo_result undo_zram(char **f, char **note)
 
 		if (r) {
 			*note = r < 0 ? note_err(-r, "cannot run swapoff")
-				      : xasprintf("swapoff exited with status %d",
-						  r);
+				      : xasprintf(
+						"swapoff exited with status %d",
+						r);
 			res = UNDO_FAILED;
 			goto out;
 		}
@@ -539,8 +540,9 @@ static enum undo_result undo_zram(char **f, char **note)
 		char num[24];
 
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)nr);
-		res = write_back(kpath(menv.sys, "/class/zram-control/hot_remove"),
-				 num, note);
+		res = write_back(
+			kpath(menv.sys, "/class/zram-control/hot_remove"), num,
+			note);
 	}
 out:
 	free(dir);

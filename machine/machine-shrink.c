@@ -516,8 +516,7 @@ static void release_hugetlb(int dirfd, const struct plan *p,
 			 (unsigned long long)(nr - give));
 		r = kfile_write(path, buf, 0);
 		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
-				path);
+			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", path);
 		out->hugetlb_released += give;
 		say("gave back %llu huge pages: the machine was under the "
 		    "target",
