@@ -111,9 +111,9 @@ struct walk_result {
 	uint64_t elapsed_ns; /* end_ns - start_ns */
 	uint64_t majflt;     /* page faults of this load (getrusage) */
 	uint64_t minflt;
-	uint64_t user_ns;    /* CPU time of this load in user mode ... */
-	uint64_t sys_ns;     /* ... and in the kernel (getrusage) */
-	uint64_t lines; /* progress lines written in it (set by the caller) */
+	uint64_t user_ns; /* CPU time of this load in user mode ... */
+	uint64_t sys_ns;  /* ... and in the kernel (getrusage) */
+	uint64_t lines;	  /* progress lines written in it (set by the caller) */
 	uint64_t reread_sum;
 	bool shallow;
 	bool interrupted;
