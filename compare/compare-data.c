@@ -213,13 +213,15 @@ static void ho_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
 	if (!cmp_has_ho(l, n))
 		return;
 	fputs("\nlabel,order,attempts,successes,success_pct,fault_p99_us,"
-	      "change_pp,p,significant,mde_pp\n",
+	      "change_pp,p,significant,mde_pp,test\n",
 	      out);
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < l[i].n_ho; k++) {
 			const struct cmp_ho *h = &l[i].ho[k];
-			struct cmp_ho_change c = { false, NAN,	 NAN,
-						   NAN,	  false, NAN };
+			struct cmp_ho_change c = { .base_pct = NAN,
+						   .diff_pp = NAN,
+						   .p = NAN,
+						   .mde_pp = NAN };
 
 			if (i)
 				c = cmp_ho_change(&l[0], h, alpha);
@@ -238,7 +240,10 @@ static void ho_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
 			csv_bool(out, c.tested, c.significant);
 			fputc(',', out);
 			csv_num(out, c.mde_pp);
-			fputc('\n', out);
+			fputs(!c.tested	    ? ",\n"
+			      : c.clustered ? ",clustered\n"
+					    : ",binomial\n",
+			      out);
 		}
 	}
 }

@@ -258,7 +258,7 @@ void cmp_label_release(struct cmp_label *l)
 		free(l->fig[f].samples);
 	cmp_sb_release(l->sb, l->n_sb);
 	cmp_rb_release(l->rb, l->n_rb);
-	free(l->ho);
+	cmp_ho_free(l->ho, l->n_ho);
 	free(l->hist.le_s);
 	free(l->hist.count);
 	free(l->r);

@@ -2,10 +2,16 @@
 /*
  * High-order allocation success (latency-highorder, result.json's
  * high_order) per label and order: the probes of a label's results pooled,
- * and each order's success rate against the baseline's by the
- * two-proportion z test (a rate of successes out of attempts is a
- * proportion, not a mean of samples, so Welch's test does not apply), with
- * the smallest difference the test could have seen.  The fault time
+ * and each order's success rate against the baseline's by a test for two
+ * proportions (a rate of successes out of attempts is a proportion, not a
+ * mean of samples, so Welch's test does not apply), with the smallest
+ * difference the test could have seen.  Probes 100 ms apart succeed and
+ * fail together (the machine stays fragmented for a while), so they are
+ * not independent trials: where every result has its probes per fake-gitk
+ * run (gitk_runs[].high_order), the runs are clusters and the variance is
+ * the cluster-robust one (stats_two_prop_clustered); otherwise the
+ * binomial z test, which then overstates significance (an A/A of two
+ * results of one configuration called +12 points significant with it).  The fault time
  * (fault_p99_us per order, and monitors.highorder.fault_p99_us over every
  * probe) is a percentile, which cannot be pooled: a label's is the mean of
  * its results'.
@@ -37,6 +43,16 @@ const struct cmp_ho *cmp_ho_find(const struct cmp_label *l, unsigned order)
 	return cmp_ho_find_in(l->ho, l->n_ho, order);
 }
 
+void cmp_ho_add_run(struct cmp_ho *ho, uint64_t attempts, uint64_t successes)
+{
+	ho->run_attempts = xreallocarray(ho->run_attempts, ho->n_runs + 1,
+					 sizeof(*ho->run_attempts));
+	ho->run_successes = xreallocarray(ho->run_successes, ho->n_runs + 1,
+					  sizeof(*ho->run_successes));
+	ho->run_attempts[ho->n_runs] = attempts;
+	ho->run_successes[ho->n_runs++] = successes;
+}
+
 void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho)
 {
 	struct cmp_ho *h =
@@ -48,13 +64,30 @@ void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho)
 		h->successes += ho->successes;
 		h->fault_p99_sum_us += ho->fault_p99_sum_us;
 		h->fault_p99_n += ho->fault_p99_n;
-		return;
+		h->per_run = h->per_run && ho->per_run;
+	} else {
+		*list = xreallocarray(*list, *n + 1, sizeof(**list));
+		for (i = *n; i > 0 && (*list)[i - 1].order > ho->order; i--)
+			(*list)[i] = (*list)[i - 1];
+		h = &(*list)[i];
+		*h = *ho;
+		h->n_runs = 0;
+		h->run_attempts = h->run_successes = NULL;
+		(*n)++;
 	}
-	*list = xreallocarray(*list, *n + 1, sizeof(**list));
-	for (i = *n; i > 0 && (*list)[i - 1].order > ho->order; i--)
-		(*list)[i] = (*list)[i - 1];
-	(*list)[i] = *ho;
-	(*n)++;
+	for (i = 0; i < ho->n_runs; i++)
+		cmp_ho_add_run(h, ho->run_attempts[i], ho->run_successes[i]);
+}
+
+void cmp_ho_free(struct cmp_ho *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(list[i].run_attempts);
+		free(list[i].run_successes);
+	}
+	free(list);
 }
 
 void cmp_ho_pool(struct cmp_label *l)
@@ -91,14 +124,24 @@ struct cmp_ho_change cmp_ho_change(const struct cmp_label *base,
 				   const struct cmp_ho *h, double alpha)
 {
 	const struct cmp_ho *b = cmp_ho_find(base, h->order);
-	struct cmp_ho_change c = { false, NAN, NAN, NAN, false, NAN };
+	struct cmp_ho_change c = {
+		.base_pct = NAN, .diff_pp = NAN, .p = NAN, .mde_pp = NAN
+	};
 	struct stats_prop t;
 
 	if (!b)
 		return c;
 	c.base_pct = cmp_ho_pct(b);
-	t = stats_two_prop_test(b->successes, b->attempts, h->successes,
-				h->attempts, alpha, CMP_POWER);
+	c.clustered =
+		b->per_run && h->per_run && b->n_runs >= 2 && h->n_runs >= 2;
+	if (c.clustered)
+		t = stats_two_prop_clustered(b->run_successes, b->run_attempts,
+					     b->n_runs, h->run_successes,
+					     h->run_attempts, h->n_runs, alpha,
+					     CMP_POWER);
+	else
+		t = stats_two_prop_test(b->successes, b->attempts, h->successes,
+					h->attempts, alpha, CMP_POWER);
 	if (isnan(t.p))
 		return c;
 	c.tested = true;
@@ -144,6 +187,12 @@ void cmp_ho_json(struct json *j, const struct cmp_label *base,
 			else
 				json_null(j, "significant");
 			json_double(j, "mde_pp", c.mde_pp);
+			if (c.tested)
+				json_str(j, "test",
+					 c.clustered ? "clustered"
+						     : "binomial");
+			else
+				json_null(j, "test");
 		}
 		json_object_end(j);
 	}

@@ -412,6 +412,71 @@ static void load_gitk_run(struct cmp_result *r, const char *file,
 }
 
 /*
+ * gitk_runs[].high_order: null or absent (the probe's log was not read),
+ * or a list of {"order", "attempts", "successes"}, the probes made during
+ * that run.  Only when every run has one are the runs the clusters of
+ * R's orders (an order a run does not list had no attempt in it).
+ */
+static void load_ho_runs(struct cmp_result *r, const char *file,
+			 const struct json_node *root)
+{
+	const struct json_node *runs = json_read_member(root, "gitk_runs");
+	char name[80];
+	size_t i, k, o;
+
+	if (!runs || runs->type != JSON_ARRAY || runs->count < 2)
+		return;
+	for (i = 0; i < runs->count; i++) {
+		const struct json_node *l =
+			runs->items[i].type == JSON_OBJECT
+				? json_read_member(&runs->items[i],
+						   "high_order")
+				: NULL;
+
+		if (!l || l->type != JSON_ARRAY)
+			return;
+	}
+	for (o = 0; o < r->n_ho; o++) {
+		struct cmp_ho *h = &r->ho[o];
+
+		h->per_run = true;
+		for (i = 0; i < runs->count; i++) {
+			const struct json_node *l =
+				json_read_member(&runs->items[i], "high_order");
+			double order, att, suc;
+
+			for (k = 0; k < l->count; k++) {
+				const struct json_node *e = &l->items[k];
+
+				snprintf(name, sizeof(name),
+					 "gitk_runs[%zu].high_order[%zu]", i,
+					 k);
+				if (e->type != JSON_OBJECT)
+					bad(file,
+					    "\"%s\" is %s, expected an "
+					    "object",
+					    name, a_type(e->type));
+				order = need_num(file, e, "order", name);
+				att = need_num(file, e, "attempts", name);
+				suc = need_num(file, e, "successes", name);
+				if (order != floor(order) ||
+				    att != floor(att) || suc != floor(suc) ||
+				    att < 0 || suc < 0 || suc > att ||
+				    att > 9007199254740992.0)
+					bad(file,
+					    "\"%s\": not whole attempts and "
+					    "successes",
+					    name);
+				if (order == h->order && att > 0)
+					break;
+			}
+			if (k < l->count)
+				cmp_ho_add_run(h, (uint64_t)att, (uint64_t)suc);
+		}
+	}
+}
+
+/*
  * "high_order": absent or null (no probe), or a list of {"order",
  * "attempts", "successes", "fault_p99_us" (null or absent when unknown),
  * ...}; an entry whose counts are null (the probe's were not valid) is
@@ -436,6 +501,7 @@ static void load_high_order(struct cmp_result *r, const char *file,
 		const struct json_node *e = &list->items[i];
 		struct cmp_ho h;
 
+		memset(&h, 0, sizeof(h));
 		if (e->type != JSON_OBJECT)
 			bad(file,
 			    "\"high_order[%zu]\" is %s, expected an object", i,
@@ -464,6 +530,7 @@ static void load_high_order(struct cmp_result *r, const char *file,
 			    h.order);
 		cmp_ho_add(&r->ho, &r->n_ho, &h);
 	}
+	load_ho_runs(r, file, root);
 }
 
 /* "pressure": null, or {"mode", "ratio", "footprint_bytes", ...}. */
@@ -924,7 +991,7 @@ void cmp_result_release(struct cmp_result *r)
 		free(r->fig[f].samples);
 	cmp_sb_release(r->sb, r->n_sb);
 	cmp_rb_release(r->rb, r->n_rb);
-	free(r->ho);
+	cmp_ho_free(r->ho, r->n_ho);
 	free(r->hist.le_s);
 	free(r->hist.count);
 	free(r->label);

@@ -154,6 +154,14 @@ struct cmp_ho {
 	uint64_t attempts, successes;
 	double fault_p99_sum_us;
 	size_t fault_p99_n;
+	/*
+	 * The attempts and successes of each fake-gitk run (result.json's
+	 * gitk_runs[].high_order), the clusters of the test; PER_RUN only
+	 * when every result pooled here has them.
+	 */
+	bool per_run;
+	size_t n_runs;
+	uint64_t *run_attempts, *run_successes;
 };
 
 /* The change of one order's success rate against the baseline. */
@@ -162,6 +170,7 @@ struct cmp_ho_change {
 	double base_pct; /* the baseline's success, percent */
 	double diff_pp;	 /* percentage points, NaN when not tested */
 	double p;	 /* two-proportion z test, two-sided */
+	bool clustered;	 /* the runs as clusters (else: binomial) */
 	bool significant;
 	double mde_pp; /* smallest difference seen at 80% power, points */
 };
@@ -310,6 +319,10 @@ size_t cmp_pressure_warn(const struct cmp_label *l, size_t n);
 /* compare-highorder.c */
 /* Add the probes of order HO to the list *LIST of *N (ascending). */
 void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho);
+/* Append one run's probes (a cluster) to HO. */
+void cmp_ho_add_run(struct cmp_ho *ho, uint64_t attempts, uint64_t successes);
+/* Free a list of N probes and their runs. */
+void cmp_ho_free(struct cmp_ho *list, size_t n);
 /* Pool the high-order probes of L's results into L. */
 void cmp_ho_pool(struct cmp_label *l);
 /* The probes of ORDER in the N entries LIST, or in label L; NULL if none. */

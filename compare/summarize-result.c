@@ -60,6 +60,23 @@ static void put_gitk_run(struct json *j, const struct summ_gitk_run *g)
 	put_u64(j, "pgscan_kswapd", g->delta[SC_PGSCAN_KSWAPD]);
 	put_u64(j, "pgscan_direct", g->delta[SC_PGSCAN_DIRECT]);
 	put_u64(j, "allocstall", g->delta[SC_ALLOCSTALL]);
+	if (g->has_ho) {
+		unsigned o;
+
+		json_array_begin(j, "high_order");
+		for (o = 0; o < SUMM_HO_ORDERS; o++) {
+			if (!g->ho_attempts[o])
+				continue;
+			json_object_begin(j, NULL);
+			json_u64(j, "order", o);
+			json_u64(j, "attempts", g->ho_attempts[o]);
+			json_u64(j, "successes", g->ho_successes[o]);
+			json_object_end(j);
+		}
+		json_array_end(j);
+	} else {
+		json_null(j, "high_order");
+	}
 	json_copy(j, "user_s", &g->user_s);
 	json_copy(j, "sys_s", &g->sys_s);
 	json_copy(j, "start_mono_s", &g->start_mono_s);

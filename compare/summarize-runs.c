@@ -293,6 +293,92 @@ static void read_events(struct summ_run *r)
 			  (unsigned long long)bad_lines);
 }
 
+/*
+ * One line of highorder.log: "MONO latency-highorder order=N attempt=K
+ * success=0|1 ..." counted in the run whose window holds MONO; other
+ * lines of the probe (started=, the end line) are not attempts.  False for
+ * a line that is not the probe's.
+ */
+static bool probe_line(struct summ_run *r, char *line)
+{
+	char *tok, *save = NULL;
+	uint64_t t_ns, order = UINT64_MAX, success = UINT64_MAX, v;
+	bool attempt = false;
+	size_t i;
+
+	tok = strtok_r(line, " ", &save);
+	if (!tok || parse_duration(tok, &t_ns))
+		return false;
+	tok = strtok_r(NULL, " ", &save);
+	if (!tok || strcmp(tok, "latency-highorder"))
+		return false;
+	while ((tok = strtok_r(NULL, " ", &save))) {
+		if (!strncmp(tok, "order=", 6) && !parse_u64(tok + 6, &v))
+			order = v;
+		else if (!strncmp(tok, "success=", 8) &&
+			 !parse_u64(tok + 8, &v))
+			success = v;
+		else if (!strncmp(tok, "attempt=", 8) &&
+			 !parse_u64(tok + 8, &v))
+			attempt = true;
+	}
+	if (!attempt)
+		return true;
+	if (order >= SUMM_HO_ORDERS || success > 1)
+		return false;
+	for (i = 0; i < r->n_runs; i++) {
+		struct summ_gitk_run *g = &r->runs[i];
+
+		if (!g->has_window || t_ns < g->start_ns || t_ns > g->end_ns)
+			continue;
+		g->ho_attempts[order]++;
+		g->ho_successes[order] += success;
+	}
+	return true;
+}
+
+/* highorder.log, when the probe ran: its attempts per run and order. */
+static void read_probes(struct summ_run *r)
+{
+	char *path = xasprintf("%s/highorder.log", r->dir), line[256];
+	uint64_t bytes = 0, bad_lines = 0;
+	int fd = json_read_open(path);
+	bool bad;
+	size_t i;
+	FILE *f;
+
+	free(path);
+	if (fd == -ENOENT)
+		return;
+	if (fd < 0) {
+		summ_note(r, "highorder.log: %s: no probes per run",
+			  summ_why(fd));
+		return;
+	}
+	f = fdopen(fd, "r");
+	if (!f)
+		die_errno(EXIT_RUN_FAILED, "cannot read highorder.log");
+	for (i = 0; i < r->n_runs; i++)
+		r->runs[i].has_ho = r->runs[i].has_window;
+	while (read_line(f, line, sizeof(line), &bad, &bytes)) {
+		if (bad || (*line && !probe_line(r, line)))
+			bad_lines++;
+		if (bytes >= SUMM_MAX_EVENTS_BYTES) {
+			summ_note(r,
+				  "highorder.log: only the first %llu MiB "
+				  "read",
+				  SUMM_MAX_EVENTS_BYTES >> 20);
+			break;
+		}
+	}
+	if (ferror(f))
+		summ_note(r, "highorder.log: read error");
+	(void)fclose(f); /* read only: nothing to lose */
+	if (bad_lines)
+		summ_note(r, "highorder.log: %llu malformed lines ignored",
+			  (unsigned long long)bad_lines);
+}
+
 /* Mean and CoV of the runs' user_s (SYS: sys_s); NAN when unknown. */
 static void cpu_stats(const struct summ_run *r, bool sys, double *mean,
 		      double *cv)
@@ -360,5 +446,6 @@ void summ_runs_read(struct summ_run *r)
 	for (i = 0; i < r->n_runs; i++)
 		read_snapshots(r, i, snapshots);
 	read_events(r);
+	read_probes(r);
 	elapsed_stats(r);
 }

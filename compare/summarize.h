@@ -27,6 +27,8 @@
 #define SUMM_MAX_TEXT_BYTES (1u << 20)
 #define SUMM_MAX_JSON_BYTES (16u << 20)
 #define SUMM_MAX_EVENTS_BYTES (256ull << 20)
+/* Orders 0 to 63, as latency-highorder and the kernel log name them. */
+#define SUMM_HO_ORDERS 64
 #define SUMM_MAX_REPORTS 1000
 /* Parts are copied two levels down (latency.NAME): the writer's depth. */
 #define SUMM_MAX_PART_DEPTH (JSON_MAX_DEPTH - 3)
@@ -78,6 +80,14 @@ struct summ_gitk_run {
 	struct summ_u64 majflt, progress_lines;
 	struct summ_u64 delta[SC_COUNT];	/* snapshot after - before */
 	struct summ_u64 reclaim_ns, compact_ns; /* from trace-events.log */
+	/*
+	 * latency-highorder's probes inside the run's window, per order
+	 * (highorder.log): the runs are the clusters latency-compare's test
+	 * of success rates needs, since probes a few hundred ms apart are
+	 * not independent trials.
+	 */
+	bool has_ho;
+	uint64_t ho_attempts[SUMM_HO_ORDERS], ho_successes[SUMM_HO_ORDERS];
 	/* The run's window on CLOCK_MONOTONIC, for the events. */
 	bool has_window;
 	uint64_t start_ns, end_ns;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -349,6 +350,66 @@ double stats_normal_quantile(double p)
 			hi = mid;
 	}
 	return 0.5 * (lo + hi);
+}
+
+/* One side of the clustered test: its proportion, variance, trials. */
+static bool cluster_side(const uint64_t *x, const uint64_t *n, size_t k,
+			 double *p, double *var, double *trials)
+{
+	double sx = 0, sn = 0, ss = 0, bin;
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		if (x[i] > n[i])
+			return false;
+		sx += (double)x[i];
+		sn += (double)n[i];
+	}
+	if (k < 2 || !(sn > 0))
+		return false;
+	*p = sx / sn;
+	for (i = 0; i < k; i++) {
+		double d = (double)x[i] - *p * (double)n[i];
+
+		ss += d * d;
+	}
+	*var = (double)k / (double)(k - 1) * ss / (sn * sn);
+	bin = *p * (1.0 - *p) / sn;
+	*var = *var > bin ? *var : bin;
+	*trials = sn;
+	return true;
+}
+
+struct stats_prop stats_two_prop_clustered(const uint64_t *x1,
+					   const uint64_t *n1, size_t k1,
+					   const uint64_t *x2,
+					   const uint64_t *n2, size_t k2,
+					   double alpha, double power)
+{
+	struct stats_prop r = { NAN, NAN, NAN, NAN, NAN };
+	double p1, p2, v1, v2, t1, t2, pool, lo, floor_se;
+
+	if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1) ||
+	    !cluster_side(x1, n1, k1, &p1, &v1, &t1) ||
+	    !cluster_side(x2, n2, k2, &p2, &v2, &t2))
+		return r;
+	r.diff = p2 - p1;
+	r.se = sqrt(v1 + v2);
+	if (r.se > 0) {
+		r.z = r.diff / r.se;
+		r.p = 2.0 * stats_normal_cdf(-fabs(r.z));
+	} else {
+		r.z = 0;
+		r.p = 1;
+	}
+	pool = (p1 * t1 + p2 * t2) / (t1 + t2);
+	lo = 0.5 / (t1 + t2);
+	pool = pool < lo ? lo : pool > 1.0 - lo ? 1.0 - lo : pool;
+	floor_se = sqrt(pool * (1.0 - pool) * (1.0 / t1 + 1.0 / t2));
+	r.mde = (stats_normal_quantile(1.0 - alpha / 2.0) +
+		 stats_normal_quantile(power)) *
+		(r.se > floor_se ? r.se : floor_se);
+	return r;
 }
 
 struct stats_prop stats_two_prop_test(uint64_t x1, uint64_t n1, uint64_t x2,

@@ -133,4 +133,22 @@ struct stats_prop {
 struct stats_prop stats_two_prop_test(uint64_t x1, uint64_t n1, uint64_t x2,
 				      uint64_t n2, double alpha, double power);
 
+/*
+ * The same comparison when the trials come in clusters (K1 and K2 of
+ * them: X[i] successes in N[i] trials each), such as probes made during
+ * one run, which succeed or fail together: each side's proportion is
+ * sum X / sum N, and its variance the cluster-robust one of that ratio,
+ * K/(K-1) * sum (X[i] - p N[i])^2 / (sum N)^2 (the Rao-Scott idea: the
+ * binomial variance times the design effect the clusters show), never
+ * less than the binomial p(1-p)/sum N.  z = diff / sqrt(V1 + V2), normal;
+ * the MDE likewise, with the pooled binomial variance as its floor.  All
+ * NaN when a side has fewer than 2 clusters or no trials, or ALPHA or
+ * POWER is not in (0, 1).
+ */
+struct stats_prop stats_two_prop_clustered(const uint64_t *x1,
+					   const uint64_t *n1, size_t k1,
+					   const uint64_t *x2,
+					   const uint64_t *n2, size_t k2,
+					   double alpha, double power);
+
 #endif

@@ -35,6 +35,24 @@ test_expect_success 'nothing is left but the two files, and a rerun gives the sa
 	test_cmp first.json full/result.json
 '
 
+test_expect_success JQ 'per-run probes: highorder.log counted in each run'"'"'s window, per order' '
+	jq -c "[.gitk_runs[].high_order]" full/result.json >got &&
+	echo "[[{\"order\":2,\"attempts\":1,\"successes\":1},{\"order\":9,\"attempts\":2,\"successes\":1}],[{\"order\":9,\"attempts\":1,\"successes\":1}],[{\"order\":2,\"attempts\":1,\"successes\":1},{\"order\":9,\"attempts\":1,\"successes\":0}]]" >expect &&
+	test_cmp expect got &&
+	mkdir -p junk && cp -R "$fixtures/full/." junk/ &&
+	printf "%s\n" "x latency-highorder order=9 attempt=1 success=1" \
+		"101 latency-highorder order=9 attempt=1 success=2" \
+		"101 latency-highorder order=99 attempt=1 success=1" \
+		"101 other order=9 attempt=1 success=1" >>junk/highorder.log &&
+	latency-summarize --result-dir=junk &&
+	grep -x "note: highorder.log: 4 malformed lines ignored" junk/summary.txt &&
+	jq -c "[.gitk_runs[].high_order]" junk/result.json >got2 &&
+	test_cmp expect got2 &&
+	rm junk/highorder.log && latency-summarize --result-dir=junk &&
+	jq -c "[.gitk_runs[].high_order]" junk/result.json >got3 &&
+	echo "[null,null,null]" >expect3 && test_cmp expect3 got3
+'
+
 test_expect_success JQ 'per-run figures: snapshot deltas, events in each window' '
 	jq -r ".gitk_runs[] | [.elapsed_s, .majflt, .pswpin, .pswpout,
 		.reclaim_s, .compact_s, .psi_some_s, .psi_full_s,
@@ -216,7 +234,7 @@ test_expect_success JQ 'missing parts in result.json' '
 		.partial_reason, .gitk_runs, .elapsed_mean_s, .failures,
 		.oom_kills, .pswpout_delta, .pressure, .runs, .confinement,
 		.latency, .monitors, has(\"seqbench\")]" bare/result.json >got &&
-	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"user_s\":null,\"sys_s\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null}" &&
+	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"high_order\":null,\"user_s\":null,\"sys_s\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null}" &&
 	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null,\"highorder\":null},false]" >expect &&
 	test_cmp expect got
 '

@@ -3,7 +3,7 @@
 # test-lib.sh idiom: test bodies are single-quoted and evaluated later, and
 # the harness sets abs_top_srcdir and reads test_description.
 # shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
-test_description='latency-compare: high-order success per order, by the two-proportion z test'
+test_description='latency-compare: high-order success per order, by a two-proportion test (the runs as clusters where known)'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-compare.sh"
 
@@ -35,6 +35,46 @@ test_expect_success 'fixtures' '
 	make_result base 6.1 "[$(ho 2 1000 1000), $(ho 9 1000 450)]" &&
 	make_result new 6.2 "[$(ho 2 1000 995), $(ho 4 100 50), $(ho 9 1000 300)]" &&
 	make_result none 6.3 null
+'
+
+# make_runs DIR LABEL: three runs with their probes of order 9, 10/10,
+# 10/10 and 0/10 (the failures came together, in one run), 20/30 in all.
+# make_runs DIR LABEL SAME: 5/10 in each run, 15/30.
+make_runs() {
+	if [ -n "${3:-}" ]; then
+		r1='"high_order": [{"order": 9, "attempts": 10, "successes": 5}]'
+		r2=$r1 r3=$r1 all=15
+	else
+		r1='"high_order": [{"order": 9, "attempts": 10, "successes": 10}]'
+		r2=$r1 r3='"high_order": [{"order": 9, "attempts": 10, "successes": 0}]'
+		all=20
+	fi
+	mkdir -p "$1" &&
+	cat >"$1/result.json" <<-EOF
+	{"format_version": 2, "program": "run-test.sh", "label": "$2",
+	 "run_label": "$(basename "$1")", "partial": false,
+	 "gitk_runs": [{"elapsed_s": 10, $r1}, {"elapsed_s": 11, $r2},
+	  {"elapsed_s": 12, $r3}],
+	 "high_order": [$(ho 9 30 $all)]}
+	EOF
+}
+
+test_expect_success JQ 'runs as clusters: probes that fail together are one event, not ten' '
+	make_runs clu 6.1 && make_runs clv 6.2 same &&
+	latency-compare --format=json clu clv >out.json &&
+	jq -c ".results[1].high_order[0] | [.change_pp, .p, .significant, .mde_pp, .test]" out.json >got &&
+	echo "[-16.66666667,0.62963346,false,96.82484595,\"clustered\"]" >expect &&
+	test_cmp expect got &&
+	latency-compare clu clv >out &&
+	sed -n 1p out >first &&
+	! grep -q "order-9" first
+'
+
+test_expect_success JQ 'a result without probes per run: the binomial test, said so' '
+	make_result bin1 6.1 "[$(ho 9 30 20)]" &&
+	latency-compare --format=json bin1 clv >out.json &&
+	jq -r ".results[1].high_order[0].test" out.json >got &&
+	echo binomial >expect && test_cmp expect got
 '
 
 test_expect_success 'text: success per order beside elapsed, changes in points with p and mde' '
@@ -135,12 +175,12 @@ test_expect_success 'csv: after the label rows, a row per label and order' '
 	sed -n "/^\$/,\$p" out >got &&
 	cat >expect <<-\EOF &&
 
-	label,order,attempts,successes,success_pct,fault_p99_us,change_pp,p,significant,mde_pp
-	6.1,2,1000,1000,100,120,,,,
-	6.1,9,1000,450,45,281,,,,
-	6.2,2,1000,995,99.5,150,-0.5,0.0251644857,true,0.6256699423
-	6.2,4,100,50,50,,,,,
-	6.2,9,1000,300,30,3100,-15,4.262191598e-12,true,6.065609924
+	label,order,attempts,successes,success_pct,fault_p99_us,change_pp,p,significant,mde_pp,test
+	6.1,2,1000,1000,100,120,,,,,
+	6.1,9,1000,450,45,281,,,,,
+	6.2,2,1000,995,99.5,150,-0.5,0.0251644857,true,0.6256699423,binomial
+	6.2,4,100,50,50,,,,,,
+	6.2,9,1000,300,30,3100,-15,4.262191598e-12,true,6.065609924,binomial
 	EOF
 	test_cmp expect got &&
 	latency-compare --format=csv none >out &&
@@ -172,8 +212,8 @@ test_expect_success 'hostile labels stay inert in the 2009 and CSV high-order li
 	test_cmp expect got &&
 	! grep -q "$(printf "\033")" out &&
 	latency-compare --format=csv ev fo >out &&
-	printf "%s\n" "\"ev\n\x1b[31m,\"\"q\",9,10,5,50,200,,,," \
-		"\"'\''=1+2\",9,10,5,50,200,0,1,false,62.64534992" >expect &&
+	printf "%s\n" "\"ev\n\x1b[31m,\"\"q\",9,10,5,50,200,,,,," \
+		"\"'\''=1+2\",9,10,5,50,200,0,1,false,62.64534992,binomial" >expect &&
 	sed -n "/^label,order,/,\$p" out | sed 1d >got &&
 	test_cmp expect got
 '

@@ -238,6 +238,38 @@ static void proportions(void)
 	ok(isnan(stats_two_prop_test(1, 5, 1, 5, 0, 0.8).mde), "alpha 0: NaN");
 }
 
+/*
+ * Runs as clusters.  Side 1: 10/10, 10/10, 0/10: p = 2/3, deviations
+ * 10/3, 10/3, -20/3, V = 3/2 * (200/3) / 900 = 1/9 (the binomial 2/9 / 30
+ * is less).  Side 2: 5/10 three times: no spread between runs, so the
+ * binomial 0.25 / 30.  se = sqrt(1/9 + 1/120) = 0.3456074, z = -(1/6) /
+ * se = -0.4822428, p = 0.6296335; mde = 2.8015852 * se = 0.9682485.  The
+ * binomial test of the same 20/30 against 15/30 gives p 0.19: the runs
+ * that all failed together are one event, not ten.
+ */
+static void proportions_clustered(void)
+{
+	const uint64_t x1[] = { 10, 10, 0 }, n1[] = { 10, 10, 10 };
+	const uint64_t x2[] = { 5, 5, 5 }, n2[] = { 10, 10, 10 };
+	const uint64_t one[] = { 1 }, bad[] = { 11 };
+	struct stats_prop r =
+		stats_two_prop_clustered(x1, n1, 3, x2, n2, 3, 0.05, 0.8);
+
+	is_double(r.diff, -1.0 / 6, 1e-12, "clustered: difference");
+	is_double(r.se, 0.3456074, 1e-6, "clustered: cluster-robust se");
+	is_double(r.z, -0.4822428, 1e-6, "clustered: z");
+	is_double(r.p, 0.6296335, 1e-6, "clustered: two-sided p");
+	is_double(r.mde, 0.9682485, 1e-6, "clustered: mde");
+	r = stats_two_prop_test(20, 30, 15, 30, 0.05, 0.8);
+	ok(r.p < 0.25 && r.p > 0.15, "the binomial test of the same: p 0.19");
+	r = stats_two_prop_clustered(x2, n2, 3, x2, n2, 3, 0.05, 0.8);
+	is_double(r.p, 1, 1e-12, "clustered: the same on both sides: p 1");
+	ok(isnan(stats_two_prop_clustered(one, one, 1, x2, n2, 3, 0.05, 0.8).p),
+	   "clustered: one cluster: NaN");
+	ok(isnan(stats_two_prop_clustered(bad, n1, 1, x2, n2, 3, 0.05, 0.8).p),
+	   "clustered: x > n: NaN");
+}
+
 int main(void)
 {
 	basics();
@@ -246,5 +278,6 @@ int main(void)
 	intervals();
 	mde();
 	proportions();
+	proportions_clustered();
 	return done_testing();
 }
