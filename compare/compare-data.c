@@ -277,9 +277,10 @@ static void json_key_of(char *key, size_t len, int f, const char *suffix)
 static void json_change(struct json *j, const struct cmp_label *base,
 			const struct cmp_label *l, double alpha)
 {
+	struct cmp_changed ch;
 	struct change c;
 	char key[96], *v;
-	size_t a, b;
+	size_t a, b, k;
 	int f;
 
 	json_object_begin(j, "change");
@@ -308,12 +309,15 @@ static void json_change(struct json *j, const struct cmp_label *base,
 			c.significant |= cmp_pressure_differs(
 				&base->r[a]->pressure, &l->r[b]->pressure);
 	json_bool(j, "pressure_differs", c.significant);
+	/* Elapsed at alpha; the others as the headline names them. */
+	cmp_changed_find(base, l, alpha, &ch);
 	json_array_begin(j, "changed");
-	for (f = 0; f < FIG_COUNT; f++)
-		if (fig_desc[f].change != CHANGE_NONE &&
-		    cmp_change(base, l, (enum fig)f, alpha).significant)
-			json_str(j, NULL, fig_desc[f].name);
+	if (cmp_change(base, l, FIG_ELAPSED, alpha).significant)
+		json_str(j, NULL, fig_desc[FIG_ELAPSED].name);
+	for (k = 0; k < ch.n_fig; k++)
+		json_str(j, NULL, fig_desc[ch.fig[k]].name);
 	json_array_end(j);
+	json_u64(j, "changed_tests", ch.tests);
 	if (base->has_run && l->has_run) {
 		v = cmp_verdict(base, l, alpha);
 		json_str(j, "verdict", v);

@@ -66,9 +66,71 @@ static void list_sep(FILE *v, size_t n, bool elapsed_changed)
 		fputs(elapsed_changed ? "; also changed: " : "; changed: ", v);
 }
 
+struct holm_test {
+	double p;
+	int fig;  /* enum fig, or -1 for a high-order order */
+	size_t k; /* the order's index in l->ho */
+	double pp;
+};
+
+static int holm_cmp(const void *a, const void *b)
+{
+	double x = ((const struct holm_test *)a)->p;
+	double y = ((const struct holm_test *)b)->p;
+
+	return x < y ? -1 : x > y;
+}
+
+void cmp_changed_find(const struct cmp_label *base, const struct cmp_label *l,
+		      double alpha, struct cmp_changed *out)
+{
+	struct holm_test t[FIG_COUNT + 64];
+	bool fig_on[FIG_COUNT] = { false };
+	bool ho_on[64] = { false };
+	size_t m = 0, i, k;
+	int f;
+
+	memset(out, 0, sizeof(*out));
+	for (f = 0; f < FIG_COUNT; f++) {
+		struct change c;
+
+		if (f == FIG_ELAPSED || fig_desc[f].change == CHANGE_NONE)
+			continue;
+		c = cmp_change(base, l, (enum fig)f, alpha);
+		if (isnan(c.p))
+			continue;
+		t[m++] = (struct holm_test){ c.p, f, 0, 0 };
+	}
+	for (k = 0; k < l->n_ho && k < 64; k++) {
+		struct cmp_ho_change c = cmp_ho_change(base, &l->ho[k], alpha);
+
+		if (!c.tested || isnan(c.p))
+			continue;
+		t[m++] = (struct holm_test){ c.p, -1, k, c.diff_pp };
+	}
+	out->tests = m;
+	qsort(t, m, sizeof(*t), holm_cmp);
+	for (i = 0; i < m && t[i].p < alpha / (double)(m - i); i++) {
+		if (t[i].fig >= 0)
+			fig_on[t[i].fig] = true;
+		else
+			ho_on[t[i].k] = true;
+	}
+	for (f = 0; f < FIG_COUNT; f++)
+		if (fig_on[f])
+			out->fig[out->n_fig++] = f;
+	for (k = 0; k < l->n_ho && k < 64; k++)
+		if (ho_on[k]) {
+			out->ho_order[out->n_ho] = l->ho[k].order;
+			out->ho_diff_pp[out->n_ho++] =
+				cmp_ho_change(base, &l->ho[k], alpha).diff_pp;
+		}
+}
+
 char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		  double alpha)
 {
+	struct cmp_changed ch;
 	struct change e = cmp_change(base, l, FIG_ELAPSED, alpha);
 	char *buf = NULL;
 	size_t len = 0;
@@ -96,27 +158,19 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 				"%.1f%%)",
 				e.mde_pct);
 	}
-	for (f = 0; f < FIG_COUNT; f++) {
-		struct change c;
-
-		if (f == FIG_ELAPSED || fig_desc[f].change == CHANGE_NONE)
-			continue;
-		c = cmp_change(base, l, (enum fig)f, alpha);
-		if (!c.significant)
-			continue;
+	cmp_changed_find(base, l, alpha, &ch);
+	for (k = 0; k < ch.n_fig; k++) {
+		f = ch.fig[k];
 		list_sep(v, changed++, e.significant);
 		fprintf(v, "%s ", fig_desc[f].name);
-		add_delta(v, c.delta, fig_desc[f].change);
+		add_delta(v, cmp_change(base, l, (enum fig)f, alpha).delta,
+			  fig_desc[f].change);
 	}
 	/* High-order success rates, in percentage points. */
-	for (k = 0; k < l->n_ho; k++) {
-		struct cmp_ho_change c = cmp_ho_change(base, &l->ho[k], alpha);
-
-		if (!c.significant)
-			continue;
+	for (k = 0; k < ch.n_ho; k++) {
 		list_sep(v, changed++, e.significant);
-		fprintf(v, "order-%u success %+.1f pp", l->ho[k].order,
-			c.diff_pp);
+		fprintf(v, "order-%u success %+.1f pp", ch.ho_order[k],
+			ch.ho_diff_pp[k]);
 	}
 	return memstream_close(v, &buf);
 }

@@ -349,6 +349,25 @@ void cmp_ho_line(FILE *f, const struct cmp_label *l);
 
 /* compare-verdict.c */
 /*
+ * The figures besides elapsed that changed, as the headline names them:
+ * every other figure and every high-order order is a test of its own, so
+ * at ALPHA each some 15 tests of an A/A would name one figure by chance
+ * in half the comparisons; they are named only when they survive Holm's
+ * step-down correction (the smallest p against ALPHA/m, the next against
+ * ALPHA/(m-1), ... until one fails).  Elapsed, the verdict itself, is
+ * tested at ALPHA alone.
+ */
+struct cmp_changed {
+	size_t n_fig, n_ho;
+	int fig[FIG_COUNT];    /* enum fig, in fig_desc order */
+	unsigned ho_order[64]; /* ascending */
+	double ho_diff_pp[64];
+	size_t tests; /* m: the tests corrected for */
+};
+void cmp_changed_find(const struct cmp_label *base, const struct cmp_label *l,
+		      double alpha, struct cmp_changed *out);
+
+/*
  * The headline of label L against BASE, e.g. "6.2-rc1 vs 6.1: elapsed
  * +38.2% (p 0.003, significant); also changed: majflt +430%", as a new
  * string (labels unescaped: the writer escapes for its format).

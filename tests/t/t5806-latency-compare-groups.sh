@@ -75,7 +75,7 @@ test_expect_success 'LABEL=RESULT,...: one result against the spread of three' '
 	latency-compare 6.1=v2/a1,v2/a2,v2/a3 v2/b1 >out &&
 	head -n 2 out >got &&
 	cat >want <<-\EOT &&
-	6.2-rc1 vs 6.1: elapsed +30.8% (p 0.23, no significant change; could have seen >= 95.3%); changed: majflt +430%, pswpin +210%
+	6.2-rc1 vs 6.1: elapsed +30.8% (p 0.23, no significant change; could have seen >= 95.3%); changed: majflt +430%
 	  judged against the spread between the 3 results of 6.1 (6.2-rc1 has one: give it >= 2 to test both)
 	EOT
 	test_cmp want got &&
