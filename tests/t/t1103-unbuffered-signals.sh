@@ -20,9 +20,13 @@ wait_for() {
 	done
 }
 
-# A child that reports the signal it gets and exits 7.
-trapper='for s in INT TERM HUP; do trap "echo got-$s; exit 7" $s; done
-echo ready; while :; do sleep 0.1; done'
+# A child that reports the signal it gets and exits 7.  It waits in the
+# wait builtin, which a trapped signal ends at once, not in a loop of
+# sleeps: a shell that forks a new sleep just as the signal comes can
+# miss running its trap (seen once in CI, a test that hung for good).
+trapper='for s in INT TERM HUP; do trap "echo got-$s; kill \$! 2>/dev/null; exit 7" $s; done
+sleep 600 </dev/null >/dev/null 2>&1 &
+echo ready; wait'
 
 for sig in TERM HUP; do
 	test_expect_success "SIG$sig reaches the child, its status comes back" "
