@@ -443,9 +443,10 @@ static void load_ho_runs(struct cmp_result *r, const char *file,
 		for (i = 0; i < runs->count; i++) {
 			const struct json_node *l =
 				json_read_member(&runs->items[i], "high_order");
-			double order, att, suc;
+			double order, att = 0, suc = 0;
+			bool found = false;
 
-			for (k = 0; k < l->count; k++) {
+			for (k = 0; k < l->count && !found; k++) {
 				const struct json_node *e = &l->items[k];
 
 				snprintf(name, sizeof(name),
@@ -467,10 +468,9 @@ static void load_ho_runs(struct cmp_result *r, const char *file,
 					    "\"%s\": not whole attempts and "
 					    "successes",
 					    name);
-				if (order == h->order && att > 0)
-					break;
+				found = order == h->order && att > 0;
 			}
-			if (k < l->count)
+			if (found)
 				cmp_ho_add_run(h, (uint64_t)att, (uint64_t)suc);
 		}
 	}
