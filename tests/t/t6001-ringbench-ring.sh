@@ -90,14 +90,22 @@ test_expect_success 'CSV: a header and a row per run' '
 # measured -1.7..+0.8% on a quiet 2-vCPU VM and -0.8..+0.6% with three
 # spinning processes (wall-clock or 200 us trials were 30-50% off there).
 # But the loop's own speed moves with what runs beside it: in CI's
-# sanitizer build, beside other tests, the median was 20% off.  So the test
-# holds 25%, which a wrong unit, a folded loop or preempted trials exceed by
-# far, and the 5% is a measurement (the note, ringbench calibrate).
+# sanitizer build, beside other tests, the median was 20% off, and once
+# 101% (a burst of load on the host: a guest thread's CPU time counts the
+# time its vCPU waited).  So the test holds 25% in the best of three
+# calibrations, which a wrong unit or a folded loop exceeds in all three,
+# and the 5% is a measurement (the note, ringbench calibrate).
 test_expect_success JQ 'the calibrated work takes the asked CPU time' '
-	ringbench calibrate -w 20ms -n 9 --format json >out.json &&
-	e=$(jqf out.json .work_error_pct) &&
-	awk -v e="$e" "BEGIN { exit !(e > -25 && e < 25) }" ||
-	test_fail "work off by $e%"
+	best= &&
+	for try in 1 2 3; do
+		ringbench calibrate -w 20ms -n 9 --format json >out.json &&
+		e=$(jqf out.json .work_error_pct) &&
+		best="$best $e" &&
+		if awk -v e="$e" "BEGIN { exit !(e > -25 && e < 25) }"; then
+			return 0
+		fi || return 1
+	done &&
+	test_fail "work off by$best% in three calibrations"
 '
 
 test_expect_success JQ 'SIGINT: the ring stops in order, partial result, exit 130' '
