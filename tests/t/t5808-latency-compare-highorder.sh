@@ -55,7 +55,7 @@ make_runs() {
 	 "run_label": "$(basename "$1")", "partial": false,
 	 "gitk_runs": [{"elapsed_s": 10, $r1}, {"elapsed_s": 11, $r2},
 	  {"elapsed_s": 12, $r3}],
-	 "high_order": [$(ho 9 30 $all)]}
+	 "high_order": [$(ho 9 30 "$all")]}
 	EOF
 }
 
