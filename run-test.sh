@@ -551,6 +551,9 @@ swap_on() {
 		_sys=${LATENCY_SYS:-/sys}
 		if [ -w "$_sys/class/zram-control/hot_add" ]; then
 			_n=$(cat "$_sys/class/zram-control/hot_add") || return 1
+			case $_n in
+			'' | *[!0-9]*) return 1 ;;
+			esac
 			machine record zram "zram$_n" hot || return 1
 		else
 			_n=0

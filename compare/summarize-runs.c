@@ -250,14 +250,43 @@ static bool read_line(FILE *f, char *buf, size_t size, bool *bad,
 	return c != EOF || n || *bad;
 }
 
+/*
+ * Every line of the run directory's log NAME (fd FD, at most
+ * SUMM_MAX_EVENTS_BYTES) through LINE_FN; lines it refuses, too long or
+ * holding a NUL are counted in a note.
+ */
+static void read_log(struct summ_run *r, const char *name, int fd,
+		     bool (*line_fn)(struct summ_run *, char *))
+{
+	uint64_t bytes = 0, bad_lines = 0;
+	char line[256];
+	FILE *f = fdopen(fd, "r");
+	bool bad;
+
+	if (!f)
+		die_errno(EXIT_RUN_FAILED, "cannot read %s", name);
+	while (read_line(f, line, sizeof(line), &bad, &bytes)) {
+		if (bad || (*line && !line_fn(r, line)))
+			bad_lines++;
+		if (bytes >= SUMM_MAX_EVENTS_BYTES) {
+			summ_note(r, "%s: only the first %llu MiB read", name,
+				  SUMM_MAX_EVENTS_BYTES >> 20);
+			break;
+		}
+	}
+	if (ferror(f))
+		summ_note(r, "%s: read error", name);
+	(void)fclose(f); /* read only: nothing to lose */
+	if (bad_lines)
+		summ_note(r, "%s: %llu malformed lines ignored", name,
+			  (unsigned long long)bad_lines);
+}
+
 static void read_events(struct summ_run *r)
 {
-	char *path = xasprintf("%s/trace-events.log", r->dir), line[256];
-	uint64_t bytes = 0, bad_lines = 0;
+	char *path = xasprintf("%s/trace-events.log", r->dir);
 	int fd = json_read_open(path);
-	bool bad;
 	size_t i;
-	FILE *f;
 
 	free(path);
 	if (fd < 0) {
@@ -267,30 +296,11 @@ static void read_events(struct summ_run *r)
 			  summ_why(fd));
 		return;
 	}
-	f = fdopen(fd, "r");
-	if (!f)
-		die_errno(EXIT_RUN_FAILED, "cannot read trace-events.log");
 	for (i = 0; i < r->n_runs; i++) {
 		r->runs[i].reclaim_ns.set = r->runs[i].has_window;
 		r->runs[i].compact_ns.set = r->runs[i].has_window;
 	}
-	while (read_line(f, line, sizeof(line), &bad, &bytes)) {
-		if (bad || (*line && !event_line(r, line)))
-			bad_lines++;
-		if (bytes >= SUMM_MAX_EVENTS_BYTES) {
-			summ_note(r,
-				  "trace-events.log: only the first %llu "
-				  "MiB read",
-				  SUMM_MAX_EVENTS_BYTES >> 20);
-			break;
-		}
-	}
-	if (ferror(f))
-		summ_note(r, "trace-events.log: read error");
-	(void)fclose(f); /* read only: nothing to lose */
-	if (bad_lines)
-		summ_note(r, "trace-events.log: %llu malformed lines ignored",
-			  (unsigned long long)bad_lines);
+	read_log(r, "trace-events.log", fd, event_line);
 }
 
 /*
@@ -340,12 +350,9 @@ static bool probe_line(struct summ_run *r, char *line)
 /* highorder.log, when the probe ran: its attempts per run and order. */
 static void read_probes(struct summ_run *r)
 {
-	char *path = xasprintf("%s/highorder.log", r->dir), line[256];
-	uint64_t bytes = 0, bad_lines = 0;
+	char *path = xasprintf("%s/highorder.log", r->dir);
 	int fd = json_read_open(path);
-	bool bad;
 	size_t i;
-	FILE *f;
 
 	free(path);
 	if (fd == -ENOENT)
@@ -355,28 +362,9 @@ static void read_probes(struct summ_run *r)
 			  summ_why(fd));
 		return;
 	}
-	f = fdopen(fd, "r");
-	if (!f)
-		die_errno(EXIT_RUN_FAILED, "cannot read highorder.log");
 	for (i = 0; i < r->n_runs; i++)
 		r->runs[i].has_ho = r->runs[i].has_window;
-	while (read_line(f, line, sizeof(line), &bad, &bytes)) {
-		if (bad || (*line && !probe_line(r, line)))
-			bad_lines++;
-		if (bytes >= SUMM_MAX_EVENTS_BYTES) {
-			summ_note(r,
-				  "highorder.log: only the first %llu MiB "
-				  "read",
-				  SUMM_MAX_EVENTS_BYTES >> 20);
-			break;
-		}
-	}
-	if (ferror(f))
-		summ_note(r, "highorder.log: read error");
-	(void)fclose(f); /* read only: nothing to lose */
-	if (bad_lines)
-		summ_note(r, "highorder.log: %llu malformed lines ignored",
-			  (unsigned long long)bad_lines);
+	read_log(r, "highorder.log", fd, probe_line);
 }
 
 /* Mean and CoV of the runs' user_s (SYS: sys_s); NAN when unknown. */

@@ -380,6 +380,38 @@ static bool cluster_side(const uint64_t *x, const uint64_t *n, size_t k,
 	return true;
 }
 
+/* z and its two-sided p from R's diff and se (se 0: z 0, p 1). */
+static void prop_z(struct stats_prop *r)
+{
+	if (r->se > 0) {
+		r->z = r->diff / r->se;
+		r->p = 2.0 * stats_normal_cdf(-fabs(r->z));
+	} else {
+		r->z = 0;
+		r->p = 1;
+	}
+}
+
+/*
+ * The binomial se of a difference of proportions with the pooled
+ * proportion POOL of N1 and N2 trials kept within [1/(2N), 1 - 1/(2N)],
+ * so that all successes (or none) still give a resolution.
+ */
+static double pooled_se_kept(double pool, double n1, double n2)
+{
+	double lo = 0.5 / (n1 + n2);
+
+	pool = pool < lo ? lo : pool > 1.0 - lo ? 1.0 - lo : pool;
+	return sqrt(pool * (1.0 - pool) * (1.0 / n1 + 1.0 / n2));
+}
+
+/* (z(1 - ALPHA/2) + z(POWER)): the mde in standard errors. */
+static double mde_factor(double alpha, double power)
+{
+	return stats_normal_quantile(1.0 - alpha / 2.0) +
+	       stats_normal_quantile(power);
+}
+
 struct stats_prop stats_two_prop_clustered(const uint64_t *x1,
 					   const uint64_t *n1, size_t k1,
 					   const uint64_t *x2,
@@ -387,7 +419,7 @@ struct stats_prop stats_two_prop_clustered(const uint64_t *x1,
 					   double alpha, double power)
 {
 	struct stats_prop r = { NAN, NAN, NAN, NAN, NAN };
-	double p1, p2, v1, v2, t1, t2, pool, lo, floor_se;
+	double p1, p2, v1, v2, t1, t2, floor_se;
 
 	if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1) ||
 	    !cluster_side(x1, n1, k1, &p1, &v1, &t1) ||
@@ -395,20 +427,9 @@ struct stats_prop stats_two_prop_clustered(const uint64_t *x1,
 		return r;
 	r.diff = p2 - p1;
 	r.se = sqrt(v1 + v2);
-	if (r.se > 0) {
-		r.z = r.diff / r.se;
-		r.p = 2.0 * stats_normal_cdf(-fabs(r.z));
-	} else {
-		r.z = 0;
-		r.p = 1;
-	}
-	pool = (p1 * t1 + p2 * t2) / (t1 + t2);
-	lo = 0.5 / (t1 + t2);
-	pool = pool < lo ? lo : pool > 1.0 - lo ? 1.0 - lo : pool;
-	floor_se = sqrt(pool * (1.0 - pool) * (1.0 / t1 + 1.0 / t2));
-	r.mde = (stats_normal_quantile(1.0 - alpha / 2.0) +
-		 stats_normal_quantile(power)) *
-		(r.se > floor_se ? r.se : floor_se);
+	prop_z(&r);
+	floor_se = pooled_se_kept((p1 * t1 + p2 * t2) / (t1 + t2), t1, t2);
+	r.mde = mde_factor(alpha, power) * (r.se > floor_se ? r.se : floor_se);
 	return r;
 }
 
@@ -416,26 +437,17 @@ struct stats_prop stats_two_prop_test(uint64_t x1, uint64_t n1, uint64_t x2,
 				      uint64_t n2, double alpha, double power)
 {
 	struct stats_prop r = { NAN, NAN, NAN, NAN, NAN };
-	double n = (double)n1 + (double)n2, pool, lo, w;
+	double pool;
 
 	if (!n1 || !n2 || x1 > n1 || x2 > n2 || !(alpha > 0 && alpha < 1) ||
 	    !(power > 0 && power < 1))
 		return r;
-	pool = ((double)x1 + (double)x2) / n;
-	w = 1.0 / (double)n1 + 1.0 / (double)n2;
+	pool = ((double)x1 + (double)x2) / ((double)n1 + (double)n2);
 	r.diff = (double)x2 / (double)n2 - (double)x1 / (double)n1;
-	r.se = sqrt(pool * (1.0 - pool) * w);
-	if (r.se > 0) {
-		r.z = r.diff / r.se;
-		r.p = 2.0 * stats_normal_cdf(-fabs(r.z));
-	} else {
-		r.z = 0;
-		r.p = 1;
-	}
-	lo = 0.5 / n;
-	pool = pool < lo ? lo : pool > 1.0 - lo ? 1.0 - lo : pool;
-	r.mde = (stats_normal_quantile(1.0 - alpha / 2.0) +
-		 stats_normal_quantile(power)) *
-		sqrt(pool * (1.0 - pool) * w);
+	r.se = sqrt(pool * (1.0 - pool) *
+		    (1.0 / (double)n1 + 1.0 / (double)n2));
+	prop_z(&r);
+	r.mde = mde_factor(alpha, power) *
+		pooled_se_kept(pool, (double)n1, (double)n2);
 	return r;
 }

@@ -37,7 +37,7 @@ struct plan {
 	struct meminfo m0;
 	uint64_t min_free_kb0, in_use, margin, floor, goal, target;
 	uint64_t keep;
-	uint64_t reserve; /* free but not theirs: locked_bytes() */
+	uint64_t reserve; /* free but not theirs: zones_sum().locked */
 	struct mem_block *blocks;
 	size_t nblocks;
 	uint64_t block_bytes;
@@ -77,31 +77,24 @@ static void zones_read(struct zone_info **z, size_t *n)
 			menv.proc);
 }
 
-/* Every zone's high watermark added up, in bytes: what kswapd keeps free. */
-static uint64_t high_wmarks_bytes(void)
-{
-	uint64_t high = 0;
-	struct zone_info *z;
-	size_t n, i;
-
-	zones_read(&z, &n);
-	for (i = 0; i < n; i++)
-		high += z[i].high;
-	free(z);
-	return high * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
 /*
- * Free memory the workloads cannot take, in bytes: in every zone, what is
- * free up to its high watermark (kswapd's) plus its protection against
- * allocations that could come from a higher zone (theirs).  On a big
- * machine shrunk with hugetlb pages, the small zones' protection is tens
- * of MiB: free memory there is not the workloads', and where the pool
- * happened to leave the free pages made their share vary from run to run.
+ * The zones as they stand now, in bytes: HIGH, every zone's high watermark
+ * added up (what kswapd keeps free); LOCKED, the free memory the workloads
+ * cannot take, in every zone what is free up to its high watermark plus
+ * its protection against allocations that could come from a higher zone
+ * (theirs); and FREE, what is free above that, theirs.  On a big machine
+ * shrunk with hugetlb pages the small zones' protection is tens of MiB:
+ * free memory there is not the workloads', and where the pool happened to
+ * leave the free pages made their share vary from run to run.
  */
-static uint64_t locked_bytes(void)
+struct zone_sums {
+	uint64_t high, locked, free;
+};
+
+static struct zone_sums zones_sum(void)
 {
-	uint64_t locked = 0;
+	struct zone_sums t = { 0, 0, 0 };
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	struct zone_info *z;
 	size_t n, i;
 
@@ -109,10 +102,15 @@ static uint64_t locked_bytes(void)
 	for (i = 0; i < n; i++) {
 		uint64_t keep = z[i].high + z[i].protect;
 
-		locked += z[i].free < keep ? z[i].free : keep;
+		t.high += z[i].high;
+		t.locked += z[i].free < keep ? z[i].free : keep;
+		t.free += z[i].free > keep ? z[i].free - keep : 0;
 	}
 	free(z);
-	return locked * (uint64_t)sysconf(_SC_PAGESIZE);
+	t.high *= page;
+	t.locked *= page;
+	t.free *= page;
+	return t;
 }
 
 /*
@@ -121,7 +119,7 @@ static uint64_t locked_bytes(void)
  */
 static uint64_t margin_bytes(void)
 {
-	uint64_t m = 2 * min_free_kbytes() * 1024, high = high_wmarks_bytes();
+	uint64_t m = 2 * min_free_kbytes() * 1024, high = zones_sum().high;
 
 	m = m > high ? m : high;
 	return m > MARGIN_MIN ? m : MARGIN_MIN;
@@ -162,7 +160,7 @@ static uint64_t target_now(const struct plan *p)
 	usable = meminfo_usable(&m);
 	in_use = usable - min_u64(m.free, usable);
 	floor = max_u64(in_use + margin_bytes(), TOTAL_MIN);
-	return max_u64(in_use + p->keep + locked_bytes(), floor);
+	return max_u64(in_use + p->keep + zones_sum().locked, floor);
 }
 
 static bool candidate(const struct mem_block *b)
@@ -192,7 +190,7 @@ static void plan_make(struct plan *p, uint64_t keep)
 	 * kept from them.
 	 */
 	p->keep = keep;
-	p->reserve = locked_bytes();
+	p->reserve = zones_sum().locked;
 	p->goal = p->in_use + keep + p->reserve;
 	p->target = max_u64(p->goal, p->floor);
 	r = mem_blocks_read(&p->blocks, &p->nblocks, &p->block_bytes);
@@ -540,27 +538,11 @@ static uint64_t mem_boot_mib(const struct plan *p)
 	return (p->target + reserved + MIB - 1) / MIB;
 }
 
-/* Free memory the workloads can take: above every zone's locked part. */
-static uint64_t workload_free_bytes(void)
-{
-	uint64_t sum = 0;
-	struct zone_info *z;
-	size_t n, i;
-
-	zones_read(&z, &n);
-	for (i = 0; i < n; i++) {
-		uint64_t keep = z[i].high + z[i].protect;
-
-		sum += z[i].free > keep ? z[i].free - keep : 0;
-	}
-	free(z);
-	return sum * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
 static void report(const struct plan *p, const struct outcome *out)
 {
 	struct meminfo m;
 	uint64_t tol, usable, target = target_now(p);
+	struct zone_sums zs = zones_sum();
 	char s1[32], s2[32];
 	bool reached;
 
@@ -597,8 +579,7 @@ static void report(const struct plan *p, const struct outcome *out)
 	printf("hugetlb_released=%llu\nreserve_after_bytes=%llu\n"
 	       "workload_free_bytes=%llu\n",
 	       (unsigned long long)out->hugetlb_released,
-	       (unsigned long long)locked_bytes(),
-	       (unsigned long long)workload_free_bytes());
+	       (unsigned long long)zs.locked, (unsigned long long)zs.free);
 	if (!reached && !sig_stop)
 		fprintf(stderr,
 			"%s: could not shrink to %llu MiB (%llu MiB left "
