@@ -812,20 +812,41 @@ run_gitk() {
 	esac
 }
 
+# Does --seqbench name its own target (-d DIR, --dir)?  Sets
+# seqbench_dir=yes or no, seqbench_read_only=yes or no.
+seqbench_target() {
+	seqbench_dir=no seqbench_read_only=no
+	for _w in $cfg_seqbench; do
+		case $_w in
+		-d* | --dir | --dir=*) seqbench_dir=yes ;;
+		--read-only) seqbench_read_only=yes ;;
+		esac
+	done
+	if [ "$seqbench_read_only" = yes ] && [ "$seqbench_dir" = no ]; then
+		usage_error "--seqbench=\"$cfg_seqbench\" reads what is there: name the file, device or tree with -d"
+	fi
+}
+
 # What seqbench changes (--readahead) joins this run's machine-state record
 # (LATENCY_MACHINE_OWNER: this driver), so that the run's restore undoes
-# it even when seqbench dies; by this run's latency-machine.
+# it even when seqbench dies; by this run's latency-machine.  With no -d
+# in its arguments it writes in the scratch directory, removed after.
 run_seqbench() {
 	[ -n "$cfg_seqbench" ] || return 0
 	progress "seqbench $cfg_seqbench"
-	mkdir -p "$scratch/seqbench"
+	if [ "$seqbench_dir" = yes ]; then
+		set --
+	else
+		mkdir -p "$scratch/seqbench"
+		set -- -d "$scratch/seqbench"
+	fi
 	# shellcheck disable=SC2086 # checked words (latency-summarize), split
 	start_bg /dev/null "$run_dir/seqbench.txt" "$run_dir/seqbench.err" '' \
 		env LATENCY_MACHINE_OWNER=$$ LATENCY_MACHINE="$p_latency_machine" \
-		"$p_seqbench" $cfg_seqbench -d "$scratch/seqbench" \
+		"$p_seqbench" $cfg_seqbench "$@" \
 		--seed "$cfg_seed" --format json -o "$run_dir/seqbench.json"
 	wait_for "$bg_pid" || fail_run "seqbench failed (see seqbench.err)"
-	rm -rf "$scratch/seqbench"
+	[ "$seqbench_dir" = yes ] || rm -rf "$scratch/seqbench"
 }
 
 run_ringbench() {
@@ -1102,6 +1123,7 @@ main() {
 	version=$(tree_version "$version" "$here")
 	command_line="$prog $(quote_args "$@")"
 	# Usage and what this machine cannot do stop the run before any work.
+	seqbench_target
 	decide_pressure
 
 	trap 'cleanup $?' EXIT

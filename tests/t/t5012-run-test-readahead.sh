@@ -14,7 +14,7 @@ LATENCY_STATE_DIR=$TRASH_DIRECTORY/state
 export LATENCY_STATE_DIR
 
 # seqbench --readahead sets the read_ahead_kb of the device under its
-# target, the scratch directory inside the result: here that device is
+# target, a file in this directory: here that device is
 # one of a fake sysfs (LATENCY_SYS, which latency-machine reads too), so
 # no real device changes and no root is needed, only a block device under
 # this directory to stand in for.
@@ -29,18 +29,19 @@ export LATENCY_SYS
 knob=$LATENCY_SYS/devices/disk/queue/read_ahead_kb
 
 # A reduced run (one fake-gitk run of a tiny repository) with a read-only
-# seqbench pass at a readahead of 64 KiB, into res/$1; the rest of the
-# arguments go to run-test.sh.
+# seqbench pass over the file data at a readahead of 64 KiB, into res/$1;
+# the rest of the arguments go to run-test.sh.
 ra_run() {
 	_label=$1
 	shift
 	"$rt" --label="$_label" --commits=300 --gitk-runs=1 --warmup=0 \
 		--no-drop-caches --confine=none --gitk-args=--every=50 \
 		--music-args="--songs=1 --song-size=64k" --results=res \
-		--seqbench="--read-only --no-drop-caches --readahead 64k" "$@"
+		--seqbench="--read-only --no-drop-caches --readahead 64k -d $PWD/data" "$@"
 }
 
-test_expect_success 'a fake sysfs with the device of this directory' '
+test_expect_success 'a fake sysfs with the device of this directory, and data' '
+	head -c 300000 /dev/zero >data &&
 	mkdir -p fsys/devices/disk/queue fsys/dev/block &&
 	echo "$dev" >fsys/devices/disk/dev &&
 	echo 128 >"$knob" &&
@@ -52,6 +53,10 @@ test_expect_success 'a fake sysfs with the device of this directory' '
 test_expect_success 'the pass runs in the driver'\''s record, which puts the readahead back' '
 	ra_run ra >out 2>err &&
 	grep -q "\"readahead_kb\": 64" res/ra/seqbench.json &&
+	grep -q "\"bytes\": 300000," res/ra/seqbench.json &&
+	grep -q "\"files\": 1," res/ra/seqbench.json &&
+	test "$(wc -c <data)" = 300000 &&
+	! grep -q "scratch/seqbench" res/ra/commands.log &&
 	echo 128 >expect && test_cmp expect "$knob" &&
 	! test -e state/state &&
 	sed -n "s/^env LATENCY_MACHINE_OWNER=\([0-9]*\) LATENCY_MACHINE=[^ ]*latency-machine [^ ]*seqbench --read-only .*/\1/p" \
@@ -91,6 +96,16 @@ test_expect_success 'seqbench dead with the readahead changed: the run restores 
 	echo 128 >expect && test_cmp expect "$knob" &&
 	! test -e state/state &&
 	grep -q "^PARTIAL: failed: seqbench failed" res/dead/summary.txt
+'
+
+# Before, the driver added -d scratch/seqbench after the pass's own: two
+# targets, which seqbench refused; without a -d it read the empty scratch
+# directory, nothing.
+test_expect_success 'a read-only pass with no -d: a usage error before any work' '
+	test_expect_code 2 "$rt" --label=nod --results=res \
+		--seqbench="--read-only --readahead 64k" >out 2>err &&
+	grep -q "^run-test.sh: --seqbench=\"--read-only --readahead 64k\" reads what is there: name the file, device or tree with -d$" err &&
+	! test -e res/nod
 '
 
 test_expect_success 'nothing is left running' '
