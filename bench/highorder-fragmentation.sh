@@ -1,0 +1,197 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# highorder-fragmentation.sh: does the high-order probe see fragmentation?
+# The order-9 success rate (latency-highorder, run by run-test.sh) on an
+# idle machine, under the driver's global pressure, under that pressure
+# with free memory fragmented on purpose, and with the same fragmentation
+# compacted away (echo 1 >/proc/sys/vm/compact_memory) before the runs.
+#
+# Conditions:
+#   idle        latency-highorder alone for BENCH_PROBE_S seconds, memory
+#               compacted first
+#   idle-frag   the same with all free memory fragmented
+#   pressure    run-test.sh (global pressure as root), nothing fragmented
+#   fragmented  run-test.sh, free memory fragmented right after the
+#               driver's shrink, before its first (warmup) run
+#   compacted   the same, then memory compacted before the first run
+#
+# Fragmented: tests/helpers/fragment takes every free block of a huge
+# page's size and gives it back but one locked page; compaction can move
+# those pages, reclaim cannot free them (the helper's header says how).
+# The driver's shrink builds hugetlb pages, which fragmented memory cannot
+# give, so the fragmenting comes after it: the driver is stopped (SIGSTOP)
+# once its shrink.txt is complete, the memory left to the workloads is
+# fragmented (and, for "compacted", compacted), and the driver goes on
+# (SIGCONT); "pressure" is paused the same way with nothing done.
+# Every driver run has --no-drop-caches (no reset between runs: the reset
+# compacts; so no shrink again either, and what the first shrink left free,
+# printed with each result, stays for all runs) and --sysctl=vm.compaction_proactiveness=0: kcompactd's
+# proactive compaction (Linux 5.9 on) undoes such fragmentation in the
+# background, here some 80 huge-page blocks a second; the driver records
+# the setting and puts it back.  The idle conditions set it themselves and
+# put it back at exit.
+#
+# The conditions run interleaved, BENCH_ROUNDS rounds.  It prints each
+# result's HighOrder line and each idle probe's figures, then
+# latency-compare's comparison of the three driver conditions (the
+# success rates with a two-proportion test, clustered by runs).  Needs
+# root and transparent huge pages; give it a quiet machine (global
+# pressure presses everything on it).
+#
+# Tunables (environment, with defaults):
+#   RUN_TEST=./run-test.sh                     the driver (from a build tree)
+#   PROBE=./monitors/latency-highorder
+#   FRAGMENT=./tests/helpers/fragment          (make check builds it)
+#   COMPARE=./compare/latency-compare
+#   BENCH_ROUNDS=2
+#   BENCH_GITK_RUNS=5                          --gitk-runs of each driver run
+#   BENCH_PROBE_S=30                           seconds of each idle probe
+#   BENCH_RESULTS=(a new directory in /tmp)    where the results go
+#   BENCH_ARGS=                                more run-test.sh arguments
+set -eu
+
+: "${RUN_TEST:=./run-test.sh}"
+: "${PROBE:=./monitors/latency-highorder}"
+: "${FRAGMENT:=./tests/helpers/fragment}"
+: "${COMPARE:=./compare/latency-compare}"
+: "${BENCH_ROUNDS:=2}"
+: "${BENCH_GITK_RUNS:=5}"
+: "${BENCH_PROBE_S:=30}"
+: "${BENCH_ARGS:=}"
+
+die() {
+	echo "$0: $*" >&2
+	exit 1
+}
+
+[ "$(id -u)" = 0 ] || die "needs root (global pressure, compaction)"
+for p in "$RUN_TEST" "$PROBE" "$FRAGMENT" "$COMPARE"; do
+	[ -x "$p" ] || die "no '$p' (run from a build tree after make check)"
+done
+[ -r /sys/kernel/mm/transparent_hugepage/hpage_pmd_size ] ||
+	die "no transparent huge pages here"
+[ "$BENCH_ROUNDS" -ge 1 ] || die "BENCH_ROUNDS must be at least 1"
+results=${BENCH_RESULTS:-$(mktemp -d /tmp/highorder-frag.XXXXXX)}
+mkdir -p "$results"
+
+proactive=/proc/sys/vm/compaction_proactiveness
+proactive_was=
+[ -w "$proactive" ] && proactive_was=$(cat "$proactive")
+frag_pid=
+driver_pid=
+cleanup() {
+	[ -z "$frag_pid" ] || kill -TERM "$frag_pid" 2>/dev/null || true
+	if [ -n "$driver_pid" ]; then
+		kill -CONT "$driver_pid" 2>/dev/null || true
+		kill -TERM "$driver_pid" 2>/dev/null || true
+		wait "$driver_pid" 2>/dev/null || true
+	fi
+	[ -z "$frag_pid" ] || wait "$frag_pid" 2>/dev/null || true
+	[ -z "$proactive_was" ] || echo "$proactive_was" >"$proactive"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Bytes free in blocks of a huge page's size or more (zones THP uses).
+huge_free() {
+	awk '$4 == "DMA32" || $4 == "Normal" || $4 == "Movable" {
+		for (o = 9; o + 5 <= NF; o++) s += $(o + 5) * 4096 * 2 ^ o }
+		END { printf "%d\n", s }' /proc/buddyinfo
+}
+
+# Fragment free memory (the helper holds it until frag_stop), into $1.
+frag_start() {
+	"$FRAGMENT" >"$1" 2>&1 &
+	frag_pid=$!
+	for _ in $(seq 600); do
+		grep -q '^fragmented=1' "$1" && return 0
+		kill -0 "$frag_pid" 2>/dev/null || die "the fragmenter failed: $(cat "$1")"
+		sleep 0.2
+	done
+	die "the fragmenter did not finish in 120 s"
+}
+
+frag_stop() {
+	kill -TERM "$frag_pid"
+	wait "$frag_pid" || true
+	frag_pid=
+}
+
+compact() {
+	echo 1 >/proc/sys/vm/compact_memory
+}
+
+# idle NAME [frag]: the probe alone, BENCH_PROBE_S seconds.
+idle() {
+	local name=$1 dir=$results/$1
+	mkdir -p "$dir"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	compact
+	[ -z "$proactive_was" ] || echo 0 >"$proactive"
+	[ "${2:-}" != frag ] || frag_start "$dir/fragment.txt"
+	echo "huge_free_bytes=$(huge_free)" >"$dir/before.txt"
+	"$PROBE" -q --duration="${BENCH_PROBE_S}s" -o "$dir/highorder.log" \
+		--summary="$dir/summary.csv" --format=csv
+	[ -z "$frag_pid" ] || frag_stop
+	[ -z "$proactive_was" ] || echo "$proactive_was" >"$proactive"
+	awk -F, -v n="$name" 'NR > 1 { printf "%-22s order-%s %s/%s %.1f%% (p99 fault %.3f ms)\n",
+		n, $1, $6, $5, $7, $9 / 1000 }' "$dir/summary.csv"
+}
+
+# driver NAME CONDITION: one run-test.sh result, paused after its shrink.
+driver() {
+	local label=$1 cond=$2 run=$results/$1 waited=0
+	# shellcheck disable=SC2086 # BENCH_ARGS: words
+	"$RUN_TEST" --label="$label" --results="$results" \
+		--gitk-runs="$BENCH_GITK_RUNS" --no-drop-caches \
+		--sysctl=vm.compaction_proactiveness=0 $BENCH_ARGS \
+		>"$results/$label.out" 2>&1 &
+	driver_pid=$!
+	until grep -q '^workload_free_bytes=' "$run/shrink.txt" 2>/dev/null; do
+		kill -0 "$driver_pid" 2>/dev/null ||
+			die "run-test.sh ended before its shrink (see $results/$label.out)"
+		sleep 0.05
+		waited=$((waited + 1))
+		[ "$waited" -lt 6000 ] || die "no shrink in 5 minutes (see $results/$label.out)"
+	done
+	kill -STOP "$driver_pid"
+	case $cond in
+	fragmented) frag_start "$results/$label.fragment.txt" ;;
+	compacted)
+		frag_start "$results/$label.fragment.txt"
+		compact
+		;;
+	esac
+	echo "huge_free_bytes=$(huge_free)" >"$results/$label.before.txt"
+	kill -CONT "$driver_pid"
+	wait "$driver_pid" || die "run-test.sh failed (see $results/$label.out)"
+	driver_pid=
+	[ -z "$frag_pid" ] || frag_stop
+	printf "%-22s %s  [free for the workloads %s MiB, in huge-page blocks %s MiB]\n" \
+		"$label" "$(sed -n '2s/^[^ ]* HighOrder: //p' "$run/summary.txt")" \
+		"$(($(sed -n 's/^workload_free_bytes=//p' "$run/shrink.txt") / 1048576))" \
+		"$(($(sed -n 's/^huge_free_bytes=//p' "$results/$label.before.txt") / 1048576))"
+}
+
+echo "# $(uname -r), THP enabled $(cat /sys/kernel/mm/transparent_hugepage/enabled), defrag $(cat /sys/kernel/mm/transparent_hugepage/defrag)"
+echo "# results in $results"
+for round in $(seq "$BENCH_ROUNDS"); do
+	idle "idle-$round"
+	idle "idle-frag-$round" frag
+	for cond in pressure fragmented compacted; do
+		driver "$cond-$round" "$cond"
+	done
+done
+
+args=()
+for cond in pressure fragmented compacted; do
+	list=
+	for round in $(seq "$BENCH_ROUNDS"); do
+		list=${list:+$list,}$results/$cond-$round
+	done
+	args+=("$cond=$list")
+done
+echo
+"$COMPARE" "${args[@]}"
