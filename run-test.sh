@@ -550,6 +550,17 @@ swap_on() {
 		# once: restore resets and removes it), else the unused zram0.
 		_sys=${LATENCY_SYS:-/sys}
 		if [ -w "$_sys/class/zram-control/hot_add" ]; then
+			# The devices before hot_add, recorded first: a run
+			# killed before the zram entry leaves no device behind.
+			_before=
+			for _z in "$_sys"/block/zram*; do
+				_z=${_z##*/zram}
+				case $_z in
+				'' | *[!0-9]*) ;;
+				*) _before=${_before:+$_before,}$_z ;;
+				esac
+			done
+			machine record zramnew "${_before:-none}" || return 1
 			_n=$(cat "$_sys/class/zram-control/hot_add") || return 1
 			case $_n in
 			'' | *[!0-9]*) return 1 ;;

@@ -102,8 +102,9 @@ static void usage(int status)
 	       "block), thp SIZE [VALUE] (a THP size's enabled back to VALUE; SIZE 64kB or\n"
 	       "global), hugepages [COUNT] (nr_hugepages back to COUNT), readahead MAJ:MIN\n"
 	       "[KB] (the device's read_ahead_kb back to KB), zram zramN [hot] (swapoff,\n"
-	       "reset, and hot_remove when the run made it), pid PID (SIGTERM, then SIGKILL,\n"
-	       "if still the same process).\n"
+	       "reset, and hot_remove when the run made it), zramnew LIST (hot_remove the\n"
+	       "zram devices not in LIST, the ones before a hot_add, never set up), pid PID\n"
+	       "(SIGTERM, then SIGKILL, if still the same process).\n"
 	       "The record is LATENCY_STATE_DIR/state (default /var/lib/latency-tests/state).\n"
 	       "Exit status: 0 done, 1 failed (restore: a change kept), 2 usage error, 3 another\n"
 	       "run is in progress or the machine cannot do it.\n");

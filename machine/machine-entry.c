@@ -9,6 +9,7 @@
  */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -341,6 +342,40 @@ static char *make_zram(int argc, char **argv)
 			 argc > 2 ? "hot" : "kept");
 }
 
+/*
+ * zramnew LIST: the zram devices there were before the run asked
+ * zram-control's hot_add for one (their numbers, comma-separated, or
+ * "none").  Recorded before hot_add, so that a run killed between hot_add
+ * and its "zram zramN hot" entry leaves no device behind: restore removes
+ * every zram device not in LIST that was never set up (disksize 0).
+ */
+static bool zram_list_ok(const char *s)
+{
+	if (!strcmp(s, "none"))
+		return true;
+	for (;;) {
+		size_t n = strspn(s, "0123456789");
+
+		if (!n || n > 7)
+			return false;
+		s += n;
+		if (!*s)
+			return true;
+		if (*s++ != ',')
+			return false;
+	}
+}
+
+static char *make_zramnew(int argc, char **argv)
+{
+	(void)argc;
+	if (!zram_list_ok(argv[1]))
+		usage_error("zramnew: '%s' is not a list of zram device "
+			    "numbers (e.g. 0,1) or 'none'",
+			    argv[1]);
+	return xasprintf("zramnew\t%s", argv[1]);
+}
+
 static char *make_hugepages(int argc, char **argv)
 {
 	uint64_t count;
@@ -550,6 +585,77 @@ out:
 	return res;
 }
 
+/* Is NR in the comma-separated LIST? */
+static bool zram_listed(const char *list, uint64_t nr)
+{
+	char *end;
+
+	if (!strcmp(list, "none"))
+		return false;
+	for (;;) {
+		if (strtoull(list, &end, 10) == nr)
+			return true;
+		if (*end != ',')
+			return false;
+		list = end + 1;
+	}
+}
+
+static enum undo_result undo_zramnew(char **f, char **note)
+{
+	char *dir = kpath(menv.sys, "/block"), *removed = NULL;
+	enum undo_result res = UNDO_NOOP;
+	struct dirent *e;
+	DIR *d;
+
+	if (!zram_list_ok(f[1])) {
+		*note = xstrdup("not a list of zram devices");
+		res = UNDO_FAILED;
+		goto out;
+	}
+	d = opendir(dir);
+	if (!d) {
+		*note = note_err(errno, "cannot read '%s'", dir);
+		res = UNDO_FAILED;
+		goto out;
+	}
+	while ((e = readdir(d))) {
+		char buf[32], num[24], *tmp;
+		uint64_t nr;
+
+		if (strncmp(e->d_name, "zram", 4) ||
+		    parse_u64(e->d_name + 4, &nr) || zram_listed(f[1], nr))
+			continue;
+		/* Set up (disksize): not an empty device of a dead run. */
+		tmp = kpath(menv.sys, "/block/%s/disksize", e->d_name);
+		if (read_small_file(tmp, buf, sizeof(buf)) < 0 ||
+		    strcmp(buf, "0\n")) {
+			free(tmp);
+			continue;
+		}
+		free(tmp);
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)nr);
+		if (write_back(
+			    kpath(menv.sys, "/class/zram-control/hot_remove"),
+			    num, note) != UNDO_DONE) {
+			res = UNDO_FAILED;
+			break;
+		}
+		tmp = xasprintf("%s%s%s", removed ? removed : "removed ",
+				removed ? "," : "", e->d_name);
+		free(removed);
+		removed = tmp;
+		res = UNDO_DONE;
+	}
+	closedir(d);
+	if (res == UNDO_DONE)
+		*note = removed, removed = NULL;
+out:
+	free(removed);
+	free(dir);
+	return res;
+}
+
 static enum undo_result undo_readahead(char **f, char **note)
 {
 	unsigned maj, min;
@@ -658,6 +764,7 @@ static const struct kind kinds[] = {
 	{ "hugepages", 0, 1, 1, 1, make_hugepages, undo_hugepages },
 	{ "readahead", 1, 2, 2, 2, make_readahead, undo_readahead },
 	{ "zram",      1, 2, 2, 2, make_zram,      undo_zram },
+	{ "zramnew",   1, 1, 1, 1, make_zramnew,   undo_zramnew },
 	{ "pid",       1, 1, 2, 1, make_pid,       undo_pid },
 };
 /* clang-format on */

@@ -123,6 +123,24 @@ test_expect_success ZRAM '--swap=zram: a zram device is made, used as swap, and 
 	fi
 '
 
+# A run killed between zram-control's hot_add and its zram entry: the
+# zramnew entry recorded before the hot_add removes the empty device.
+test_expect_success ZRAM 'zramnew: a device hot_added after the record is gone after the restore' '
+	test -w /sys/class/zram-control/hot_add ||
+		{ say "no zram-control: nothing is hot_added"; return 0; }
+	ls /sys/block >blocks.before &&
+	before=$(ls /sys/block | sed -n "s/^zram\([0-9]*\)$/\1/p" | paste -sd, -) &&
+	LATENCY_STATE_DIR=$PWD/zstate latency-machine begin --owner=$$ &&
+	LATENCY_STATE_DIR=$PWD/zstate \
+		latency-machine record --owner=$$ zramnew "${before:-none}" &&
+	n=$(cat /sys/class/zram-control/hot_add) &&
+	test -e "/sys/block/zram$n" &&
+	LATENCY_STATE_DIR=$PWD/zstate latency-machine restore --owner=$$ 2>err &&
+	grep -x "latency-machine: restoring run pid $$: zramnew ${before:-none} (removed zram$n)" err &&
+	ls /sys/block >blocks.after &&
+	test_cmp blocks.before blocks.after
+'
+
 test_expect_success 'a machine that cannot confine: status 3 unless allowed' '
 	mkdir nocgroup &&
 	LATENCY_CGROUP_ROOT=$PWD/nocgroup &&

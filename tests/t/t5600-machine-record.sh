@@ -265,6 +265,46 @@ test_expect_success 'zram: a device that went away has nothing to undo; bad entr
 	grep "zram: .cold. is not .hot." err
 '
 
+# hot_add makes the device before the run knows its number: zramnew,
+# recorded before, removes what a run killed in between left.
+test_expect_success 'zramnew: the devices a dead run hot_added and never set up are removed' '
+	setup &&
+	for d in zram0 zram2 zram3 zram4; do
+		mkdir -p "$FAKE/sys/block/$d" &&
+		echo 0 >"$FAKE/sys/block/$d/disksize" || return 1
+	done &&
+	echo 734003200 >"$FAKE/sys/block/zram3/disksize" &&
+	mkdir -p "$FAKE/sys/block/sda" "$FAKE/sys/class/zram-control" &&
+	: >"$FAKE/sys/class/zram-control/hot_remove" &&
+	machine begin --owner=4242 &&
+	machine record --owner=4242 zramnew 0,2 &&
+	printf "format\t1\nowner\t4242\t1000\nzramnew\t0,2\n" >expect &&
+	test_cmp expect state/state &&
+	machine restore --owner=4242 2>err &&
+	echo "latency-machine: restoring run pid 4242: zramnew 0,2 (removed zram4)" >expect &&
+	test_cmp expect err &&
+	echo 4 >expect &&
+	test_cmp expect "$FAKE/sys/class/zram-control/hot_remove" &&
+	! test -e state/state
+'
+
+test_expect_success 'zramnew: nothing new, nothing removed; bad lists refused' '
+	setup &&
+	mkdir -p "$FAKE/sys/block/zram0" &&
+	echo 0 >"$FAKE/sys/block/zram0/disksize" &&
+	machine begin --owner=4242 &&
+	machine record --owner=4242 zramnew 0 &&
+	machine restore --owner=4242 2>err &&
+	echo "latency-machine: restoring run pid 4242: zramnew 0" >expect &&
+	test_cmp expect err &&
+	machine begin --owner=4242 &&
+	machine record --owner=4242 zramnew none &&
+	for bad in "" "0," ",1" "a" "1,,2" "12345678" "0;rm"; do
+		test_expect_code 2 machine record --owner=4242 zramnew "$bad" 2>err &&
+		grep -q "zramnew: .* is not a list of zram device numbers" err || return 1
+	done
+'
+
 test_expect_success 'record checks kinds and arguments' '
 	setup &&
 	machine begin --owner=4242 &&
