@@ -20,12 +20,15 @@
 # those pages, reclaim cannot free them (the helper's header says how).
 # The driver's shrink builds hugetlb pages, which fragmented memory cannot
 # give, so the fragmenting comes after it: the driver is stopped (SIGSTOP)
-# once its shrink.txt is complete, the memory left to the workloads is
-# fragmented (and, for "compacted", compacted), and the driver goes on
-# (SIGCONT); "pressure" is paused the same way with nothing done.
+# once its shrink.txt is complete; the machine is shrunk again to the
+# share from a compacted state (the first shrink stops short by chance, by
+# hundreds of MiB, and the driver's own shrink before each run is off, see
+# below); the memory left to the workloads is fragmented (and, for
+# "compacted", compacted); and the driver goes on (SIGCONT). "pressure"
+# is paused and shrunk the same way with nothing fragmented.
 # Every driver run has --no-drop-caches (no reset between runs: the reset
-# compacts; so no shrink again either, and what the first shrink left free,
-# printed with each result, stays for all runs) and --sysctl=vm.compaction_proactiveness=0: kcompactd's
+# compacts; so no shrink again either: what the shrink in the pause left
+# free, printed with each result, stays for all runs) and --sysctl=vm.compaction_proactiveness=0: kcompactd's
 # proactive compaction (Linux 5.9 on) undoes such fragmentation in the
 # background, here some 80 huge-page blocks a second; the driver records
 # the setting and puts it back.  The idle conditions set it themselves and
@@ -43,6 +46,7 @@
 #   PROBE=./monitors/latency-highorder
 #   FRAGMENT=./tests/helpers/fragment          (make check builds it)
 #   COMPARE=./compare/latency-compare
+#   MACHINE=./machine/latency-machine
 #   BENCH_ROUNDS=2
 #   BENCH_GITK_RUNS=5                          --gitk-runs of each driver run
 #   BENCH_PROBE_S=30                           seconds of each idle probe
@@ -54,6 +58,7 @@ set -eu
 : "${PROBE:=./monitors/latency-highorder}"
 : "${FRAGMENT:=./tests/helpers/fragment}"
 : "${COMPARE:=./compare/latency-compare}"
+: "${MACHINE:=./machine/latency-machine}"
 : "${BENCH_ROUNDS:=2}"
 : "${BENCH_GITK_RUNS:=5}"
 : "${BENCH_PROBE_S:=30}"
@@ -65,7 +70,7 @@ die() {
 }
 
 [ "$(id -u)" = 0 ] || die "needs root (global pressure, compaction)"
-for p in "$RUN_TEST" "$PROBE" "$FRAGMENT" "$COMPARE"; do
+for p in "$RUN_TEST" "$PROBE" "$FRAGMENT" "$COMPARE" "$MACHINE"; do
 	[ -x "$p" ] || die "no '$p' (run from a build tree after make check)"
 done
 [ -r /sys/kernel/mm/transparent_hugepage/hpage_pmd_size ] ||
@@ -97,7 +102,7 @@ trap 'exit 143' TERM
 huge_free() {
 	awk '$4 == "DMA32" || $4 == "Normal" || $4 == "Movable" {
 		for (o = 9; o + 5 <= NF; o++) s += $(o + 5) * 4096 * 2 ^ o }
-		END { printf "%d\n", s }' /proc/buddyinfo
+		END { printf "%.0f\n", s }' /proc/buddyinfo
 }
 
 # Fragment free memory (the helper holds it until frag_stop), into $1.
@@ -142,7 +147,7 @@ idle() {
 
 # driver NAME CONDITION: one run-test.sh result, paused after its shrink.
 driver() {
-	local label=$1 cond=$2 run=$results/$1 waited=0
+	local label=$1 cond=$2 run=$results/$1 waited=0 keep
 	# shellcheck disable=SC2086 # BENCH_ARGS: words
 	"$RUN_TEST" --label="$label" --results="$results" \
 		--gitk-runs="$BENCH_GITK_RUNS" --no-drop-caches \
@@ -157,6 +162,17 @@ driver() {
 		[ "$waited" -lt 6000 ] || die "no shrink in 5 minutes (see $results/$label.out)"
 	done
 	kill -STOP "$driver_pid"
+	# The first shrink stops short by chance (a reached=no, hundreds of
+	# MiB more or less): shrink again to the share, as the driver's reset
+	# does before every run, so that all conditions start from it.
+	keep=$(sed -n 's/.*shrinking the machine to leave \([0-9]*\) bytes.*/\1/p' \
+		"$results/$label.out")
+	[ -n "$keep" ] || die "no share in $results/$label.out"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	compact
+	"$MACHINE" shrink --owner="$driver_pid" --keep="$keep" >"$results/$label.reshrink.txt" \
+		2>>"$results/$label.reshrink.err" || die "cannot shrink again (see $results/$label.reshrink.err)"
 	case $cond in
 	fragmented) frag_start "$results/$label.fragment.txt" ;;
 	compacted)
@@ -171,7 +187,7 @@ driver() {
 	[ -z "$frag_pid" ] || frag_stop
 	printf "%-22s %s  [free for the workloads %s MiB, in huge-page blocks %s MiB]\n" \
 		"$label" "$(sed -n '2s/^[^ ]* HighOrder: //p' "$run/summary.txt")" \
-		"$(($(sed -n 's/^workload_free_bytes=//p' "$run/shrink.txt") / 1048576))" \
+		"$(($(sed -n 's/^workload_free_bytes=//p' "$results/$label.reshrink.txt") / 1048576))" \
 		"$(($(sed -n 's/^huge_free_bytes=//p' "$results/$label.before.txt") / 1048576))"
 }
 
