@@ -213,11 +213,13 @@ static void ho_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
 	if (!cmp_has_ho(l, n))
 		return;
 	fputs("\nlabel,order,attempts,successes,success_pct,fault_p99_us,"
-	      "change_pp,p,significant,mde_pp,test\n",
+	      "change_pp,p,significant,mde_pp,test,runs_attempts,"
+	      "runs_successes\n",
 	      out);
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < l[i].n_ho; k++) {
 			const struct cmp_ho *h = &l[i].ho[k];
+			uint64_t ra, rs;
 			struct cmp_ho_change c = { .base_pct = NAN,
 						   .diff_pp = NAN,
 						   .p = NAN,
@@ -240,10 +242,16 @@ static void ho_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
 			csv_bool(out, c.tested, c.significant);
 			fputc(',', out);
 			csv_num(out, c.mde_pp);
-			fputs(!c.tested	    ? ",\n"
-			      : c.clustered ? ",clustered\n"
-					    : ",binomial\n",
+			fputs(!c.tested	    ? ","
+			      : c.clustered ? ",clustered"
+					    : ",binomial",
 			      out);
+			if (cmp_ho_runs(h, &ra, &rs))
+				fprintf(out, ",%llu,%llu\n",
+					(unsigned long long)ra,
+					(unsigned long long)rs);
+			else
+				fputs(",,\n", out);
 		}
 	}
 }

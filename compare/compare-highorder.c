@@ -113,6 +113,20 @@ double cmp_ho_pct(const struct cmp_ho *h)
 		       : NAN;
 }
 
+bool cmp_ho_runs(const struct cmp_ho *h, uint64_t *att, uint64_t *succ)
+{
+	size_t i;
+
+	*att = *succ = 0;
+	if (!h->per_run || !h->n_runs)
+		return false;
+	for (i = 0; i < h->n_runs; i++) {
+		*att += h->run_attempts[i];
+		*succ += h->run_successes[i];
+	}
+	return true;
+}
+
 double cmp_ho_fault_p99(const struct cmp_ho *h)
 {
 	return h && h->fault_p99_n
@@ -165,6 +179,7 @@ bool cmp_has_ho(const struct cmp_label *l, size_t n)
 void cmp_ho_json(struct json *j, const struct cmp_label *base,
 		 const struct cmp_label *l, double alpha)
 {
+	uint64_t ra, rs;
 	size_t i;
 
 	json_array_begin(j, "high_order");
@@ -177,6 +192,12 @@ void cmp_ho_json(struct json *j, const struct cmp_label *base,
 		json_u64(j, "successes", h->successes);
 		json_double(j, "success_pct", cmp_ho_pct(h));
 		json_double(j, "fault_p99_us", cmp_ho_fault_p99(h));
+		if (cmp_ho_runs(h, &ra, &rs)) {
+			json_u64(j, "runs_attempts", ra);
+			json_u64(j, "runs_successes", rs);
+			json_double(j, "runs_success_pct",
+				    ra ? 100.0 * (double)rs / (double)ra : NAN);
+		}
 		if (l != base) {
 			struct cmp_ho_change c = cmp_ho_change(base, h, alpha);
 

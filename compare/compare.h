@@ -331,6 +331,11 @@ const struct cmp_ho *cmp_ho_find_in(const struct cmp_ho *list, size_t n,
 const struct cmp_ho *cmp_ho_find(const struct cmp_label *l, unsigned order);
 /* Success in percent; NaN without attempts. */
 double cmp_ho_pct(const struct cmp_ho *h);
+/*
+ * The attempts and successes of the counted runs alone (the sample of the
+ * clustered test), into *ATT and *SUCC; false when H has none per run.
+ */
+bool cmp_ho_runs(const struct cmp_ho *h, uint64_t *att, uint64_t *succ);
 /* The fault p99 of the order in microseconds (a mean); NaN when unknown. */
 double cmp_ho_fault_p99(const struct cmp_ho *h);
 /* The change of H (of some label) against BASE's probes of its order. */
