@@ -14,6 +14,9 @@
 #   fragmented  run-test.sh, free memory fragmented right after the
 #               driver's shrink, before its first (warmup) run
 #   compacted   the same, then memory compacted before the first run
+#   gone        the same fragmenting, the fragmenter stopped before the
+#               first run: what the kernel keeps of it, without its pages
+#               (not by default; BENCH_CONDITIONS)
 #
 # Fragmented: tests/helpers/fragment takes every free block of a huge
 # page's size and gives it back but one locked page; compaction can move
@@ -34,7 +37,9 @@
 # the setting and puts it back.  The idle conditions set it themselves and
 # put it back at exit.
 #
-# The conditions run interleaved, BENCH_ROUNDS rounds.  It prints each
+# The conditions run interleaved, BENCH_ROUNDS rounds, the order turned
+# each round, each driver run from a machine reset first (write-back, page
+# cache dropped, memory compacted).  It prints each
 # result's HighOrder line and each idle probe's figures, then
 # latency-compare's comparison of the three driver conditions (the
 # success rates with a two-proportion test, clustered by runs).  Needs
@@ -50,8 +55,10 @@
 #   BENCH_ROUNDS=2
 #   BENCH_GITK_RUNS=5                          --gitk-runs of each driver run
 #   BENCH_PROBE_S=30                           seconds of each idle probe
+#   BENCH_IDLE=1                               0: no idle conditions
 #   BENCH_RESULTS=(a new directory in /tmp)    where the results go
 #   BENCH_ARGS=                                more run-test.sh arguments
+#   BENCH_CONDITIONS="pressure fragmented compacted"   the driver conditions
 set -eu
 
 : "${RUN_TEST:=./run-test.sh}"
@@ -63,6 +70,7 @@ set -eu
 : "${BENCH_GITK_RUNS:=5}"
 : "${BENCH_PROBE_S:=30}"
 : "${BENCH_ARGS:=}"
+: "${BENCH_CONDITIONS:=pressure fragmented compacted}"
 
 die() {
 	echo "$0: $*" >&2
@@ -148,6 +156,12 @@ idle() {
 # driver NAME CONDITION: one run-test.sh result, paused after its shrink.
 driver() {
 	local label=$1 cond=$2 run=$results/$1 waited=0 keep
+	# Every run starts from the same machine: the one before left its
+	# pages and its blocks in whatever state (a run right after another
+	# got 0% where the first got 48-99%, fragmented or not).
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	compact
 	# shellcheck disable=SC2086 # BENCH_ARGS: words
 	"$RUN_TEST" --label="$label" --results="$results" \
 		--gitk-runs="$BENCH_GITK_RUNS" --no-drop-caches \
@@ -179,6 +193,10 @@ driver() {
 		frag_start "$results/$label.fragment.txt"
 		compact
 		;;
+	gone)
+		frag_start "$results/$label.fragment.txt"
+		frag_stop
+		;;
 	esac
 	echo "huge_free_bytes=$(huge_free)" >"$results/$label.before.txt"
 	kill -CONT "$driver_pid"
@@ -194,15 +212,22 @@ driver() {
 echo "# $(uname -r), THP enabled $(cat /sys/kernel/mm/transparent_hugepage/enabled), defrag $(cat /sys/kernel/mm/transparent_hugepage/defrag)"
 echo "# results in $results"
 for round in $(seq "$BENCH_ROUNDS"); do
-	idle "idle-$round"
-	idle "idle-frag-$round" frag
-	for cond in pressure fragmented compacted; do
+	if [ "${BENCH_IDLE:-1}" = 1 ]; then
+		idle "idle-$round"
+		idle "idle-frag-$round" frag
+	fi
+	# The order turns each round, so that no condition is always first.
+	# shellcheck disable=SC2086 # BENCH_CONDITIONS: words
+	set -- $BENCH_CONDITIONS
+	shift $(((round - 1) % $#))
+	for cond in "$@" $BENCH_CONDITIONS; do
+		[ -e "$results/$cond-$round.out" ] && break
 		driver "$cond-$round" "$cond"
 	done
 done
 
 args=()
-for cond in pressure fragmented compacted; do
+for cond in $BENCH_CONDITIONS; do
 	list=
 	for round in $(seq "$BENCH_ROUNDS"); do
 		list=${list:+$list,}$results/$cond-$round

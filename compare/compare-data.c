@@ -243,6 +243,7 @@ static void ho_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
 			fputc(',', out);
 			csv_num(out, c.mde_pp);
 			fputs(!c.tested	    ? ","
+			      : c.by_result ? ",clustered-results"
 			      : c.clustered ? ",clustered"
 					    : ",binomial",
 			      out);

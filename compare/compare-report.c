@@ -257,7 +257,7 @@ static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
 	struct table t = { 8, 1, 0, NULL };
 	char ms[FMT_FAULT_MS];
 	size_t i, k;
-	bool runs = false;
+	bool runs = false, by_result = false;
 
 	fputs("\nHigh-order allocation success (latency-highorder), against ",
 	      out);
@@ -306,6 +306,7 @@ static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
 				table_add(&t, "-");
 				continue;
 			}
+			by_result = by_result || c.by_result;
 			table_add(&t, "%+.1f pp%s", c.diff_pp,
 				  c.significant ? "*" : "");
 			add_p(&t, c.p);
@@ -313,6 +314,11 @@ static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
 		}
 	}
 	table_print(out, &t, md);
+	if (by_result)
+		fputs("\nchange, p, mde: the results as clusters (two or more "
+		      "a label: a result's runs share\nits boot's state, so "
+		      "the results differ more than the runs).\n",
+		      out);
 	if (runs)
 		fputs("\nattempts, success%: during the counted fake-gitk "
 		      "runs, "

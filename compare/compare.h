@@ -162,6 +162,15 @@ struct cmp_ho {
 	bool per_run;
 	size_t n_runs;
 	uint64_t *run_attempts, *run_successes;
+	/*
+	 * The same per result (the sums of its runs), when every result
+	 * pooled here has them: the clusters when both labels have two
+	 * results or more, as the runs of one result share its boot's state
+	 * (an order-9 rate of 0% in one result and 73-99% in another of one
+	 * configuration).
+	 */
+	size_t n_res;
+	uint64_t *res_attempts, *res_successes;
 };
 
 /* The change of one order's success rate against the baseline. */
@@ -170,7 +179,8 @@ struct cmp_ho_change {
 	double base_pct; /* the baseline's success, percent */
 	double diff_pp;	 /* percentage points, NaN when not tested */
 	double p;	 /* two-proportion z test, two-sided */
-	bool clustered;	 /* the runs as clusters (else: binomial) */
+	bool clustered;	 /* runs or results as clusters (else: binomial) */
+	bool by_result;	 /* clustered by results (else by runs) */
 	bool significant;
 	double mde_pp; /* smallest difference seen at 80% power, points */
 };

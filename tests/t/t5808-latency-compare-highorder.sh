@@ -90,6 +90,37 @@ test_expect_success JQ 'clustered: attempts and success% are the counted runs'\'
 	test_cmp expect got
 '
 
+# res DIR LABEL S: a result of three runs, each S successes of 10.
+res() {
+	mkdir -p "$1" &&
+	r="\"high_order\": [{\"order\": 9, \"attempts\": 10, \"successes\": $3}]" &&
+	cat >"$1/result.json" <<-EOF
+	{"format_version": 2, "program": "run-test.sh", "label": "$2",
+	 "run_label": "$(basename "$1")", "partial": false,
+	 "gitk_runs": [{"elapsed_s": 10, $r}, {"elapsed_s": 11, $r},
+	  {"elapsed_s": 12, $r}],
+	 "high_order": [$(ho 9 30 $(($3 * 3)))]}
+	EOF
+}
+
+# Under global pressure one result of a configuration got 0% in every run
+# and the next 73%: runs as clusters called +28 points significant.
+test_expect_success JQ 'two results or more a label: the results are the clusters' '
+	res ra1 6.1 10 && res ra2 6.1 10 && res rb1 6.2 10 && res rb2 6.2 0 &&
+	latency-compare --format=json ra1 ra2 rb1 rb2 >out.json &&
+	jq -c ".results[1].high_order[0] | [.change_pp, .p, .significant, .test]" out.json >got &&
+	echo "[-50,0.3173105079,false,\"clustered-results\"]" >expect &&
+	test_cmp expect got &&
+	latency-compare ra1 rb1 >out &&
+	! grep -q "the results as clusters" out &&
+	latency-compare --format=json ra1 rb2 >out.json &&
+	jq -r ".results[1].high_order[0].test" out.json >got &&
+	echo clustered >expect &&
+	test_cmp expect got &&
+	latency-compare ra1 ra2 rb1 rb2 >out &&
+	grep -x "change, p, mde: the results as clusters (two or more a label: a result.s runs share" out
+'
+
 test_expect_success JQ 'a result without probes per run: the binomial test, said so' '
 	make_result bin1 6.1 "[$(ho 9 30 20)]" &&
 	latency-compare --format=json bin1 clv >out.json &&
