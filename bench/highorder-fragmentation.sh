@@ -83,7 +83,17 @@ for p in "$RUN_TEST" "$PROBE" "$FRAGMENT" "$COMPARE" "$MACHINE"; do
 done
 [ -r /sys/kernel/mm/transparent_hugepage/hpage_pmd_size ] ||
 	die "no transparent huge pages here"
-[ "$BENCH_ROUNDS" -ge 1 ] || die "BENCH_ROUNDS must be at least 1"
+for v in BENCH_ROUNDS BENCH_GITK_RUNS BENCH_PROBE_S; do
+	case ${!v} in
+	'' | *[!0-9]* | 0) die "$v must be a number of at least 1, not '${!v}'" ;;
+	esac
+done
+for cond in $BENCH_CONDITIONS; do
+	case $cond in
+	pressure | fragmented | compacted | gone) ;;
+	*) die "BENCH_CONDITIONS: '$cond' is not pressure, fragmented, compacted or gone" ;;
+	esac
+done
 results=${BENCH_RESULTS:-$(mktemp -d /tmp/highorder-frag.XXXXXX)}
 mkdir -p "$results"
 

@@ -77,7 +77,14 @@ die() {
 
 [ "$(id -u)" = 0 ] || die "needs root (cold reads drop the page cache)"
 [ -x "$SEQBENCH" ] || die "no seqbench at '$SEQBENCH' (set SEQBENCH)"
+case $BENCH_REPS in
+'' | *[!0-9]*) die "BENCH_REPS must be a number, not '$BENCH_REPS'" ;;
+esac
 [ "$BENCH_REPS" -ge 2 ] || die "BENCH_REPS must be at least 2"
+case $BENCH_TREE in
+[0-9]*:?*) case ${BENCH_TREE%%:*} in *[!0-9]*) die "BENCH_TREE must be FILES:SIZE, not '$BENCH_TREE'" ;; esac ;;
+*) die "BENCH_TREE must be FILES:SIZE, not '$BENCH_TREE'" ;;
+esac
 case $BENCH_DEVICE in
 disk | ram) ;;
 *) die "BENCH_DEVICE must be disk or ram, not '$BENCH_DEVICE'" ;;
