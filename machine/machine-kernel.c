@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
@@ -448,12 +449,13 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 	return r;
 }
 
-int proc_starttime(pid_t pid, uint64_t *start)
+int proc_stat_read(pid_t pid, pid_t *ppid, uint64_t *start)
 {
 	char *path = kpath(menv.proc, "/%d/stat", (int)pid), buf[4096], *p,
 	     *tok;
 	char *save = NULL;
 	ssize_t n = kfile_read(path, buf, sizeof(buf));
+	uint64_t v;
 	int field;
 
 	free(path);
@@ -467,12 +469,50 @@ int proc_starttime(pid_t pid, uint64_t *start)
 		return -EINVAL;
 	if (p[2] == 'Z' || p[2] == 'X')
 		return -ESRCH;
-	/* Field 3 (the state) follows; the start time is field 22. */
+	/* Field 3 (the state) follows; the parent is 4, the start 22. */
 	for (field = 3, tok = strtok_r(p + 2, " ", &save); tok;
-	     field++, tok = strtok_r(NULL, " ", &save))
+	     field++, tok = strtok_r(NULL, " ", &save)) {
+		if (field == 4 && ppid) {
+			if (parse_u64(tok, &v) || v > INT32_MAX)
+				return -EINVAL;
+			*ppid = (pid_t)v;
+		}
 		if (field == 22)
 			return parse_u64(tok, start) ? -EINVAL : 0;
+	}
 	return -EINVAL;
+}
+
+int proc_starttime(pid_t pid, uint64_t *start)
+{
+	return proc_stat_read(pid, NULL, start);
+}
+
+void proc_command(pid_t pid, char *buf, size_t len)
+{
+	char *path = kpath(menv.proc, "/%d/cmdline", (int)pid), raw[256], *e;
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+
+	free(path);
+	if (fd >= 0) {
+		n = read_full(fd, raw, sizeof(raw) - 1);
+		(void)close(fd); /* read-only */
+	}
+	if (n <= 0) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	/* Arguments end in NULs: spaces between them, none at the end. */
+	while (n > 0 && !raw[n - 1])
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (!raw[i])
+			raw[i] = ' ';
+	raw[n] = '\0';
+	e = text_escape(raw);
+	snprintf(buf, len, "%s", e);
+	free(e);
 }
 
 /*
