@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -219,6 +220,27 @@ int kfile_write(const char *path, const char *value, uint64_t timeout_ns)
 	if (WIFEXITED(status))
 		return -WEXITSTATUS(status);
 	return -EIO;
+}
+
+char *note_err(int errnum, const char *fmt, ...)
+{
+	char buf[PATH_MAX + 128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vformat_err(buf, sizeof(buf), errnum, fmt, ap);
+	va_end(ap);
+	return xstrdup(buf);
+}
+
+enum undo_result kfile_write_back(char *path, const char *value, char **note)
+{
+	int e = kfile_write(path, value, 0);
+
+	if (e)
+		*note = note_err(-e, "cannot write '%s'", path);
+	free(path);
+	return e ? UNDO_FAILED : UNDO_DONE;
 }
 
 int meminfo_read(struct meminfo *mi)

@@ -346,11 +346,6 @@ const char *path_check(const struct record *r, char **f)
 				: "not inside a directory the run declared";
 }
 
-static char *note_errno(int e, const char *what)
-{
-	return xasprintf("%s: %s", what, strerror(e));
-}
-
 static enum undo_result undo_swapoff(char **f, char **note)
 {
 	uint64_t a = 0, b = 0;
@@ -361,7 +356,8 @@ static enum undo_result undo_swapoff(char **f, char **note)
 	argv[1] = swap_find(f[2], a, b, &err);
 	if (!argv[1]) {
 		if (err) {
-			*note = note_errno(-err, "cannot read /proc/swaps");
+			*note = note_err(-err, "cannot read %s/swaps",
+					 menv.proc);
 			return UNDO_FAILED;
 		}
 		*note = xstrdup("not enabled");
@@ -371,7 +367,7 @@ static enum undo_result undo_swapoff(char **f, char **note)
 	free(argv[1]);
 	if (!r)
 		return UNDO_DONE;
-	*note = r < 0 ? note_errno(-r, "cannot run swapoff")
+	*note = r < 0 ? note_err(-r, "cannot run swapoff")
 		      : xasprintf("swapoff exited with status %d", r);
 	return UNDO_FAILED;
 }
@@ -420,7 +416,7 @@ static enum undo_result undo_owned(const struct record *r, char **f,
 		return UNDO_NOOP;
 	}
 	if (fd < 0) {
-		*note = why ? xstrdup(why) : note_errno(-fd, "cannot open");
+		*note = why ? xstrdup(why) : note_err(-fd, "cannot open");
 		return UNDO_FAILED;
 	}
 	if (fstatat(fd, leaf, &st, AT_SYMLINK_NOFOLLOW)) {
@@ -428,7 +424,7 @@ static enum undo_result undo_owned(const struct record *r, char **f,
 
 		(void)close(fd); /* read-only */
 		*note = e == ENOENT ? xstrdup("already gone")
-				    : note_errno(e, "cannot stat");
+				    : note_err(e, "cannot stat");
 		return e == ENOENT ? UNDO_NOOP : UNDO_FAILED;
 	}
 	if ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino ||

@@ -54,6 +54,16 @@ int kfile_read_u64(const char *path, bool hex, uint64_t *val);
  */
 int kfile_write(const char *path, const char *value, uint64_t timeout_ns);
 
+/* What an undo did: something, nothing (it was not needed), or failed. */
+enum undo_result { UNDO_DONE, UNDO_NOOP, UNDO_FAILED };
+/* A restore note "<what>: strerror(ERRNUM)", allocated. */
+char *note_err(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/*
+ * Write VALUE back to the kernel file PATH (freed): UNDO_DONE, or
+ * UNDO_FAILED with *NOTE saying why.
+ */
+enum undo_result kfile_write_back(char *path, const char *value, char **note);
+
 /* /proc/meminfo, in bytes; hugepage_bytes is 0 without hugetlb. */
 struct meminfo {
 	uint64_t total, free, available;
@@ -249,13 +259,21 @@ bool ident_parse(const char *s, uint64_t *a, uint64_t *b);
 /* The checks and undo of the swapoff, rmfile and rmdir kinds. */
 char *path_make(const struct record *r, int argc, char **argv);
 const char *path_check(const struct record *r, char **f);
-enum undo_result { UNDO_DONE, UNDO_NOOP, UNDO_FAILED };
 enum undo_result path_undo(const struct record *r, char **f, char **note);
 /*
  * Is PATH (as /proc/swaps names a swap area) enabled?  Returns 1, 0, or
  * -errno when /proc/swaps cannot be read.
  */
 int swap_enabled(const char *path);
+
+/* ---- machine-zram.c: the zram and zramnew kinds (as machine-entry.c) ---- */
+
+char *make_zram(const struct record *r, int argc, char **argv);
+const char *check_zram(const struct record *r, char **f);
+enum undo_result undo_zram(const struct record *r, char **f, char **note);
+char *make_zramnew(const struct record *r, int argc, char **argv);
+const char *check_zramnew(const struct record *r, char **f);
+enum undo_result undo_zramnew(const struct record *r, char **f, char **note);
 
 /* ---- machine-lock.c: one run per machine ---- */
 
