@@ -208,10 +208,15 @@ static noreturn void bad_header(size_t lineno, const char *what)
  */
 static bool header_line(struct record *r, size_t lineno, char *line)
 {
-	struct record_entry h = { .line = xstrdup(line) };
+	struct record_entry h;
 	uint64_t v;
 	bool ok = true;
 
+	/* After the fixed lines 2 to 4, root lines until the entries. */
+	if (lineno > 4 && strncmp(line, "root\t", 5))
+		return false;
+	memset(&h, 0, sizeof(h));
+	h.line = xstrdup(line);
 	if (line_verify(h.line))
 		bad_header(lineno, "damaged (checksum)");
 	entry_split(&h);
