@@ -127,7 +127,7 @@ test_expect_success JQ 'a hello dripped a byte at a time is dropped 5 s after co
 	grep -x "ringbench: warning: dropped 127\.0\.0\.1:[0-9]*: no hello within 5 s" drip.err &&
 	ringbench rr --connect 127.0.0.1:$port -N 10 --warmup 0 \
 		--format json >client.json &&
-	test "$(jqf client.json .runs[0].transactions)" = 10 &&
+	test_json client.json .runs[0].transactions 10 &&
 	stop_server drip 143
 '
 
@@ -149,7 +149,7 @@ test_expect_success JQ 'refused connections are counted, and logged once a secon
 	kill -INT $hold &&
 	{ wait $hold; test $? = 130; } &&
 	stop_server flood 143 &&
-	test "$(jqf flood.json .runs[0].server_refused)" = 50 &&
+	test_json flood.json .runs[0].server_refused 50 &&
 	sed -n "s/^ringbench: warning: refused \([0-9]*\) connections*: 1 client connected (--max-clients)$/\1/p" \
 		flood.err >counts &&
 	test "$(awk "{ n += \$1 } END { print n }" counts)" = 50 &&
