@@ -287,11 +287,14 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 		root_declare(&hdr.root[hdr.nroots++], cl->roots[i]);
 	dirfd = state_dir_open();
 	here = record_realpath();
-	machine_lock_claim(cl->owner, hdr.owner_start, here, &prev);
-	claimed_owner = cl->owner;
-	claimed_start = hdr.owner_start;
-	if (atexit(claim_undo))
-		die(EXIT_RUN_FAILED, "cannot register the lock's release");
+	/* Given back if begin fails, unless the run held it before. */
+	if (machine_lock_claim(cl->owner, hdr.owner_start, here, &prev)) {
+		claimed_owner = cl->owner;
+		claimed_start = hdr.owner_start;
+		if (atexit(claim_undo))
+			die(EXIT_RUN_FAILED,
+			    "cannot register the lock's release");
+	}
 	if (prev.pid && strcmp(prev.record, here))
 		restore_elsewhere(&prev);
 	restore_dead(dirfd);

@@ -162,20 +162,22 @@ static void holder_write(int fd, const char *text)
 			machine_lock_path());
 }
 
-void machine_lock_claim(pid_t owner, uint64_t start, const char *record,
+bool machine_lock_claim(pid_t owner, uint64_t start, const char *record,
 			struct lock_holder *prev)
 {
 	struct lock_holder h;
 	char command[256], *text;
 	int fd = lock_open(true);
+	bool ours;
 
 	holder_read(fd, &h);
 	memset(prev, 0, sizeof(*prev));
-	if (holder_alive(&h) && !(h.pid == owner && h.start == start))
+	ours = h.pid == owner && h.start == start;
+	if (holder_alive(&h) && !ours)
 		die(EXIT_UNSUPPORTED,
 		    "another run (pid %d: %s) is in progress; it holds '%s'",
 		    (int)h.pid, h.command, machine_lock_path());
-	if (h.pid && !(h.pid == owner && h.start == start))
+	if (h.pid && !ours)
 		*prev = h;
 	proc_command(owner, command, sizeof(command));
 	text = xasprintf("%d\t%llu\t%u\t%s\t%s\n", (int)owner,
@@ -186,6 +188,7 @@ void machine_lock_claim(pid_t owner, uint64_t start, const char *record,
 	if (close(fd)) /* also unlocks */
 		die_errno(EXIT_RUN_FAILED, "cannot write '%s'",
 			  machine_lock_path());
+	return !ours;
 }
 
 void machine_lock_release(pid_t owner, uint64_t start)

@@ -292,8 +292,9 @@ const char *machine_lock_path(void);
  * Take the machine for run OWNER (started at START), whose record is
  * RECORD: dies with status 3, naming the holder's pid and command, when a
  * live run holds it.  *PREV gets a dead run that held it (pid 0: none).
+ * Returns true when OWNER did not hold it already.
  */
-void machine_lock_claim(pid_t owner, uint64_t start, const char *record,
+bool machine_lock_claim(pid_t owner, uint64_t start, const char *record,
 			struct lock_holder *prev);
 /* Give the machine back when OWNER (started at START) holds it. */
 void machine_lock_release(pid_t owner, uint64_t start);

@@ -45,6 +45,16 @@ test_expect_success 'a second run is refused at once, naming the first; the firs
 	test "$(cut -f 1,2 "$LOCK")" = "4343	2000"
 '
 
+test_expect_success 'a second begin by the holder is refused and leaves it the machine' '
+	setup &&
+	run sa begin --owner=4242 &&
+	cp "$LOCK" lock.before &&
+	test_expect_code 3 run sa begin --owner=4242 2>err &&
+	echo "latency-machine: another run (pid 4242: run-test.sh --quick --label=a) is in progress" >expect &&
+	test_cmp expect err &&
+	test_cmp lock.before "$LOCK"
+'
+
 test_expect_success 'the lock names the holder: pid, start, uid, record, command' '
 	setup &&
 	run sa begin --owner=4242 &&

@@ -136,10 +136,10 @@ test_expect_success JQ 'refused connections are counted, and logged once a secon
 	start_server flood --max-clients 1 &&
 	{
 		ringbench rr --connect 127.0.0.1:$port -d 60s --warmup 0 \
-			--progress 100 -o hold.txt >hold.progress &
+			--progress 100 -o flood-hold.txt >flood-hold.progress &
 	} &&
 	hold=$! &&
-	wait_lines hold.progress 1 &&
+	wait_lines flood-hold.progress 1 &&
 	i=0 &&
 	while [ $i -lt 50 ]; do
 		rr-junk $port "" >>busy.out || return 1
