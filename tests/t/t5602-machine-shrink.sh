@@ -131,7 +131,7 @@ test_expect_success 'shrink: refusing and hanging blocks are given up, the next 
 	echo memory14 >"$FAKE/hang" &&
 	fake_pid 4242 1000 &&
 	machine begin --owner=4242 &&
-	machine shrink --owner=4242 --keep=600M --timeout=300ms -v >out 2>err &&
+	machine shrink --owner=4242 --keep=600M --timeout=2s -v >out 2>err &&
 	cat >expect <<-EOF &&
 	floor_bytes=$((576 * MIB))
 	goal_bytes=$((1112 * MIB))
