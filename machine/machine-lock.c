@@ -148,6 +148,20 @@ static bool holder_alive(const struct lock_holder *h)
 	       errno == EPERM;
 }
 
+/*
+ * The live holder's command line, read now: the one written at claim time
+ * may have been read between its fork and its exec.  Kept when /proc
+ * does not show it.
+ */
+static void holder_command(struct lock_holder *h)
+{
+	char now[sizeof(h->command)];
+
+	proc_command(h->pid, now, sizeof(now));
+	if (strcmp(now, "?"))
+		memcpy(h->command, now, sizeof(now));
+}
+
 static void holder_write(int fd, const char *text)
 {
 	int e = ftruncate(fd, 0) ? -errno : 0;
@@ -173,10 +187,12 @@ bool machine_lock_claim(pid_t owner, uint64_t start, const char *record,
 	holder_read(fd, &h);
 	memset(prev, 0, sizeof(*prev));
 	ours = h.pid == owner && h.start == start;
-	if (holder_alive(&h) && !ours)
+	if (holder_alive(&h) && !ours) {
+		holder_command(&h);
 		die(EXIT_UNSUPPORTED,
 		    "another run (pid %d: %s) is in progress; it holds '%s'",
 		    (int)h.pid, h.command, machine_lock_path());
+	}
 	if (h.pid && !ours)
 		*prev = h;
 	proc_command(owner, command, sizeof(command));
@@ -217,5 +233,7 @@ bool machine_lock_holder(struct lock_holder *h)
 	holder_read(fd, h);
 	alive = holder_alive(h);
 	(void)close(fd); /* nothing written */
+	if (alive)
+		holder_command(h);
 	return alive;
 }
