@@ -370,7 +370,8 @@ int mem_blocks_read(struct mem_block **blocks, size_t *n, uint64_t *block_bytes)
 	(void)closedir(d);
 	if (r)
 		return r;
-	qsort(*blocks, *n, sizeof(**blocks), block_cmp);
+	if (*n) /* qsort's array may not be NULL, even for no element */
+		qsort(*blocks, *n, sizeof(**blocks), block_cmp);
 	return 0;
 }
 

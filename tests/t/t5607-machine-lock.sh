@@ -76,7 +76,9 @@ test_expect_success 'only the holder records or shrinks: a run without the machi
 	test_expect_code 3 run sb record --owner=4343 sysctl vm.page-cluster 2>err &&
 	echo "latency-machine: run pid 4343 does not hold the machine: run pid 4242 (run-test.sh --quick --label=a) does ('\''$LOCK'\'')" >expect &&
 	test_cmp expect err &&
+	fake_blocks 1 4 &&
 	test_expect_code 3 run sb shrink --owner=4343 --keep=1G 2>err &&
+	test_cmp expect err &&
 	test_cmp before sb/state
 '
 
