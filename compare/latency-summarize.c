@@ -360,13 +360,14 @@ static const char *stop_rule(const struct summ_run *r)
 	const struct summ_facts *f = &r->facts;
 	uint64_t done = f->runs_done.set ? f->runs_done.v : 0;
 	uint64_t now = mono_ns();
+	const char *what;
 	double ci;
 
 	if (!f->runs_auto && !f->runs_asked.set)
 		die(EXIT_RUN_FAILED, "no runs_asked in '%s/run.facts'", r->dir);
 	if (!f->runs_auto)
 		return done >= f->runs_asked.v ? "runs" : NULL;
-	ci = ci95_pct(r->elapsed, r->n_elapsed, r->mean_s);
+	ci = summ_precision(r, &what);
 	if (done >= 3 && isfinite(ci) && ci <= f->precision_pct)
 		return "precision";
 	if (f->max_runs.set && done >= f->max_runs.v)
