@@ -148,7 +148,9 @@ static void csv_row(FILE *out, const struct cmp_label *base,
 	} else {
 		fputc(',', out);
 	}
-	csv_values(out, l, FIG_CPU_FIRST, FIG_COUNT);
+	/* The verdict's separator is written: the first one without. */
+	csv_num(out, l->fig[FIG_CPU_FIRST].value);
+	csv_values(out, l, FIG_CPU_FIRST + 1, FIG_COUNT);
 	csv_changes(out, base, l, FIG_CPU_FIRST, FIG_COUNT, alpha);
 	csv_mdes(out, base, l, FIG_CPU_FIRST, FIG_COUNT, alpha);
 	e = (struct change)CHANGE_UNTESTED;

@@ -388,7 +388,7 @@ static void load_scalars(struct cmp_result *r, const char *file,
 
 /*
  * The time split per user-CPU second of a run whose result is older than
- * it (elapsed_s, user_s and sys_s, but no elapsed_per_user), as
+ * it (elapsed_s, user_s and sys_s, but not the ratios), as
  * latency-summarize computes it.
  */
 static void run_split(double *x, const char *file, const struct json_node *run,
@@ -397,15 +397,18 @@ static void run_split(double *x, const char *file, const struct json_node *run,
 	double e = x[FIG_ELAPSED], u = x[FIG_USER], s, w;
 	char name[64];
 
-	if (!isnan(x[FIG_EPU]) || isnan(e) || isnan(u) || !(u > 0))
+	if (isnan(e) || isnan(u) || !(u > 0))
 		return;
-	x[FIG_EPU] = e / u;
+	if (isnan(x[FIG_EPU]))
+		x[FIG_EPU] = e / u;
 	snprintf(name, sizeof(name), "gitk_runs[%zu].sys_s", i);
 	if (!get_num(file, run, "sys_s", name, &s))
 		return;
 	w = e - u - s > 0 ? e - u - s : 0;
-	x[FIG_SPU] = s / u;
-	x[FIG_WPU] = w / u;
+	if (isnan(x[FIG_SPU]))
+		x[FIG_SPU] = s / u;
+	if (isnan(x[FIG_WPU]))
+		x[FIG_WPU] = w / u;
 }
 
 /*
