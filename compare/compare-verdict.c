@@ -369,7 +369,8 @@ const char *cmp_spread_note(const struct cmp_label *l, size_t n)
 	size_t i;
 
 	for (i = 1; i < n; i++)
-		if (l[0].n == 1 && l[i].n == 1 && l[0].has_run && l[i].has_run)
+		if (l[0].n == 1 && l[i].n == 1 && l[0].has_run &&
+		    l[i].has_run && !cmp_paired(&l[0], &l[i]))
 			return "between-boot spread unknown (one result per "
 			       "label): give >= 2 results per label (3 "
 			       "recommended)";

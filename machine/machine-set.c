@@ -77,6 +77,10 @@ int set_knob(pid_t owner, const char *name, const char *value)
 	if (access(file, F_OK))
 		die(EXIT_UNSUPPORTED, "set: no knob '%s' here ('%s': %s)",
 		    name, file, strerror(errno));
+	/* A writer command plays the kernel's part in tests. */
+	if (!menv.writer && access(file, W_OK))
+		die(EXIT_UNSUPPORTED, "set: cannot write '%s': %s (not root?)",
+		    file, strerror(errno));
 	kname = kind == KNOB_SYSCTL ? "sysctl" : "sysfs";
 	rname = record_name(name, kind);
 	dirfd = state_dir_open();
