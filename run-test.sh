@@ -597,9 +597,11 @@ swap_on() {
 	note "swap: $swap_path ($swap_kind)"
 }
 
-# set_knob NAME VALUE: a kernel tunable set through latency-machine, which
-# records its value from before the run the first time (DESIGN.md,
-# contract 5) and refuses what a memory test may not change.
+# set_knob NAME VALUE [preflight]: a kernel tunable set through
+# latency-machine, which records its value from before the run the first
+# time (DESIGN.md, contract 5) and refuses what a memory test may not
+# change.  Before any run (preflight), a knob whose value cannot be read
+# back to put it back, or a value the kernel refuses, is unsupported here.
 set_knob() {
 	if _out=$(machine set "$1" "$2" 2>&1); then
 		return 0
@@ -607,6 +609,7 @@ set_knob() {
 		_st=$?
 	fi
 	printf '%s\n' "$_out" >&2
+	[ "$_st" != 1 ] || [ -z "${3:-}" ] || _st=3
 	case $_st in
 	2) usage_error "cannot set $1=$2 (see above)" ;;
 	3) unsupported "cannot set $1 here (see above)" ;;
@@ -965,8 +968,8 @@ interleave_parse() {
 # refuses stops the run before anything is measured.
 interleave_preflight() {
 	[ -n "$cfg_interleave" ] || return 0
-	set_knob "$il_name" "$il_b"
-	set_knob "$il_name" "$il_a"
+	set_knob "$il_name" "$il_b" preflight
+	set_knob "$il_name" "$il_a" preflight
 }
 
 # interleave_arm A|B: the arm's value, directory (gitk_dir) and the number
