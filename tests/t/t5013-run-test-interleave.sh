@@ -36,10 +36,11 @@ test_expect_success 'the order: pairs AB or BA, seeded, the same for a seed' '
 	grep "interleave-order takes only --seed" err
 '
 
-# A tiny run: 300 commits, one warmup, two pairs.
+# A small run: 3000 commits (a load of about 0.1 s, so that its user CPU
+# time is not lost between clock ticks), one warmup, two pairs.
 test_expect_success 'a reduced interleaved run leaves two arms' '
-	"$rt" --label=ab --commits=300 --gitk-runs=2 --warmup=1 \
-		--no-drop-caches --confine=none --gitk-args=--every=50 \
+	"$rt" --label=ab --commits=3000 --gitk-runs=2 --warmup=1 \
+		--no-drop-caches --confine=none --gitk-args=--every=500 \
 		--music-args="--songs=1 --song-size=64k" --results=res \
 		--interleave=$ZSWAP=N,Y >out 2>err &&
 	grep "results in $PWD/res/ab-a and $PWD/res/ab-b" err &&
