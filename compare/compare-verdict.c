@@ -140,8 +140,10 @@ enum fig cmp_lead(const struct cmp_label *base, const struct cmp_label *l)
 /*
  * How much more the rest of the machine did on one side, and whether that
  * is enough to name: a significantly longer wait for a CPU by 1% of the
- * baseline's elapsed time or more, or significantly more CPU used by
- * other processes by 10% of it or more (a tenth of a CPU over the run).
+ * baseline's elapsed time or more (and 50 ms at least), or significantly
+ * more CPU used by other processes by 10% of it or more (a tenth of a CPU
+ * over the run; 250 ms at least, as the snapshots around a run also hold
+ * its start).
  */
 static bool more_busy(const struct cmp_label *base, const struct cmp_label *l,
 		      double alpha, double elapsed)
@@ -151,8 +153,8 @@ static bool more_busy(const struct cmp_label *base, const struct cmp_label *l,
 	double dq = l->fig[FIG_RUNQ].value - base->fig[FIG_RUNQ].value;
 	double d_o = l->fig[FIG_OTHERS].value - base->fig[FIG_OTHERS].value;
 
-	return (q.significant && dq >= 0.01 * elapsed) ||
-	       (o.significant && d_o >= 0.10 * elapsed);
+	return (q.significant && dq >= fmax(0.01 * elapsed, 0.05)) ||
+	       (o.significant && d_o >= fmax(0.10 * elapsed, 0.25));
 }
 
 const struct cmp_label *cmp_busier(const struct cmp_label *base,

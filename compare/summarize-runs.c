@@ -565,11 +565,23 @@ static void ratio_stats(struct summ_run *r)
 	r->runq_mean_s = runq_mean(r);
 }
 
+/*
+ * The kernel splits a task's CPU time between user and system mode by
+ * sampling at the clock tick: below this much user time a run's split,
+ * and so its elapsed per user-CPU second, is too coarse to stop on.
+ */
+#define MIN_USER_S 0.1
+
 double summ_precision(const struct summ_run *r, const char **what)
 {
 	struct stats_ci ci;
+	bool coarse = false;
+	size_t i;
 
-	if (r->n_epu && r->n_epu == r->n_elapsed) {
+	for (i = 0; i < r->n_runs; i++)
+		coarse |= r->runs[i].user_s.type == JSON_NUMBER &&
+			  r->runs[i].user_s.num < MIN_USER_S;
+	if (r->n_epu && r->n_epu == r->n_elapsed && !coarse) {
 		*what = "elapsed_per_user";
 		return r->epu_ci95_pct;
 	}

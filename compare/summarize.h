@@ -220,8 +220,9 @@ extern const char *const summ_counter_key[SC_COUNT];
 /*
  * The precision of --gitk-runs=auto: the 95% confidence interval of the
  * geometric mean of elapsed per user-CPU second, in % of it, when every
- * run has its CPU times ("elapsed_per_user" in *WHAT), else that of the
- * mean elapsed time ("elapsed"); NaN with fewer than 2 runs.
+ * run has its CPU times and 0.1 s of user time or more ("elapsed_per_user"
+ * in *WHAT), else that of the mean elapsed time ("elapsed"); NaN with
+ * fewer than 2 runs.
  */
 double summ_precision(const struct summ_run *r, const char **what);
 /*
