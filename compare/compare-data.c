@@ -380,6 +380,9 @@ static void json_change(struct json *j, const struct cmp_label *base,
 		json_str(j, NULL, fig_desc[FIG_EPU].name);
 	if (cmp_change(base, l, FIG_ELAPSED, alpha).significant)
 		json_str(j, NULL, fig_desc[FIG_ELAPSED].name);
+	if (cmp_lead(base, l) == FIG_EPU && cmp_without_runq(base, l, alpha) &&
+	    cmp_change(base, l, FIG_ERPU, alpha).significant)
+		json_str(j, NULL, fig_desc[FIG_ERPU].name);
 	for (k = 0; k < ch.n_fig; k++)
 		json_str(j, NULL, fig_desc[ch.fig[k]].name);
 	json_array_end(j);

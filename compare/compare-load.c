@@ -401,6 +401,8 @@ static void run_split(double *x, const char *file, const struct json_node *run,
 		return;
 	if (isnan(x[FIG_EPU]))
 		x[FIG_EPU] = e / u;
+	if (isnan(x[FIG_ERPU]) && !isnan(x[FIG_RUNQ]) && e > x[FIG_RUNQ])
+		x[FIG_ERPU] = (e - x[FIG_RUNQ]) / u;
 	snprintf(name, sizeof(name), "gitk_runs[%zu].sys_s", i);
 	if (!get_num(file, run, "sys_s", name, &s))
 		return;

@@ -48,6 +48,7 @@ enum fig {
 	 * a CPU and the CPU the rest of the machine used.
 	 */
 	FIG_EPU,
+	FIG_ERPU, /* (elapsed - runq) / user: the wait for a CPU out too */
 	FIG_SPU,
 	FIG_WPU,
 	FIG_USER,
@@ -445,6 +446,12 @@ enum fig cmp_lead(const struct cmp_label *base, const struct cmp_label *l);
  */
 const struct cmp_label *cmp_busier(const struct cmp_label *base,
 				   const struct cmp_label *l, double alpha);
+/*
+ * Does the headline give elapsed per user-CPU second without the wait for
+ * a CPU beside (fake-gitk waited for 5% of its elapsed time or more)?
+ */
+bool cmp_without_runq(const struct cmp_label *base, const struct cmp_label *l,
+		      double alpha);
 /*
  * The headline of label L against BASE, e.g. "6.2-rc1 vs 6.1: elapsed
  * +38.2% (p 0.003, significant); also changed: majflt +430%", as a new

@@ -92,6 +92,8 @@ static void put_gitk_run(struct json *j, const struct summ_run *r, size_t i)
 	json_double(j, "sys_per_user", g->sys_per_user);
 	json_double(j, "wait_per_user", g->wait_per_user);
 	json_copy(j, "runq_s", &g->runq_s);
+	json_double(j, "elapsed_less_runq_per_user",
+		    g->elapsed_less_runq_per_user);
 	put_ns(j, "others_cpu_s", g->others_cpu_ns);
 	put_ns(j, "kthreads_cpu_s", g->kthreads_cpu_ns);
 	/* Run N of an arm is in pair N with run N of the other arm. */
@@ -279,6 +281,7 @@ void summ_write_result(FILE *out, const struct summ_run *r)
 	json_double(&j, "sys_per_user_mean", r->spu_mean);
 	json_double(&j, "wait_per_user_mean", r->wpu_mean);
 	json_double(&j, "runq_mean_s", r->runq_mean_s);
+	json_double(&j, "elapsed_less_runq_per_user_mean", r->erpu_mean);
 	json_double(&j, "others_cpu_mean_s", r->others_mean_s);
 	json_double(&j, "kthreads_cpu_mean_s", r->kthreads_mean_s);
 	put_from(&j, "failures", &r->kmsg, "failures");

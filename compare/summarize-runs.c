@@ -459,7 +459,7 @@ static void run_ratios(struct summ_gitk_run *g)
 	double s = num_of(&g->sys_s);
 
 	g->wait_s = g->elapsed_per_user = g->sys_per_user = NAN;
-	g->wait_per_user = NAN;
+	g->wait_per_user = g->elapsed_less_runq_per_user = NAN;
 	if (isnan(e) || isnan(u) || isnan(s))
 		return;
 	/* The clocks tick apart: a wait below 0 is none. */
@@ -469,6 +469,25 @@ static void run_ratios(struct summ_gitk_run *g)
 	g->elapsed_per_user = e / u;
 	g->sys_per_user = s / u;
 	g->wait_per_user = g->wait_s / u;
+	if (!isnan(num_of(&g->runq_s)) && e > num_of(&g->runq_s))
+		g->elapsed_less_runq_per_user = (e - num_of(&g->runq_s)) / u;
+}
+
+/* The geometric mean of the runs' values at OFF (> 0 only); NaN if none. */
+static double run_geomean(const struct summ_run *r, size_t off)
+{
+	double sum = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n_runs; i++) {
+		double v = *(const double *)((const char *)&r->runs[i] + off);
+
+		if (v > 0) {
+			sum += log(v);
+			n++;
+		}
+	}
+	return n ? exp(sum / (double)n) : NAN;
 }
 
 double summ_geo_ci95_pct(const double *v, size_t n)
@@ -563,6 +582,8 @@ static void ratio_stats(struct summ_run *r)
 	r->kthreads_mean_s =
 		run_mean_ns(r, offsetof(struct summ_gitk_run, kthreads_cpu_ns));
 	r->runq_mean_s = runq_mean(r);
+	r->erpu_mean = run_geomean(
+		r, offsetof(struct summ_gitk_run, elapsed_less_runq_per_user));
 }
 
 /*

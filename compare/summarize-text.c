@@ -115,6 +115,8 @@ static void put_run(FILE *f, size_t i, const struct summ_gitk_run *g)
 	put_key_double(f, "wait_per_user", g->wait_per_user, 4);
 	put_num(f, "runq_s",
 		g->runq_s.type == JSON_NUMBER ? g->runq_s.str : NULL);
+	put_key_double(f, "elapsed_less_runq_per_user",
+		       g->elapsed_less_runq_per_user, 4);
 	put_ns(f, "others_cpu_s", g->others_cpu_ns);
 	put_ns(f, "kthreads_cpu_s", g->kthreads_cpu_ns);
 	fputc('\n', f);
@@ -209,7 +211,11 @@ static void put_runs(FILE *f, const struct summ_run *r)
 	/* Dividing by user CPU removes the host's speed, not other work. */
 	fputs("\nmachine: runq mean ", f);
 	put_double(f, r->runq_mean_s, 3, " s");
-	fputs(" (fake-gitk waiting for a CPU), others_cpu mean ", f);
+	fputs(" (fake-gitk waiting for a CPU; without it, elapsed per user-CPU "
+	      "second ",
+	      f);
+	put_double(f, r->erpu_mean, 4, "");
+	fputs("), others_cpu mean ", f);
 	put_double(f, r->others_mean_s, 3, " s");
 	fputs(" (the rest of the machine's processes), kthreads_cpu mean ", f);
 	put_double(f, r->kthreads_mean_s, 3, " s");

@@ -95,6 +95,8 @@ struct summ_gitk_run {
 	 * user; NaN when a part is unknown or user is 0.
 	 */
 	double wait_s, elapsed_per_user, sys_per_user, wait_per_user;
+	/* (elapsed - runq) / user: the wait for a CPU taken out too. */
+	double elapsed_less_runq_per_user;
 	/*
 	 * CPU time between the snapshots (ns): of the processes outside the
 	 * suite (all CPUs' busy time less the suite's processes and the
@@ -150,6 +152,7 @@ struct summ_run {
 	double *epu;
 	double epu_mean, epu_cv_pct, epu_ci95_pct;
 	double spu_mean, wpu_mean, runq_mean_s, others_mean_s, kthreads_mean_s;
+	double erpu_mean; /* geometric mean of elapsed_less_runq_per_user */
 	struct summ_part vmstat, kmsg, trace, seqbench, ringbench,
 		machine_before, machine_after, calibration, highorder;
 	/* latency-highorder's orders, ascending, and its p99 over all. */

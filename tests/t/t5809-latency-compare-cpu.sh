@@ -75,7 +75,7 @@ test_expect_success 'the headline leads with it and names raw elapsed beside it'
 	sed -n 1p out >line &&
 	echo "B vs A: elapsed per user-CPU second +28.6% (95% CI +16.5..+42.0%, p 0.0024, significant), raw elapsed +28.6% (p 0.0018, significant); also changed: sys_per_user +50.0%, wait_per_user +55.6%" >expect &&
 	test_cmp expect line &&
-	grep -q "^label  *e/user  *change  *sys/user  *change  *wait/user  *change  *user_s  *change  *runq_s  *change  *others_s  *change$" out
+	grep -q "^label  *e/user  *change  *(e-runq)/user  *change  *sys/user  *change  *wait/user  *change  *user_s  *change  *runq_s  *change  *others_s  *change$" out
 '
 
 test_expect_success 'every format says it: csv columns after the verdict' '
@@ -103,7 +103,7 @@ test_expect_success 'user CPU that differs is said in words' '
 test_expect_success 'a busier machine is named before any kernel change' '
 	latency-compare a2 d >out &&
 	sed -n 1p out >line &&
-	echo "D vs A: the machine was busier on D (other processes'\'' CPU 5.20 s a run against 0.13 s, fake-gitk'\''s wait for a CPU 1.10 s against 0.02 s): not judged as a kernel change; elapsed per user-CPU second +0.0% (95% CI -10.2..+11.4%, p 1, no significant change; could have seen >= 15.6%), raw elapsed +0.0% (p 1)" >expect &&
+	echo "D vs A: the machine was busier on D (other processes'\'' CPU 5.20 s a run against 0.13 s, fake-gitk'\''s wait for a CPU 1.10 s against 0.02 s): not judged as a kernel change; elapsed per user-CPU second +0.0% (95% CI -10.2..+11.4%, p 1, no significant change; could have seen >= 15.6%), raw elapsed +0.0% (p 1), without the wait for a CPU -10.3% (95% CI -19.0..-0.7%, p 0.041, significant)" >expect &&
 	test_cmp expect line &&
 	latency-compare --format=json a2 d >j &&
 	test "$(json_get busier j)" = "\"D\"" &&
@@ -111,6 +111,26 @@ test_expect_success 'a busier machine is named before any kernel change' '
 	test "$(json_get busier j)" = "\"D\"" &&
 	latency-compare --format=json a X=a2 >j &&
 	test "$(json_get busier j)" = null
+'
+
+# G waited 1 s of 10-11 s for a CPU, H 3-3.2 s of 12-13.2 s: elapsed per
+# user-CPU second +20% (2.0-2.2 against 2.4-2.64), but without the wait
+# (1.8, 1.9, 2.0 on both sides) nothing changed.
+test_expect_success 'the wait for a CPU taken out beside, where it was 5% or more' '
+	result g G "$(run 10 5 1 "\"runq_s\":1")" "$(run 10.5 5 1 "\"runq_s\":1")" \
+		"$(run 11 5 1 "\"runq_s\":1")" &&
+	result h H "$(run 12 5 1 "\"runq_s\":3")" \
+		"$(run 12.6 5 1 "\"runq_s\":3.1")" \
+		"$(run 13.2 5 1 "\"runq_s\":3.2")" &&
+	latency-compare g h >out &&
+	sed -n 1p out >line &&
+	grep -q "^H vs G: the machine was busier on H (other processes'\'' CPU - a run against -, fake-gitk'\''s wait for a CPU 3.10 s against 1.00 s): not judged as a kernel change; elapsed per user-CPU second +20.0% (95% CI " line &&
+	grep -q ", without the wait for a CPU +0.0% (95% CI [-+0-9.]*\.\.[-+0-9.]*%, p 1, no significant change; could have seen >= " line &&
+	latency-compare --format=json g h >j &&
+	near "$(json_get elapsed_less_runq_per_user_change_pct j)" 0 0.000001 &&
+	near "$(json_get elapsed_per_user_change_pct j)" 20 0.000001 &&
+	latency-compare a b >out &&
+	! grep -q "without the wait" out
 '
 
 test_expect_success 'a busier machine: --fail-if-slower cannot judge' '
