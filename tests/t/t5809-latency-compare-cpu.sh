@@ -11,7 +11,7 @@ test_description='latency-compare: elapsed per user-CPU second on logs, user CPU
 result() {
 	_dir=$1 _label=$2
 	shift 2
-	_runs= _extra=
+	_runs='' _extra=''
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		_runs="$_runs${_runs:+,}{$1}"
 		shift
