@@ -400,8 +400,8 @@ static size_t pair_diffs(const struct cmp_result *base,
 			continue;
 		if (fig_desc[f].log && !(b[i] > 0 && v[i] > 0))
 			continue;
-		(*d)[k++] = fig_desc[f].log ? log(v[i]) - log(b[i])
-					    : v[i] - b[i];
+		(*d)[k++] =
+			fig_desc[f].log ? log(v[i]) - log(b[i]) : v[i] - b[i];
 	}
 	return k;
 }
@@ -440,8 +440,8 @@ bool cmp_paired(const struct cmp_label *base, const struct cmp_label *l)
 	return a->il.on && b->il.on && strcmp(a->il.arm, b->il.arm) &&
 	       !strcmp(a->il.name, b->il.name) &&
 	       !strcmp(a->il.values, b->il.values) &&
-	       !strcmp(a->il.order, b->il.order) &&
-	       a->il.seed == b->il.seed && a->run_label && b->run_label &&
+	       !strcmp(a->il.order, b->il.order) && a->il.seed == b->il.seed &&
+	       a->run_label && b->run_label &&
 	       !strcmp(a->il.other, b->run_label) &&
 	       !strcmp(b->il.other, a->run_label);
 }

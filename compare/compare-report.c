@@ -28,10 +28,8 @@ const char *const cmp_format_names[] = {
 };
 
 static const char *const test_names[] = {
-	[TEST_NONE] = NULL,
-	[TEST_RUNS] = "runs",
-	[TEST_RESULTS] = "results",
-	[TEST_SPREAD] = "spread",
+	[TEST_NONE] = NULL,	    [TEST_RUNS] = "runs",
+	[TEST_RESULTS] = "results", [TEST_SPREAD] = "spread",
 	[TEST_PAIRED] = "paired",
 };
 

@@ -97,8 +97,7 @@ void cmp_changed_find(const struct cmp_label *base, const struct cmp_label *l,
 		/* The lead figures are tested at alpha; the machine's are
 		 * said in words. */
 		if (f == FIG_ELAPSED || f == FIG_EPU || f == FIG_ERPU ||
-		    fig_desc[f].machine ||
-		    fig_desc[f].change == CHANGE_NONE)
+		    fig_desc[f].machine || fig_desc[f].change == CHANGE_NONE)
 			continue;
 		c = cmp_change(base, l, (enum fig)f, alpha);
 		if (isnan(c.p))
@@ -270,9 +269,8 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		base->label, base->partial ? " [partial]" : "");
 	if (e.test == TEST_PAIRED)
 		fprintf(v, " (paired, %zu pairs)",
-			l->fig[lead].n < base->fig[lead].n
-				? l->fig[lead].n
-				: base->fig[lead].n);
+			l->fig[lead].n < base->fig[lead].n ? l->fig[lead].n
+							   : base->fig[lead].n);
 	fputs(": ", v);
 	if (busy)
 		add_busier(v, base, l, busy);

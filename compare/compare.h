@@ -300,7 +300,10 @@ struct change {
 	double ci_lo, ci_hi;
 };
 
-#define CHANGE_UNTESTED { NAN, NAN, false, NAN, TEST_NONE, NAN, NAN }
+#define CHANGE_UNTESTED                                                        \
+	{                                                                      \
+		NAN, NAN, false, NAN, TEST_NONE, NAN, NAN                      \
+	}
 
 struct cmp_options {
 	const char *workload; /* whose stall figures: "fake-gitk" */

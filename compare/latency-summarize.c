@@ -559,8 +559,8 @@ static void parse_option(struct args *a, int opt)
 		a->shell = true;
 		break;
 	case OPT_INTERLEAVE_ORDER:
-		a->order_pairs = opt_u64("--interleave-order", optarg, 1,
-					 1000000);
+		a->order_pairs =
+			opt_u64("--interleave-order", optarg, 1, 1000000);
 		break;
 	case OPT_PAIRED_DIR:
 		if (!*optarg)

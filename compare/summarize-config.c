@@ -42,7 +42,7 @@ enum cfg_kind {
 	K_MEMLIMIT, /* ratio, none or a size */
 	K_SWAP,	    /* auto, none, zram[:SIZE], /DEVICE or a size */
 	K_SYSCTL,   /* NAME=VALUE[,NAME=VALUE]... */
-	K_INTERLEAVE, /* NAME=A,B */
+	K_AB,	    /* NAME=A,B: two values of one knob */
 };
 
 struct cfg_key {
@@ -104,7 +104,7 @@ static const struct cfg_key keys[] = {
 	 * An A/B study of one knob in one boot: runs of A and B in
 	 * randomized pairs (run-test.sh's interleave_runs).
 	 */
-	{ .name = "interleave", .kind = K_INTERLEAVE },
+	{ .name = "interleave", .kind = K_AB },
 	{ .name = "quick", .kind = K_YESNO, .flag = "--quick",
 	  .flag_value = "yes", .def = "no" },
 };
@@ -397,7 +397,7 @@ static int check_value(const struct cfg_key *k, const char *where,
 	case K_SYSCTL:
 		r = check_sysctl(where, v, err);
 		goto out;
-	case K_INTERLEAVE:
+	case K_AB:
 		r = check_interleave(where, v, err);
 		goto out;
 	}
@@ -664,8 +664,7 @@ static int check_one_knob(const struct summ_config *c, char **err)
 
 		if (!strcmp(k, name)) {
 			e = text_escape(name);
-			r = fail(err,
-				 "--interleave and --sysctl both set '%s'",
+			r = fail(err, "--interleave and --sysctl both set '%s'",
 				 e);
 			free(e);
 		}

@@ -201,9 +201,8 @@ static const char *expected(const struct fact *fa)
 	return fa->choices == stopped_by_choices
 		       ? "runs, precision, max-runs, time-budget, "
 			 "interrupted or failed"
-	       : fa->choices == pressure_mode_choices
-		       ? "global, memcg or none"
-	       : fa->choices == arm_choices ? "a or b"
+	       : fa->choices == pressure_mode_choices ? "global, memcg or none"
+	       : fa->choices == arm_choices	      ? "a or b"
 					    : "measured, cached or none";
 }
 

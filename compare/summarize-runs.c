@@ -162,16 +162,16 @@ static void read_cpu(struct summ_run *r, struct summ_gitk_run *g,
 	    hz_a.v > 1000000)
 		return;
 	if (kthreads.set && kthreads.v <= UINT64_MAX / NSEC_PER_SEC)
-		g->kthreads_cpu_ns = (struct summ_u64){
-			true, kthreads.v * NSEC_PER_SEC / hz_a.v
-		};
+		g->kthreads_cpu_ns =
+			(struct summ_u64){ true,
+					   kthreads.v * NSEC_PER_SEC / hz_a.v };
 	if (!busy.set || !suite.set || !kthreads.set ||
 	    busy.v > UINT64_MAX / NSEC_PER_SEC)
 		return;
 	used = suite.v + kthreads.v;
 	g->others_cpu_ns = (struct summ_u64){
-		true, busy.v > used ? (busy.v - used) * NSEC_PER_SEC / hz_a.v
-				    : 0
+		true,
+		busy.v > used ? (busy.v - used) * NSEC_PER_SEC / hz_a.v : 0
 	};
 }
 

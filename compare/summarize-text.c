@@ -175,7 +175,8 @@ static void put_runs(FILE *f, const struct summ_run *r)
 	put_double(f, fa->time_budget_s, -1, " s");
 	(void)summ_precision(r, &what);
 	fprintf(f, "; precision of %s",
-		fa->interleave_arm ? "the paired elapsed_per_user ratio" : what);
+		fa->interleave_arm ? "the paired elapsed_per_user ratio"
+				   : what);
 	fputs("\nelapsed: mean ", f);
 	put_double(f, r->mean_s, 3, " s");
 	fputs(", stddev ", f);

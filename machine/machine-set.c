@@ -34,8 +34,7 @@ static char *record_name(const char *name, enum knob_kind kind)
 }
 
 /* Has the record R an entry of KIND for the knob NAME already? */
-static bool recorded(const struct record *r, const char *kind,
-		     const char *name)
+static bool recorded(const struct record *r, const char *kind, const char *name)
 {
 	size_t i;
 
@@ -75,8 +74,8 @@ int set_knob(pid_t owner, const char *name, const char *value)
 			    text_escape(value));
 	file = knob_file(name, menv.proc, menv.sys);
 	if (access(file, F_OK))
-		die(EXIT_UNSUPPORTED, "set: no knob '%s' here ('%s': %s)",
-		    name, file, strerror(errno));
+		die(EXIT_UNSUPPORTED, "set: no knob '%s' here ('%s': %s)", name,
+		    file, strerror(errno));
 	/* A writer command plays the kernel's part in tests. */
 	if (!menv.writer && access(file, W_OK))
 		die(EXIT_UNSUPPORTED, "set: cannot write '%s': %s (not root?)",
@@ -103,8 +102,8 @@ int set_knob(pid_t owner, const char *name, const char *value)
 	if (e && line)
 		record_withdraw(dirfd, at, line); /* nothing was changed */
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "set: the kernel refused '%s' for %s",
-			value, name);
+		die_err(EXIT_RUN_FAILED, -e,
+			"set: the kernel refused '%s' for %s", value, name);
 	free(line);
 	free(rname);
 	free(file);

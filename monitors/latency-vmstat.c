@@ -738,8 +738,8 @@ static void parse_options(struct vmstat *s, int argc, char **argv)
 			s->snapshot = true;
 			break;
 		case OPT_SUITE_PID:
-			s->suite_pid =
-				(long)opt_u64("--suite-pid", optarg, 1, INT32_MAX);
+			s->suite_pid = (long)opt_u64("--suite-pid", optarg, 1,
+						     INT32_MAX);
 			break;
 		default:
 			usage(EXIT_USAGE);
