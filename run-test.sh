@@ -1132,6 +1132,11 @@ main() {
 	[ -z "$early_notes" ] || printf '%s' "$early_notes" >>"$run_dir/notes"
 	progress "result directory $run_dir"
 	print_config "$@" >"$run_dir/config"
+	# A device stack latency-device-setup made at --scratch: its
+	# description goes with the result (latency-summarize checks it).
+	if [ -n "$cfg_scratch" ] && [ -f "$cfg_scratch/latency-device.json" ]; then
+		cp "$cfg_scratch/latency-device.json" "$run_dir/device.json"
+	fi
 	: >"$run_dir/commands.log"
 	record_versions
 	fifo_dir=$(mktemp -d "${TMPDIR:-/tmp}/latency-run-test.XXXXXX")

@@ -104,3 +104,10 @@ lt_find_prog() {
 		return 1
 	fi
 }
+
+# json_string S: S as a JSON string on stdout (no newline), control
+# characters left out.
+json_string() {
+	printf '"%s"' "$(printf '%s' "$1" | tr -d '\000-\037' |
+		sed 's/\\/\\\\/g; s/"/\\"/g')"
+}

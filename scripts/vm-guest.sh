@@ -92,13 +92,14 @@ export LVM_SYSTEM_DIR DM_DISABLE_UDEV
 
 # read_job: label, device, scratch_size, swap_size, and the arguments.
 read_job() {
-	label='' device=plain scratch_size='' swap_size=''
+	label='' device=plain scratch_size='' swap_size='' thp=''
 	while IFS= read -r _l; do
 		case $_l in
 		label=*) label=${_l#label=} ;;
 		device=*) device=${_l#device=} ;;
 		scratch_size=*) scratch_size=${_l#scratch_size=} ;;
 		swap_size=*) swap_size=${_l#swap_size=} ;;
+		thp=*) thp=${_l#thp=} ;;
 		esac
 	done <"$job/job"
 	[ -n "$label" ] || finish 1 "the job names no label"
@@ -154,6 +155,22 @@ teardown_check() {
 		>>"/mnt/results/$label/notes"
 }
 
+# thp_on: below 512 MiB of RAM the kernel starts with transparent huge
+# pages off (enabled, defrag, khugepaged's defrag and the zero page all
+# cleared); set back the modes it has on larger machines (the job's
+# enabled mode, the kernel's defaults for the rest), said in the notes.
+thp_on() {
+	_t=/sys/kernel/mm/transparent_hugepage
+	[ -n "$thp" ] && [ "$thp" != never ] && [ -w "$_t/enabled" ] || return 0
+	grep -q '\[never\]' "$_t/enabled" || return 0
+	grep -q '\[never\]' "$_t/defrag" || return 0
+	echo "$thp" >"$_t/enabled" && echo madvise >"$_t/defrag" &&
+		echo 1 >"$_t/khugepaged/defrag" && echo 1 >"$_t/use_zero_page" ||
+		finish 1 "cannot set transparent huge pages to $thp"
+	thp_note="vm: the kernel turned transparent huge pages off below 512 MiB of RAM; the guest set enabled=$thp defrag=madvise khugepaged/defrag=1 use_zero_page=1, its defaults on larger machines"
+	say "transparent huge pages: enabled=$thp"
+}
+
 # The second serial port: latency-vm asks for a stop there.
 listen_stop() {
 	stty -F /dev/ttyS1 -echo raw 2>/dev/null
@@ -185,6 +202,8 @@ main() {
 		set -- "$@" --repo=/mnt/repo/repo
 	fi
 	prepare_disks
+	thp_note=
+	thp_on
 	set -- "$@" --scratch="$scratch_dir" --swap="$swap_dev" \
 		--results=/mnt/results --label="$label"
 	if [ -f "$job/setup" ]; then
@@ -201,8 +220,11 @@ main() {
 	_st=$?
 	kill "$_listener" 2>/dev/null
 	say "run-test.sh exit $_st"
-	if [ -f "$job/setup.log" ] && [ -d "/mnt/results/$label" ]; then
-		cp "$job/setup.log" "/mnt/results/$label/setup.log"
+	if [ -d "/mnt/results/$label" ]; then
+		[ ! -f "$job/setup.log" ] ||
+			cp "$job/setup.log" "/mnt/results/$label/setup.log"
+		[ -z "$thp_note" ] ||
+			echo "$thp_note" >>"/mnt/results/$label/notes"
 	fi
 	if ! teardown_check; then
 		[ "$_st" != 0 ] || _st=1

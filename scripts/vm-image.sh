@@ -17,8 +17,8 @@
 # What the recipes need on the host: program and Debian package.
 vm_tool_packages='qemu-system-x86_64:qemu-system-x86 busybox:busybox-static
 cryptsetup:cryptsetup-bin lvm:lvm2 dmsetup:dmsetup mke2fs:e2fsprogs
-debugfs:e2fsprogs e2fsck:e2fsprogs kmod:kmod cpio:cpio gzip:gzip
-dpkg-deb:dpkg apt-get:apt ldd:libc-bin mmdebstrap:mmdebstrap git:git
+debugfs:e2fsprogs e2fsck:e2fsprogs mkswap:util-linux kmod:kmod cpio:cpio gzip:gzip
+dpkg-deb:dpkg apt-get:apt ldd:libc-bin dash:dash mmdebstrap:mmdebstrap git:git
 dpkg-buildpackage:dpkg-dev dh:debhelper'
 
 # The modules the guest loads (with their dependencies) where the kernel
@@ -145,6 +145,9 @@ vm_quick_manifest() {
 			sys/fs/cgroup; do
 			echo "dir /$_d"
 		done
+		# Debian's /bin/sh: busybox's shell runs its own applets
+		# before the programs on PATH.
+		vm_elf_entries /bin/sh "$(vm_tool_path dash)"
 		echo "file /bin/busybox $1"
 		for _a in $("$1" --list); do
 			case $_a in
@@ -164,6 +167,10 @@ vm_quick_manifest() {
 		vm_elf_entries /usr/sbin/mke2fs "$(vm_tool_path mke2fs)"
 		for _a in mkfs.ext2 mkfs.ext3 mkfs.ext4; do
 			echo "link /usr/sbin/$_a mke2fs"
+		done
+		# util-linux's: the drivers use options busybox lacks (-q).
+		for _a in mkswap swapon swapoff; do
+			vm_elf_entries "/usr/sbin/$_a" "$(vm_tool_path "$_a")"
 		done
 		vm_elf_entries /usr/bin/kmod "$(vm_tool_path kmod)"
 		for _a in modprobe insmod rmmod lsmod depmod; do

@@ -467,6 +467,7 @@ job_disks() {
 		echo "device=$opt_device"
 		echo "scratch_size=$(((disk_bytes - swap_bytes - 67108864) / 1048576))M"
 		echo "swap_size=$((swap_bytes / 1048576))M"
+		echo "thp=$(thp_default)"
 	} >"$_s/.latency-vm/job"
 	: >"$_s/.latency-vm/args"
 	eval "set -- $run_args"
@@ -488,6 +489,23 @@ job_disks() {
 		truncate -s "$swap_bytes" "$tmp/swap.img" ||
 			die "cannot make the swap disk"
 	fi
+}
+
+# thp_default: the transparent huge page mode the kernel boots with on a
+# machine of 512 MiB or more (its command line's, else its build's): the
+# kernel turns THP off below 512 MiB of RAM, and the guest turns it back
+# on, so that the high-order probe runs as on the machines it stands for.
+thp_default() {
+	for _w in $opt_cmdline; do
+		case $_w in
+		transparent_hugepage=*) _thp=${_w#*=} ;;
+		esac
+	done
+	if [ -z "${_thp:-}" ] && [ -f "${kernel_image%/*}/config-$kernel_release" ]; then
+		_thp=$(sed -n 's/^CONFIG_TRANSPARENT_HUGEPAGE_\(ALWAYS\|MADVISE\)=y$/\1/p' \
+			"${kernel_image%/*}/config-$kernel_release" | tr 'A-Z' 'a-z')
+	fi
+	echo "${_thp:-madvise}"
 }
 
 kernel_cmdline() {
@@ -530,11 +548,6 @@ qemu_disk() {
 }
 
 # --- the result --------------------------------------------------------------------
-# json_string S: S as a JSON string (the values are checked printable).
-json_string() {
-	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
-}
-
 qemu_version() {
 	"${LATENCY_VM_QEMU:-qemu-system-x86_64}" --version 2>/dev/null |
 		sed -n '1s/^QEMU emulator version //p' | tr -cd '[:print:]'
@@ -657,8 +670,8 @@ build_image() {
 		die "cannot make a temporary directory"
 	case $opt_build_image in
 	quick)
-		need_tools busybox cryptsetup lvm dmsetup mke2fs kmod cpio gzip \
-			ldd dpkg-deb apt-get
+		need_tools busybox cryptsetup lvm dmsetup mke2fs mkswap kmod \
+			cpio gzip ldd dash dpkg-deb apt-get
 		resolve_kernel
 		quick_images
 		[ "$opt_dry_run" = yes ] ||
@@ -847,7 +860,7 @@ on_signal() {
 
 run() {
 	need_tools qemu-system-x86_64 busybox cryptsetup lvm dmsetup mke2fs \
-		debugfs e2fsck kmod cpio gzip ldd
+		debugfs e2fsck mkswap kmod cpio gzip ldd dash
 	command_line="$prog $(quote_args "$@")"
 	accel_choice
 	trap 'cleanup $?' EXIT
