@@ -96,6 +96,11 @@ Images:
   -h, --help           display this help and exit
   -V, --version        output version information and exit
 
+After --: latency-run-test's options (e.g. --quick, --seqbench=ARGS,
+--commits=N, --seed=N, --repo=PATH of the host), but not --results,
+--label, --scratch, --config, --print-config or --restore, which are
+latency-vm's; the guest adds --repo, --scratch and --swap for its disks.
+
 Sizes take binary suffixes (512M, 4G); durations take s and m.  Exit
 status: the guest's latency-run-test's (0 complete, 1 failed, 3
 unsupported), 1 when the guest did not boot, panicked or timed out (the
