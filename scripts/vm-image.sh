@@ -23,8 +23,8 @@ dpkg-buildpackage:dpkg-dev dh:debhelper'
 
 # The modules the guest loads (with their dependencies) where the kernel
 # has them as modules: virtio disks, ext4, dm-crypt and its ciphers, zram.
-vm_modules='virtio_pci virtio_blk ext4 crc32c_generic crc32c_intel dm_mod
-dm_crypt xts ecb aesni_intel algif_skcipher zram zsmalloc z3fold lz4'
+vm_modules='virtio_pci virtio_blk crc32c_generic crc32c_intel ext4 dm_mod
+dm_crypt ecb xts aesni_intel algif_skcipher zram zsmalloc z3fold lz4'
 
 # The recipe's own version: a change of what the recipes do changes it.
 vm_recipe_version=1
@@ -202,21 +202,52 @@ vm_initrd_manifest() {
 	[ -n "$3" ] || return 0
 	_rel=${3%/}
 	_rel=${_rel##*/}
-	# modprobe reads DIR/lib/modules/RELEASE: a root made of links.
-	_root=$(mktemp -d "${TMPDIR:-/tmp}/latency-vm-mods.XXXXXX") || return 1
-	mkdir -p "$_root/lib/modules" && ln -s "$(cd "$3" && pwd -P)" "$_root/lib/modules/$_rel"
-	for _m in $vm_modules; do
-		modprobe -d "$_root" -S "$_rel" --show-depends "$_m" 2>/dev/null |
-			sed -n 's/^insmod \([^ ]*\).*/\1/p'
-	done | awk '!seen[$0]++' | while read -r _f; do
-		_f=${_f#"$_root/lib/modules/$_rel/"}
+	[ -f "$3/modules.dep" ] || return 0
+	vm_module_order "$3/modules.dep" $vm_modules | while read -r _f; do
 		echo "module $_f $3/$_f"
 	done
-	rm -rf "$_root"
 	for _f in modules.order modules.builtin modules.builtin.modinfo; do
 		[ -f "$3/$_f" ] && echo "file /lib/modules/$_rel/$_f $3/$_f"
 	done
 	return 0
+}
+
+# vm_module_order MODULES.DEP NAME...: the module files to load for the
+# modules NAME (those the kernel has as modules), each after what it
+# depends on, as modprobe orders them (depmod lists a module's
+# dependencies, the ones loaded first last).
+vm_module_order() {
+	_dep=$1
+	shift
+	awk -v want="$*" '
+		function modname(p, n) {
+			n = p
+			sub(/.*\//, "", n)
+			sub(/\.ko(\.[a-z]+)?$/, "", n)
+			gsub(/-/, "_", n)
+			return n
+		}
+		function emit(p) { if (!(p in done)) { done[p] = 1; print p } }
+		{
+			sub(/:$/, "", $1)
+			n = modname($1)
+			path[n] = $1
+			ndep[n] = NF - 1
+			for (i = 2; i <= NF; i++)
+				dep[n, i - 1] = $i
+		}
+		END {
+			k = split(want, w, " ")
+			for (j = 1; j <= k; j++) {
+				m = w[j]
+				gsub(/-/, "_", m)
+				if (!(m in path))
+					continue
+				for (i = ndep[m]; i >= 1; i--)
+					emit(dep[m, i])
+				emit(path[m])
+			}
+		}' "$_dep"
 }
 
 # vm_manifest_key MANIFEST: the key of what it lists (sha256, 16 digits).

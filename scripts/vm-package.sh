@@ -48,6 +48,7 @@ vm_package_key() {
 vm_package_deb() {
 	_commit=$(git -C "$1" rev-parse HEAD 2>/dev/null) || return 1
 	_out=$2/deb-$_commit
+	mkdir -p "$2" || return 1
 	if ! [ -d "$_out" ]; then
 		_b=$(mktemp -d "$2/build.XXXXXX") || return 1
 		if ! {
