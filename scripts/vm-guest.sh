@@ -79,9 +79,10 @@ mount_system() {
 	# keep no backups on the read-only root.
 	printf '%s\n' 'backup {' 'backup = 0' 'archive = 0' '}' \
 		>/run/lvm-etc/lvm.conf
-	mount -t cgroup2 cgroup2 /sys/fs/cgroup &&
-		echo +memory >/sys/fs/cgroup/cgroup.subtree_control ||
+	if ! mount -t cgroup2 cgroup2 /sys/fs/cgroup ||
+		! echo +memory >/sys/fs/cgroup/cgroup.subtree_control; then
 		say "no memory cgroup controller"
+	fi
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 	hostname latency-vm
 	ip link set lo up
@@ -164,9 +165,11 @@ thp_on() {
 	[ -n "$thp" ] && [ "$thp" != never ] && [ -w "$_t/enabled" ] || return 0
 	grep -q '\[never\]' "$_t/enabled" || return 0
 	grep -q '\[never\]' "$_t/defrag" || return 0
-	echo "$thp" >"$_t/enabled" && echo madvise >"$_t/defrag" &&
-		echo 1 >"$_t/khugepaged/defrag" && echo 1 >"$_t/use_zero_page" ||
+	if ! echo "$thp" >"$_t/enabled" || ! echo madvise >"$_t/defrag" ||
+		! echo 1 >"$_t/khugepaged/defrag" ||
+		! echo 1 >"$_t/use_zero_page"; then
 		finish 1 "cannot set transparent huge pages to $thp"
+	fi
 	thp_note="vm: the kernel turned transparent huge pages off below 512 MiB of RAM; the guest set enabled=$thp defrag=madvise khugepaged/defrag=1 use_zero_page=1, its defaults on larger machines"
 	say "transparent huge pages: enabled=$thp"
 }

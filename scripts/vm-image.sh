@@ -102,11 +102,11 @@ vm_kernel_fetch() {
 		rm -rf "$_tmp"
 		return 1
 	}
-	dpkg-deb -x "$_tmp"/*.deb "$_tmp/root" >>"$4" 2>&1 &&
-		rm -f "$_tmp"/*.deb || {
+	if ! dpkg-deb -x "$_tmp"/*.deb "$_tmp/root" >>"$4" 2>&1; then
 		rm -rf "$_tmp"
 		return 1
-	}
+	fi
+	rm -f "$_tmp"/*.deb
 	for _m in "$_tmp"/root/lib/modules/*; do
 		[ -d "$_m" ] || continue
 		depmod -b "$_tmp/root" "${_m##*/}" >>"$4" 2>&1 || {
@@ -203,6 +203,7 @@ vm_initrd_manifest() {
 	_rel=${3%/}
 	_rel=${_rel##*/}
 	[ -f "$3/modules.dep" ] || return 0
+	# shellcheck disable=SC2086 # the module names are words
 	vm_module_order "$3/modules.dep" $vm_modules | while read -r _f; do
 		echo "module $_f $3/$_f"
 	done

@@ -47,11 +47,11 @@ mount -t ext4 -o ro "$root" /newroot || {
 	exit 1
 }
 if [ -d "/lib/modules/$rel" ]; then
-	mount -t tmpfs -o mode=0755 modules /newroot/lib/modules &&
-		cp -a "/lib/modules/$rel" /newroot/lib/modules/ || {
+	if ! mount -t tmpfs -o mode=0755 modules /newroot/lib/modules ||
+		! cp -a "/lib/modules/$rel" /newroot/lib/modules/; then
 		say "error: cannot copy the modules to the root"
 		exit 1
-	}
+	fi
 fi
 umount /proc /sys
 mount --move /dev /newroot/dev

@@ -31,6 +31,7 @@ vm_package_sources() {
 # vm_package_key DEB SOURCES SUITE: the image's cache key.
 vm_package_key() {
 	{
+		# shellcheck disable=SC2154 # vm-image.sh is sourced first
 		echo "recipe $vm_package_recipe_version $vm_recipe_version"
 		echo "suite $3"
 		vm_sha256 "$1"
@@ -59,11 +60,11 @@ vm_package_deb() {
 			rm -rf "$_b"
 			return 1
 		fi
-		mkdir "$_b/out" && mv "$_b"/latency-tests_*.deb "$_b/out/" &&
-			mv -T "$_b/out" "$_out" || {
+		if ! mkdir "$_b/out" || ! mv "$_b"/latency-tests_*.deb "$_b/out/" ||
+			! mv -T "$_b/out" "$_out"; then
 			rm -rf "$_b"
 			return 1
-		}
+		fi
 		rm -rf "$_b"
 	fi
 	for _d in "$_out"/latency-tests_*.deb; do
@@ -77,7 +78,7 @@ vm_build_package() {
 	_deb=$1 _src=$2 _suite=$3 _log=$4 _dir=$5
 	# shellcheck disable=SC2016 # the hooks are run by mmdebstrap's shell
 	mmdebstrap --variant=minbase \
-		--include="$(echo $vm_package_include | tr ' ' ',')" \
+		--include="$(printf '%s\n' "$vm_package_include" | tr -s ' \n' ',,' | sed 's/,$//')" \
 		--customize-hook="copy-in $_deb /tmp" \
 		--customize-hook='chroot "$1" sh -c "apt-get install -y -q /tmp/latency-tests_*.deb && rm /tmp/latency-tests_*.deb"' \
 		--customize-hook='mkdir -p "$1/etc/systemd/system/serial-getty@ttyS0.service.d"' \

@@ -146,12 +146,11 @@ seconds() {
 }
 
 parse_options() {
-	run_args_given=no
 	while [ $# -gt 0 ]; do
 		_o=$1
 		shift
 		case $_o in
-		--) run_args_given=yes; break ;;
+		--) break ;;
 		--*=*) _n=${_o%%=*} _v=${_o#*=} ;;
 		--kernel | --modules | --memory | --cpus | --cmdline | --accel | \
 			--device | --disk-size | --swap-size | --disk-cache | \
@@ -282,15 +281,19 @@ need_tools() {
 		warn "not installed here: $_pk"
 		return 0
 	fi
-	if ! is_root_user; then
-		die_unsupported "missing on this host: $_pk (apt-get install $_pk)"
-	fi
-	echo "$prog: installing $_pk" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends $_pk >&2 ||
-		die "apt-get install $_pk failed"
+	apt_install "missing on this host" "$_pk"
 	_pk=$(vm_missing_packages "$@")
 	[ -z "$_pk" ] || die_unsupported "still missing after apt-get install: $_pk"
+}
+
+# apt_install WHAT PACKAGES: install them as root, saying what; otherwise
+# exit 3 naming them.
+apt_install() {
+	is_root_user || die_unsupported "$1: $2 (apt-get install $2)"
+	echo "$prog: installing $2" >&2
+	# shellcheck disable=SC2086 # a list of package names
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $2 >&2 || die "apt-get install $2 failed"
 }
 
 is_root_user() {
@@ -448,8 +451,9 @@ accel_choice() {
 	_kvm=${LATENCY_VM_KVM:-/dev/kvm}
 	case $opt_accel in
 	kvm)
-		[ -r "$_kvm" ] && [ -w "$_kvm" ] ||
+		if ! [ -r "$_kvm" ] || ! [ -w "$_kvm" ]; then
 			die_unsupported "--accel=kvm: $_kvm is not usable here"
+		fi
 		accel=kvm
 		;;
 	tcg) accel=tcg ;;
@@ -464,6 +468,7 @@ accel_choice() {
 }
 
 # job_disks: the results disk (with the job), scratch and swap, in $tmp.
+# shellcheck disable=SC2120 # the positional parameters are run_args'
 job_disks() {
 	_s=$tmp/results-root
 	mkdir -p "$_s/.latency-vm"
@@ -476,7 +481,7 @@ job_disks() {
 	} >"$_s/.latency-vm/job"
 	: >"$_s/.latency-vm/args"
 	eval "set -- $run_args"
-	for _a in "$@"; do
+	for _a; do
 		case $_a in
 		--repo=*) _a=--repo=/mnt/repo/repo ;;
 		esac
@@ -508,7 +513,7 @@ thp_default() {
 	done
 	if [ -z "${_thp:-}" ] && [ -f "${kernel_image%/*}/config-$kernel_release" ]; then
 		_thp=$(sed -n 's/^CONFIG_TRANSPARENT_HUGEPAGE_\(ALWAYS\|MADVISE\)=y$/\1/p' \
-			"${kernel_image%/*}/config-$kernel_release" | tr 'A-Z' 'a-z')
+			"${kernel_image%/*}/config-$kernel_release" | tr '[:upper:]' '[:lower:]')
 	fi
 	echo "${_thp:-madvise}"
 }
@@ -714,7 +719,8 @@ build_package() {
 	fi
 	if [ "$opt_dry_run" = yes ]; then
 		echo "# package image: mmdebstrap --variant=minbase $_suite from $_src"
-		echo "#   packages: $(echo $vm_package_include) and ${_deb:-the .deb built from this checkout}"
+		# shellcheck disable=SC2086 # the list on one line
+		echo "#   packages:" $vm_package_include "and ${_deb:-the .deb built from this checkout}"
 		return 0
 	fi
 	_key=$(vm_package_key "$_deb" "$_src" "$_suite")
@@ -735,12 +741,7 @@ install_build_deps() {
 	_pk=$(printf '%s\n' "$_unmet" | sed -n 's/.*Unmet build dependencies: //p' |
 		sed 's/([^)]*)//g; s/|[^ ]*//g' | tr -s ' ')
 	[ -n "$_pk" ] || die "dpkg-checkbuilddeps failed: $_unmet"
-	is_root_user || die_unsupported "missing build dependencies: $_pk"
-	echo "$prog: installing $_pk" >&2
-	# shellcheck disable=SC2086 # a list of package names
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends $_pk >&2 ||
-		die "apt-get install $_pk failed"
+	apt_install "missing build dependencies" "$_pk"
 }
 
 # --- the run -----------------------------------------------------------------------
