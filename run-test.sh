@@ -203,27 +203,9 @@ print_config() {
 }
 
 # --- programs ----------------------------------------------------------------
-# find_prog NAME: the program's path, from LATENCY_TESTS_BINDIR, the built
-# tree next to this script (any folder: FOLDER/NAME), the installed bindir,
-# or PATH.
+# find_prog NAME: the program's path (shell-lib.sh's lt_find_prog).
 find_prog() {
-	if [ -n "${LATENCY_TESTS_BINDIR:-}" ] && [ -x "$LATENCY_TESTS_BINDIR/$1" ]; then
-		echo "$LATENCY_TESTS_BINDIR/$1"
-		return 0
-	fi
-	for _f in "$here"/*/"$1"; do
-		[ -f "$_f" ] && [ -x "$_f" ] && {
-			echo "$_f"
-			return 0
-		}
-	done
-	if case $builtin_bindir in @*) false ;; *) [ -x "$builtin_bindir/$1" ] ;; esac then
-		echo "$builtin_bindir/$1"
-	elif command -v "$1" >/dev/null 2>&1; then
-		command -v "$1"
-	else
-		return 1
-	fi
+	lt_find_prog "$here" "$builtin_bindir" "$1"
 }
 
 # Set by find_programs.
@@ -1351,6 +1333,11 @@ main() {
 	[ -z "$early_notes" ] || printf '%s' "$early_notes" >>"$run_dir/notes"
 	progress "result directory $run_dir"
 	print_config "$@" >"$run_dir/config"
+	# A device stack latency-device-setup made at --scratch: its
+	# description goes with the result (latency-summarize checks it).
+	if [ -n "$cfg_scratch" ] && [ -f "$cfg_scratch/latency-device.json" ]; then
+		cp "$cfg_scratch/latency-device.json" "$run_dir/device.json"
+	fi
 	: >"$run_dir/commands.log"
 	record_versions
 	fifo_dir=$(mktemp -d "${TMPDIR:-/tmp}/latency-run-test.XXXXXX")

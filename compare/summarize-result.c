@@ -263,6 +263,7 @@ void summ_write_result(FILE *out, const struct summ_run *r)
 	json_init(&j, out, true);
 	json_object_begin(&j, NULL);
 	put_header(&j, r);
+	summ_vm_json(&j, r);
 	json_array_begin(&j, "gitk_runs");
 	for (i = 0; i < r->n_runs; i++)
 		put_gitk_run(&j, r, i);

@@ -404,6 +404,7 @@ void summ_write_summary(FILE *f, const struct summ_run *r)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
+	summ_vm_text(f, r);
 	put_runs(f, r);
 	put_pressure(f, r);
 	put_kernel(f, r);

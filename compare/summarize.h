@@ -155,6 +155,8 @@ struct summ_run {
 	double erpu_mean; /* geometric mean of elapsed_less_runq_per_user */
 	struct summ_part vmstat, kmsg, trace, seqbench, ringbench,
 		machine_before, machine_after, calibration, highorder;
+	/* vm.json (latency-vm) and device.json (latency-device-setup). */
+	struct summ_part vm, device;
 	/* latency-highorder's orders, ascending, and its p99 over all. */
 	size_t n_ho;
 	struct summ_ho *ho;
@@ -252,6 +254,14 @@ void summ_highorder_line(FILE *f, const struct summ_run *r);
  * when the kernel log had failures with an order.
  */
 void summ_highorder_text(FILE *f, const struct summ_run *r);
+
+/* summarize-vm.c */
+/* Load and check vm.json and device.json (absent: left out silently). */
+void summ_vm_read(struct summ_run *r);
+/* result.json's "vm" and "device" objects, where the run had them. */
+void summ_vm_json(struct json *j, const struct summ_run *r);
+/* summary.txt's "vm:", "vm cmdline:" and "device:" lines, likewise. */
+void summ_vm_text(FILE *f, const struct summ_run *r);
 
 /* summarize-result.c */
 /* Write result.json's content to F. */
