@@ -278,9 +278,11 @@ void summ_run_release(struct summ_run *r)
 		free(r->runs[i].end_mono_s.str);
 		free(r->runs[i].user_s.str);
 		free(r->runs[i].sys_s.str);
+		free(r->runs[i].runq_s.str);
 	}
 	free(r->runs);
 	free(r->elapsed);
+	free(r->epu);
 	part_free(&r->vmstat);
 	part_free(&r->kmsg);
 	part_free(&r->trace);
