@@ -303,6 +303,14 @@ void machine_lock_release(pid_t owner, uint64_t start);
  * when the lock is free or its file missing).
  */
 bool machine_lock_holder(struct lock_holder *h);
+/* ---- machine-set.c ---- */
+
+/*
+ * The set subcommand: record the knob NAME's value the first time OWNER's
+ * run sets it, then write VALUE.  Returns the exit status; dies on bad
+ * input (2), a knob this machine does not have (3) or a refused value (1).
+ */
+int set_knob(pid_t owner, const char *name, const char *value);
 
 /* ---- machine-shrink.c ---- */
 

@@ -20,10 +20,10 @@ done
 if test_have_prereq ROOT && { [ -e /sys/class/misc/device-mapper ] ||
 	grep -qs " device-mapper$" /proc/misc; } &&
 	command -v cryptsetup >/dev/null && command -v lvcreate >/dev/null &&
-	command -v losetup >/dev/null; then
+	command -v losetup >/dev/null && dmsetup version >/dev/null 2>&1; then
 	test_set_prereq DM
 else
-	say "device-mapper is not in this kernel (or not root, or no cryptsetup, lvm2, losetup): the real path is skipped"
+	say "device-mapper is not in this kernel (or not root, no cryptsetup, lvm2 or losetup, or dmsetup cannot reach it): the real path is skipped"
 fi
 
 mkdir proc sys
