@@ -111,6 +111,8 @@ static struct json_node *load_json(const char *file, int *version)
 	const struct json_node *v;
 	int r = json_read_file(file, MAX_RESULT_BYTES, &root, &err);
 
+	if (r == -EINVAL && !err.line)
+		bad(file, "not a regular file");
 	if (r == -EINVAL) {
 		char *f = text_escape(file);
 

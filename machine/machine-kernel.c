@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
@@ -220,6 +222,27 @@ int kfile_write(const char *path, const char *value, uint64_t timeout_ns)
 	return -EIO;
 }
 
+char *note_err(int errnum, const char *fmt, ...)
+{
+	char buf[PATH_MAX + 128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vformat_err(buf, sizeof(buf), errnum, fmt, ap);
+	va_end(ap);
+	return xstrdup(buf);
+}
+
+enum undo_result kfile_write_back(char *path, const char *value, char **note)
+{
+	int e = kfile_write(path, value, 0);
+
+	if (e)
+		*note = note_err(-e, "cannot write '%s'", path);
+	free(path);
+	return e ? UNDO_FAILED : UNDO_DONE;
+}
+
 int meminfo_read(struct meminfo *mi)
 {
 	static const struct {
@@ -347,7 +370,8 @@ int mem_blocks_read(struct mem_block **blocks, size_t *n, uint64_t *block_bytes)
 	(void)closedir(d);
 	if (r)
 		return r;
-	qsort(*blocks, *n, sizeof(**blocks), block_cmp);
+	if (*n) /* qsort's array may not be NULL, even for no element */
+		qsort(*blocks, *n, sizeof(**blocks), block_cmp);
 	return 0;
 }
 
@@ -448,12 +472,13 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 	return r;
 }
 
-int proc_starttime(pid_t pid, uint64_t *start)
+int proc_stat_read(pid_t pid, pid_t *ppid, uint64_t *start)
 {
 	char *path = kpath(menv.proc, "/%d/stat", (int)pid), buf[4096], *p,
 	     *tok;
 	char *save = NULL;
 	ssize_t n = kfile_read(path, buf, sizeof(buf));
+	uint64_t v;
 	int field;
 
 	free(path);
@@ -467,12 +492,50 @@ int proc_starttime(pid_t pid, uint64_t *start)
 		return -EINVAL;
 	if (p[2] == 'Z' || p[2] == 'X')
 		return -ESRCH;
-	/* Field 3 (the state) follows; the start time is field 22. */
+	/* Field 3 (the state) follows; the parent is 4, the start 22. */
 	for (field = 3, tok = strtok_r(p + 2, " ", &save); tok;
-	     field++, tok = strtok_r(NULL, " ", &save))
+	     field++, tok = strtok_r(NULL, " ", &save)) {
+		if (field == 4 && ppid) {
+			if (parse_u64(tok, &v) || v > INT32_MAX)
+				return -EINVAL;
+			*ppid = (pid_t)v;
+		}
 		if (field == 22)
 			return parse_u64(tok, start) ? -EINVAL : 0;
+	}
 	return -EINVAL;
+}
+
+int proc_starttime(pid_t pid, uint64_t *start)
+{
+	return proc_stat_read(pid, NULL, start);
+}
+
+void proc_command(pid_t pid, char *buf, size_t len)
+{
+	char *path = kpath(menv.proc, "/%d/cmdline", (int)pid), raw[256], *e;
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+
+	free(path);
+	if (fd >= 0) {
+		n = read_full(fd, raw, sizeof(raw) - 1);
+		(void)close(fd); /* read-only */
+	}
+	if (n <= 0) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	/* Arguments end in NULs: spaces between them, none at the end. */
+	while (n > 0 && !raw[n - 1])
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (!raw[i])
+			raw[i] = ' ';
+	raw[n] = '\0';
+	e = text_escape(raw);
+	snprintf(buf, len, "%s", e);
+	free(e);
 }
 
 /*
