@@ -475,12 +475,15 @@ struct kcidb_kernel {
 /* The text of sysinfo file NAME beside result R, one line; or NULL. */
 static char *sysinfo_line(const struct cmp_result *r, const char *name)
 {
-	const char *slash = strrchr(r->json_file, '/');
-	int dir = slash ? (int)(slash - r->json_file) + 1 : 0;
+	const char *slash;
 	char *path, *buf, *nl;
 	size_t len;
-	int ret;
+	int ret, dir;
 
+	if (!r->json_file)
+		return NULL;
+	slash = strrchr(r->json_file, '/');
+	dir = slash ? (int)(slash - r->json_file) + 1 : 0;
 	path = xasprintf("%.*ssysinfo/before/%s", dir, r->json_file, name);
 	ret = json_read_load(path, SYSINFO_MAX_BYTES, &buf, &len);
 	free(path);
