@@ -1,9 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Shared by the ringbench tests (t6xxx): the JQ prereq, and a loopback
-# server started in the background.
+# Shared by the ringbench tests (t6xxx): a loopback server started in the
+# background.
 # shellcheck shell=sh disable=SC2154
-
-command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 
 # jqf FILE FILTER: one jq result, raw.
 jqf() {

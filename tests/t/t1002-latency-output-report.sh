@@ -37,10 +37,21 @@ test_expect_success 'JSON: every contract-4 field, exact values' '
 	test_line_count = 102 buckets
 '
 
-test_expect_success 'JSON is valid' '
-	if command -v python3 >/dev/null 2>&1; then
-		python3 -c "import json, sys; json.load(open(\"rep.json\"))"
-	fi
+test_expect_success JQ 'JSON is valid: one object and nothing else' '
+	test_json_valid rep.json
+'
+
+# The check above must be able to fail: a cut report, a second object
+# after the first, an array and text are all refused.
+test_expect_success JQ 'the validity check refuses what is not one object' '
+	head -c 200 rep.json >cut.json &&
+	test_must_fail test_json_valid cut.json &&
+	cat rep.json rep.json >two.json &&
+	test_must_fail test_json_valid two.json &&
+	echo "[1, 2]" >array.json &&
+	test_must_fail test_json_valid array.json &&
+	echo "gaps 4" >text.json &&
+	test_must_fail test_json_valid text.json
 '
 
 test_expect_success '--stall moves the threshold; a gap equal to it is no stall' '

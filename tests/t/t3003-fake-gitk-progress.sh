@@ -4,7 +4,6 @@
 # (test bodies are single-quoted on purpose; test-lib.sh sets the rest)
 test_description='fake-gitk progress lines: by time or by commits, and the per-load figures'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
-command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 . "$abs_top_srcdir/tests/t/lib-fake-gitk.sh"
 
 # iter_values KEY FILE: the value of KEY in each iterations[] entry, one a

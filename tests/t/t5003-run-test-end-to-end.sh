@@ -3,7 +3,6 @@
 test_description='run-test.sh: a reduced end-to-end run leaves a complete result directory'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-run-test.sh"
-command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 command -v seqbench >/dev/null 2>&1 && test_set_prereq SEQBENCH
 # latency-highorder runs where the kernel has THP and reads kpageflags.
 if [ -d /sys/kernel/mm/transparent_hugepage ] && [ -r /proc/kpageflags ] &&

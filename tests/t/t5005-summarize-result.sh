@@ -3,7 +3,6 @@
 test_description='latency-summarize --result-dir: result.json and summary.txt from a run directory'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
-command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 fixtures=$TEST_DIRECTORY/fixtures/summarize
 
 # The page size is the machine's; the expected summaries say PAGESIZE.

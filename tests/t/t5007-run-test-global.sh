@@ -4,7 +4,6 @@ test_description='run-test.sh --confine=global: the machine shrunk by ratio and 
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-run-test.sh"
 . "$abs_top_srcdir/tests/t/lib-machine.sh"
-command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 
 rt=$abs_top_srcdir/run-test.sh
 LATENCY_STATE_DIR=$TRASH_DIRECTORY/state

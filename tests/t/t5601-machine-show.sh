@@ -4,7 +4,6 @@ test_description='latency-machine show: the kernel'\''s view of memory'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-machine.sh"
 
-command -v jq >/dev/null 2>&1 && test_set_prereq JQ
 page=$(getconf PAGESIZE)
 
 test_expect_success 'text: meminfo, blocks and every zone of the fake tree' '

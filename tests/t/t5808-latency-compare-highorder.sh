@@ -7,8 +7,6 @@ test_description='latency-compare: high-order success per order, by a two-propor
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-compare.sh"
 
-command -v jq >/dev/null 2>&1 && test_set_prereq JQ
-
 # make_result DIR LABEL HIGH_ORDER [P99_US]: a run-test.sh result.json of
 # three runs with the high_order list HIGH_ORDER (JSON) and, when given,
 # the probe's own summary under monitors.highorder with its p99 fault time

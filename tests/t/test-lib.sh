@@ -12,6 +12,13 @@
 #   test_set_prereq NAME / test_have_prereq NAME
 #   test_wait_for FILE           up to 20 s for FILE to be written
 #   skip_all='reason'; test_done  or  test_skip_all 'reason'
+#   test_prereq_reason NAME WHY  a skip for want of NAME says WHY
+#
+# JSON is read one way, with jq, under the JQ prereq:
+#   json_get FILE FILTER         print jq's raw output of FILTER on FILE
+#   test_json FILE FILTER WANT   that output is exactly WANT (jq's number
+#                                form: 2.00005, not 2.000050000)
+#   test_json_valid FILE         FILE holds exactly one JSON object
 #
 # Environment (set by make check): abs_top_srcdir, abs_top_builddir, and the
 # build's lists BIN_PROGRAMS, BIN_SCRIPTS, CHECK_PROGRAMS (the PATH).
@@ -66,6 +73,7 @@ test_set_prereq() {
 test_have_prereq() {
 	# Every comma-separated prereq must be set; !NAME negates.
 	_prereqs=$1
+	missing_prereq=
 	_old_ifs=$IFS
 	IFS=,
 	for _p in $_prereqs; do
@@ -85,6 +93,11 @@ test_have_prereq() {
 	done
 	IFS=$_old_ifs
 	return 0
+}
+
+# test_prereq_reason NAME WHY: the reason skips for want of NAME give.
+test_prereq_reason() {
+	eval "prereq_reason_$1=\$2"
 }
 
 test_skip_all() {
@@ -120,8 +133,15 @@ test_expect_() {
 	}
 	test_count=$((test_count + 1))
 	if [ -n "$_prereq" ] && ! test_have_prereq "$_prereq"; then
-		printf 'ok %d # skip %s (missing %s)\n' "$test_count" "$1" \
-			"${missing_prereq:-$_prereq}"
+		_missing=${missing_prereq:-$_prereq}
+		# A reason, where one was given (test_prereq_reason).
+		_why=
+		case $_missing in
+		*[!A-Za-z0-9_]*) ;;
+		*) eval "_why=\${prereq_reason_$_missing:-}" ;;
+		esac
+		printf 'ok %d # skip %s (missing %s%s)\n' "$test_count" "$1" \
+			"$_missing" "${_why:+: $_why}"
 		return 0
 	fi
 	if test_eval_ "$2"; then
@@ -209,6 +229,40 @@ test_wait_for() {
 	test -s "$1"
 }
 
+# json_get FILE FILTER: jq's raw output (strings without quotes) of FILTER
+# on FILE; fails when FILE is not JSON or FILTER does not apply.  The one
+# way tests read JSON: never grep or sed, which depend on how the output
+# is laid out.
+json_get() {
+	jq -r "$2" "$1"
+}
+
+# test_json FILE FILTER WANT: FILTER's output on FILE is exactly WANT (one
+# line; a filter with several results is joined by newlines).  Numbers come
+# as jq writes them: 2.00005 for 2.000050000, 1 for 1.0.
+test_json() {
+	_got=$(json_get "$1" "$2") || {
+		echo "test_json: $1: jq failed on '$2'" >&2
+		return 1
+	}
+	[ "$_got" = "$3" ] && return 0
+	echo "test_json: $1: '$2' is '$_got', want '$3'" >&2
+	return 1
+}
+
+# test_json_valid FILE: FILE holds exactly one JSON object, nothing before
+# or after it (every --format json output is one object).
+test_json_valid() {
+	_types=$(jq -c type "$1") || {
+		echo "test_json_valid: $1 is not valid JSON" >&2
+		return 1
+	}
+	[ "$_types" = '"object"' ] && return 0
+	echo "test_json_valid: $1 holds $(echo "$_types" | tr '\n' ' ')," \
+		"not one JSON object" >&2
+	return 1
+}
+
 # Fail with a message (for use in bodies: cond || error_ 'msg').
 test_fail() {
 	echo "$*" >&2
@@ -227,6 +281,8 @@ test_done() {
 
 # Common prereqs.
 [ "$(id -u)" = 0 ] && test_set_prereq ROOT
+command -v jq >/dev/null 2>&1 && test_set_prereq JQ
+test_prereq_reason JQ 'the tests read JSON with jq; bootstrap.sh and .ci/run install it'
 command -v git >/dev/null 2>&1 && test_set_prereq GIT
 [ -n "${GNUPLOT:-}" ] && test_set_prereq GNUPLOT
 command -v groff >/dev/null 2>&1 && test_set_prereq GROFF
