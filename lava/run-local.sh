@@ -109,6 +109,8 @@ device_types() {
 		say "unpacking the qemu device type of lava-server $_v (apt-get download)"
 		_t=$(mktemp -d "${TMPDIR:-/tmp}/lava-server.XXXXXX") ||
 			die "cannot make a temporary directory"
+		# apt-get downloads as its own user where it may write.
+		chmod 755 "$_t"
 		# apt-get download writes into the current directory.
 		if ! (cd "$_t" && apt-get download -q "lava-server=$_v" >&2 &&
 			dpkg-deb -x lava-server_*.deb root); then
@@ -149,8 +151,9 @@ EOF
 # images FILE: latency-vm's package image (or LATENCY_LAVA_IMAGES) as
 # kernel=, initrd=, rootfs=, cmdline= lines in FILE.
 images() {
+	_to=$1
 	if [ -n "$LATENCY_LAVA_IMAGES" ]; then
-		cp "$LATENCY_LAVA_IMAGES" "$1" || die "cannot read $LATENCY_LAVA_IMAGES"
+		cp "$LATENCY_LAVA_IMAGES" "$_to" || die "cannot read $LATENCY_LAVA_IMAGES"
 		return 0
 	fi
 	_vm=${LATENCY_VM:-}
@@ -165,8 +168,8 @@ images() {
 	set -- "$_vm" --build-image=package --print-paths
 	[ -z "$LATENCY_VM_DEB" ] || set -- "$@" --deb="$LATENCY_VM_DEB"
 	say "building the guest image: $*"
-	"$@" >"$1.tmp" || die "latency-vm could not build the image"
-	mv "$1.tmp" "$1"
+	"$@" >"$_to.tmp" || die "latency-vm could not build the image"
+	mv "$_to.tmp" "$_to"
 }
 
 # image_path FILE KEY: the value of KEY= in FILE, an existing file whose
