@@ -307,12 +307,16 @@ EOF
 number LATENCY_LAVA_MEMORY "$LATENCY_LAVA_MEMORY"
 number LATENCY_LAVA_TIMEOUT "$LATENCY_LAVA_TIMEOUT"
 [ "$(id -u)" = 0 ] || unsupported "lava-run needs root (its work directory is /var/lib/lava)"
-mkdir -p "$1" || die "cannot create '$1'"
-out=$(cd "$1" && pwd)
-[ -z "$(ls -A "$out")" ] || usage_error "'$out' is not empty: give a new directory"
+case $1 in
+/*) out=$1 ;;
+*) out=$PWD/$1 ;;
+esac
 case $out in
 *[!A-Za-z0-9._/+-]*) usage_error "'$out' has characters a job file cannot hold" ;;
 esac
+mkdir -p "$out" || die "cannot create '$out'"
+out=$(cd "$out" && pwd -P)
+[ -z "$(ls -A "$out")" ] || usage_error "'$out' is not empty: give a new directory"
 
 install_dispatcher
 types=$(device_types)
