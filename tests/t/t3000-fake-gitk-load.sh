@@ -29,7 +29,7 @@ test_expect_success 'the JSON result carries the contract 4 fields' '
 		commits_per_s commit_graph; do
 		grep -q "\"$f\":" out.json || test_fail "no $f"
 	done &&
-	grep -q "\"iterations\":\\[{\"elapsed_s\":[0-9.]*,\"commits\":18,\"interrupted\":false,\"start_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"end_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"majflt\":[0-9]*,\"minflt\":[0-9]*,\"user_s\":[0-9]*\\.[0-9]\\{9\\},\"sys_s\":[0-9]*\\.[0-9]\\{9\\},\"lines\":0},{" out.json &&
+	grep -q "\"iterations\":\\[{\"elapsed_s\":[0-9.]*,\"commits\":18,\"interrupted\":false,\"start_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"end_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"majflt\":[0-9]*,\"minflt\":[0-9]*,\"user_s\":[0-9]*\\.[0-9]\\{9\\},\"sys_s\":[0-9]*\\.[0-9]\\{9\\},\"lines\":0,\"runq_s\":[0-9]*\\.[0-9]\\{9\\}},{" out.json &&
 	grep -q "\"commit_graph\":false" out.json &&
 	grep -q "\"interrupted\":false}$" out.json
 '

@@ -95,7 +95,7 @@ test_expect_success 'the end line is stamped with end_mono_s' '
 '
 
 test_expect_success 'majflt and minflt are counts of each load' '
-	grep -o "\"majflt\":[0-9][0-9]*,\"minflt\":[1-9][0-9]*,\"user_s\":[0-9.]*,\"sys_s\":[0-9.]*,\"lines\":[0-9][0-9]*}" t.json >m &&
+	grep -o "\"majflt\":[0-9][0-9]*,\"minflt\":[1-9][0-9]*,\"user_s\":[0-9.]*,\"sys_s\":[0-9.]*,\"lines\":[0-9][0-9]*,\"runq_s\":[0-9.]*}" t.json >m &&
 	test_line_count = 3 m
 '
 
@@ -104,9 +104,14 @@ test_expect_success JQ 'user_s and sys_s: the CPU time of each load, some of it 
 		| length == 3 and all" t.json
 '
 
+test_expect_success JQ 'runq_s: the wait for a CPU of each load, within its time' '
+	jq -e "[.iterations[] | .runq_s >= 0 and .runq_s <= .elapsed_s]
+		| length == 3 and all" t.json
+'
+
 test_expect_success 'what the driver reads: iterations[0] of one load with --reread' '
 	fake-gitk --iterations 1 --format json -o one.json --reread gen >out 2>err &&
-	grep -q "\"iterations\":\\[{\"elapsed_s\":[0-9]*\\.[0-9]\\{9\\},\"commits\":3000,\"interrupted\":false,\"start_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"end_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"majflt\":[0-9]*,\"minflt\":[0-9]*,\"user_s\":[0-9]*\\.[0-9]\\{9\\},\"sys_s\":[0-9]*\\.[0-9]\\{9\\},\"lines\":$(wc -l <out | tr -d " ")}\\]," one.json
+	grep -q "\"iterations\":\\[{\"elapsed_s\":[0-9]*\\.[0-9]\\{9\\},\"commits\":3000,\"interrupted\":false,\"start_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"end_mono_s\":[0-9]*\\.[0-9]\\{9\\},\"majflt\":[0-9]*,\"minflt\":[0-9]*,\"user_s\":[0-9]*\\.[0-9]\\{9\\},\"sys_s\":[0-9]*\\.[0-9]\\{9\\},\"lines\":$(wc -l <out | tr -d " "),\"runq_s\":[0-9]*\\.[0-9]\\{9\\}}\\]," one.json
 '
 
 test_expect_success 'elapsed_s is end_mono_s - start_mono_s' '
