@@ -35,6 +35,24 @@ test_expect_success 'ids are stable: the same tests in any order of the results'
 	sort ids | uniq -d >dups && test ! -s dups
 '
 
+test_expect_success 'ids depend on what was measured, not on what this version compares' '
+	mkdir more &&
+	sed -e "s/\"majflt\": 1000,/\"majflt\": 1, \"some_new_figure\": 7,/" \
+		board1/result.json >more/result.json &&
+	cp -R board1/sysinfo more/ &&
+	cp board1/seqbench.json board1/ringbench.json more/ &&
+	! cmp -s board1/result.json more/result.json &&
+	latency-compare --format=kcidb board1 >a &&
+	latency-compare --format=kcidb more >b &&
+	grep "\"id\":" a >ids.a && grep "\"id\":" b >ids.b &&
+	test_cmp ids.a ids.b &&
+	sed "s/\"elapsed_s\": 10.0,/\"elapsed_s\": 10.25,/" board1/result.json >more/result.json &&
+	latency-compare --format=kcidb more >c &&
+	grep "\"id\": \"latency_tests:run-" c >ids.c &&
+	grep "\"id\": \"latency_tests:run-" a >ids.a2 &&
+	! grep -F -x -f ids.a2 ids.c
+'
+
 test_expect_success 'the same result twice: its tests are written once' '
 	latency-compare --format=kcidb board1 board2 partial board1 >twice 2>err &&
 	test_cmp out twice &&
