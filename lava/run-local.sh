@@ -109,8 +109,10 @@ device_types() {
 		say "unpacking the qemu device type of lava-server $_v (apt-get download)"
 		_t=$(mktemp -d "${TMPDIR:-/tmp}/lava-server.XXXXXX") ||
 			die "cannot make a temporary directory"
-		# apt-get downloads as its own user where it may write.
-		chmod 755 "$_t"
+		# apt-get downloads as its own user where that user may write.
+		if id _apt >/dev/null 2>&1; then
+			chown _apt "$_t" || die "cannot give '$_t' to _apt"
+		fi
 		# apt-get download writes into the current directory.
 		if ! (cd "$_t" && apt-get download -q "lava-server=$_v" >&2 &&
 			dpkg-deb -x lava-server_*.deb root); then
