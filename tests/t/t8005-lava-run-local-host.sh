@@ -25,7 +25,7 @@ stand_ins() {
 		k/boot k/lib/modules/9.8.7-test img &&
 	for t in sh cat sed tr sort mkdir ls cp mv rm env tar gzip id \
 		dirname mktemp chown; do
-		ln -sf "$(command -v $t)" bin/$t || return 1
+		ln -sf "$(command -v "$t")" "bin/$t" || return 1
 	done &&
 	ln -sf "$python" bin/python3 &&
 	printf "%s\n" "device_type: qemu" "{% block body %}{% endblock %}" \
@@ -35,7 +35,7 @@ stand_ins() {
 		>cache/lava-server-2099.01-1/device-types/qemu.jinja2 &&
 	echo kernel >k/boot/vmlinuz-9.8.7-test &&
 	for f in vmlinuz initrd.img rootfs.img; do
-		echo "$f" >img/$f || return 1
+		echo "$f" >"img/$f" || return 1
 	done &&
 	cat >bin/apt-get <<-EOF &&
 	#!/bin/sh
