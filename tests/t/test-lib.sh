@@ -13,6 +13,8 @@
 #   test_wait_for FILE           up to 20 s for FILE to be written
 #   skip_all='reason'; test_done  or  test_skip_all 'reason'
 #   test_prereq_reason NAME WHY  a skip for want of NAME says WHY
+#   test_skip_all_without NAME   skip the script (with NAME's reason), for
+#                                scripts whose setup needs NAME
 #
 # JSON is read one way, with jq, under the JQ prereq:
 #   json_get FILE FILTER         print jq's raw output of FILTER on FILE
@@ -104,6 +106,14 @@ test_skip_all() {
 	printf '1..0 # SKIP %s\n' "$1"
 	cd / && rm -rf "$TRASH_DIRECTORY"
 	exit 0
+}
+
+# test_skip_all_without NAME: skip the whole script when prereq NAME is
+# missing, saying why (test_prereq_reason), for a setup that needs it.
+test_skip_all_without() {
+	test_have_prereq "$1" && return 0
+	eval "_why=\${prereq_reason_$1:-}"
+	test_skip_all "missing $1${_why:+: $_why}"
 }
 
 
