@@ -27,7 +27,7 @@ test_expect_success 'tiobench 0.3.3 parsers: the row right after each title' '
 		grep -A1 "^$t$" out >sec &&
 		sed -n 2p sec >row &&
 		grep -q "^6\.1\.0-fixture  *256  *65536  *4 " row ||
-			test_fail "no row after $t"
+			test_fail "no row after $t" || return 1
 	done
 '
 

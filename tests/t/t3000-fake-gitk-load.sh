@@ -72,7 +72,8 @@ test_expect_success 'the children of the octopus merge'"'"'s parents' '
 	for p in $(git -C repo rev-parse "$octopus^1" "$octopus^2" \
 		"$octopus^3" "$octopus^4"); do
 		grep "^$p " map >line &&
-		grep -q " $octopus" line || test_fail "$p lacks $octopus"
+		grep -q " $octopus" line || test_fail "$p lacks $octopus" ||
+			return 1
 	done &&
 	first=$(git -C repo rev-parse "$octopus^1") &&
 	grep "^$first " map | wc -w >n &&
