@@ -2,9 +2,10 @@
 /*
  * fake-music: a music player over a slow network.  It pulls a folder over
  * TCP at a bandwidth limit, rsync-style with librsync deltas, and prints a
- * contract-1 line for every 0.1 s of audio received and written, so a
- * stalled stream (the music skipping) shows as a gap.  Also a server for
- * that folder, a generator of a deterministic album and a local player.
+ * progress line (doc/design.md, contract 1) for every 0.1 s of audio received
+ * and written, so a stalled stream (the music skipping) shows as a gap.  Also
+ * a server for that folder, a generator of a deterministic album and a local
+ * player.
  */
 #include <config.h>
 

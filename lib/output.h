@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Machine-readable output (contract 4): a small streaming JSON writer with
- * correct string escaping, CSV quoting, the common header every JSON result
- * starts with, and atomic result files (write a temporary, fsync, rename) so
- * a crash never leaves half a result where a whole one was expected.
+ * Machine-readable output (doc/design.md, contract 4): a small streaming JSON
+ * writer with correct string escaping, CSV quoting, the common header every
+ * JSON result starts with, and atomic result files (write a temporary, fsync,
+ * rename) so a crash never leaves half a result where a whole one was
+ * expected.
  */
 #ifndef LATENCY_OUTPUT_H
 #define LATENCY_OUTPUT_H
@@ -124,7 +125,7 @@ void md_cell_write(FILE *f, const char *s);
 void csv_field(FILE *f, const char *s, char sep);
 
 /*
- * The second line of a run's summary.txt (DESIGN.md contract 3), which
+ * The second line of a run's summary.txt (doc/design.md, contract 3), which
  * latency-compare --format=2009 repeats: one probed order and its success
  * in percent (NaN without attempts: printed n/a).
  */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parsing of numbers, sizes, durations and rates, with the suite's unit
- * rules (DESIGN.md): sizes are binary (64k = 65536), tiobench's "MB" is MiB;
- * kbit/Mbit/Gbit are decimal bits per second; KB/s, MB/s are binary bytes
- * per second.  Every function takes a whole string (no leading or trailing
- * junk, no sign, no white space), stores the result only on success, and
- * returns 0, -EINVAL (junk, empty, bad unit) or -ERANGE (overflow).
- * A decimal fraction is allowed where a unit follows ("1.5G", "0.25s"); the
- * result is rounded down to the unit of the output (bytes, ns).
+ * rules (doc/design.md, contract 1): sizes are binary (64k = 65536),
+ * tiobench's "MB" is MiB; kbit/Mbit/Gbit are decimal bits per second; KB/s,
+ * MB/s are binary bytes per second.  Every function takes a whole string (no
+ * leading or trailing junk, no sign, no white space), stores the result only
+ * on success, and returns 0, -EINVAL (junk, empty, bad unit) or -ERANGE
+ * (overflow).  A decimal fraction is allowed where a unit follows ("1.5G",
+ * "0.25s"); the result is rounded down to the unit of the output (bytes, ns).
  */
 #ifndef LATENCY_PARSE_H
 #define LATENCY_PARSE_H

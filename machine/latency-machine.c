@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * latency-machine: the one record of what a latency-tests run changes on
- * the machine, and its undo (DESIGN.md, contract 5).  The driver calls
+ * the machine, and its undo (doc/design.md, contract 5).  The driver calls
  * `begin` at start (which first undoes a dead run's record), `record`
  * before each change (swap, cgroup, sysctl, sysfs knob, memory block,
  * hugetlb pool, background process), and `restore` at exit, error and

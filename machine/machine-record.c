@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The one machine-state record (DESIGN.md, contract 5): a text file
+ * The one machine-state record (doc/design.md, contract 5): a text file
  * $LATENCY_STATE_DIR/state, one tab-separated entry a line, each written
  * before the change it undoes.  Line 1 is "format<TAB>1", line 2
  * "owner<TAB>PID<TAB>STARTTIME"; entries follow in the order the changes

@@ -4,8 +4,8 @@
  * finds them under /sys/kernel/mm/transparent_hugepage (or $LATENCY_SYS):
  * the PMD size from hpage_pmd_size, multi-size THP from hugepages-NkB/ with
  * an enabled file, each with the setting that governs it; and the changes
- * --orders makes, which go through latency-machine's record (contract 5)
- * before they are made, so a killed run is undone by the next.
+ * --orders makes, which go through latency-machine's record (doc/design.md,
+ * contract 5) before they are made, so a killed run is undone by the next.
  */
 #include <config.h>
 

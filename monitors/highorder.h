@@ -3,7 +3,7 @@
  * latency-highorder's private interface: the transparent huge page sizes
  * the kernel offers and their settings (highorder-thp.c), and the changes
  * --orders makes to them, recorded in the machine-state record of
- * DESIGN.md contract 5 through latency-machine before they are made and
+ * doc/design.md, contract 5, through latency-machine before they are made and
  * undone at the end.
  */
 #ifndef MONITORS_HIGHORDER_H

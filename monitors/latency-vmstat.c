@@ -3,8 +3,9 @@
  * latency-vmstat: sample /proc/vmstat (writeback, page and swap IO, major
  * faults, allocation and compaction stalls), pressure stall information and,
  * optionally, one workload's own major faults and swap (its /proc/PID and
- * memory cgroup) at fixed absolute deadlines, one contract-1 line per sample,
- * and summarise the run: first, last and change of every counter.
+ * memory cgroup) at fixed absolute deadlines, one progress line
+ * (doc/design.md, contract 1) per sample, and summarise the run: first, last
+ * and change of every counter.
  */
 #include <config.h>
 

@@ -2,10 +2,11 @@
 /*
  * What the three kernel monitors (latency-vmstat, latency-kmsg,
  * latency-trace) share: their common options (--duration, -o, --summary,
- * --format), the output stream of contract-1 lines, the run window, a
- * race-free wait on a file descriptor that a stop signal interrupts, small
- * /proc file readers, and the summary: an ordered list of key=value fields
- * written both as the stream's last line and as an atomic text or JSON file.
+ * --format), the output stream of progress lines (doc/design.md, contract 1),
+ * the run window, a race-free wait on a file descriptor that a stop signal
+ * interrupts, small /proc file readers, and the summary: an ordered list of
+ * key=value fields written both as the stream's last line and as an atomic
+ * text or JSON file.
  *
  * A monitor's normal end is being told to stop: SIGINT, SIGTERM and SIGHUP
  * end the run like --duration does, and the program exits 0 (the suite's
@@ -73,7 +74,7 @@ struct monitor {
 	struct run_info ri;
 	int out_fd;		/* stdout, or the -o file */
 	mode_t out_mode;	/* of the -o file (default 0644) */
-	struct progress out;	/* contract-1 lines to out_fd */
+	struct progress out;	/* progress lines to out_fd */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at monitor_start() */
 	uint64_t end_ns;	/* start + --duration, or UINT64_MAX */
 	int stop_signal;	/* the signal that ended the run, or 0 */
@@ -118,7 +119,7 @@ bool monitor_done(struct monitor *m, uint64_t now_ns);
 int monitor_wait_fd(int fd, short events, uint64_t deadline_ns);
 
 /*
- * Emit one contract-1 line stamped TS_NS on M's stream; a write error is
+ * Emit one progress line stamped TS_NS on M's stream; a write error is
  * fatal (exit 1): a monitor that cannot record has nothing left to do.
  */
 void monitor_emit(struct monitor *m, uint64_t ts_ns, const char *fmt, ...)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ringbench's reports: a table for people, and contract 4's JSON and CSV.
- * Each names its rate by mode (cycles_per_s for the ring,
- * transactions_per_s for rr and tbench), gives microseconds per cycle (per
- * transaction for rr: the mean round trip of one client) and the latency
- * percentiles from lib/hist (within 0.8% of the exact value); several runs
- * add their mean, standard deviation and coefficient of variation.  The
+ * ringbench's reports: a table for people, and JSON and CSV for programs
+ * (doc/design.md, contract 4).  Each names its rate by mode (cycles_per_s for
+ * the ring, transactions_per_s for rr and tbench), gives microseconds per
+ * cycle (per transaction for rr: the mean round trip of one client) and the
+ * latency percentiles from lib/hist (within 0.8% of the exact value); several
+ * runs add their mean, standard deviation and coefficient of variation.  The
  * JSON records what the numbers depend on: the busy-loop calibration, where
  * each task ran, and the kernel's scheduler settings.
  */

@@ -8,12 +8,13 @@
  * sets all of them, so that a row means one setting however the storage is
  * stacked, and reports the first (the one the reads use).
  *
- * Every change goes through the machine-state record (DESIGN.md contract
- * 5): the old value is recorded with `latency-machine record readahead
- * MAJ:MIN KB` before it is written, so that a crash is undone by the next
- * run or by `seqbench --restore`.  Run by the driver (LATENCY_MACHINE_OWNER
- * set), the entries join the driver's record; standalone, seqbench begins
- * a record of its own and removes it when it has put everything back.
+ * Every change goes through the machine-state record (doc/design.md,
+ * contract 5): the old value is recorded with `latency-machine record
+ * readahead MAJ:MIN KB` before it is written, so that a crash is undone by
+ * the next run or by `seqbench --restore`.  Run by the driver
+ * (LATENCY_MACHINE_OWNER set), the entries join the driver's record;
+ * standalone, seqbench begins a record of its own and removes it when it has
+ * put everything back.
  */
 #include <config.h>
 

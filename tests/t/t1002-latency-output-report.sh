@@ -9,7 +9,7 @@ test_expect_success 'setup' '
 		"103.0 w" >in
 '
 
-test_expect_success JQ 'JSON: every contract-4 field, exact values' '
+test_expect_success JQ 'JSON: every field of doc/design.md, contract 4, exact values' '
 	latency-output --format json --report rep.json <in >out &&
 	for f in format_version program version command_line gaps mean_s \
 		stddev_s p50_s p90_s p99_s p999_s max_s stall_threshold_s \
@@ -104,8 +104,8 @@ test_expect_success 'text: summary and histogram table with bars by count and by
 	grep "^  <= 2.5s          1  ##########            25.0%       2.000050  ####################  66.7%$" rep.txt
 '
 
-# Issue 12: the 1-2-5 buckets put fake-music's 100 ms and 199 ms gaps in
-# one bar.  Gaps: 3 x 100 ms, 2 x 199 ms, 125 ms, 125.001 ms.
+# The 1-2-5 buckets of format 1 put fake-music's 100 ms and 199 ms gaps
+# in one bar.  Gaps: 3 x 100 ms, 2 x 199 ms, 125 ms, 125.001 ms.
 test_expect_success JQ 'R10 buckets: 100 ms, 125 ms, 125.001 ms and 199 ms apart' '
 	printf "%s w\n" 100.000000000 100.100000000 100.200000000 \
 		100.300000000 100.499000000 100.698000000 100.823000000 \

@@ -31,7 +31,7 @@ test_expect_success 'two threads, 256k, 4k blocks, 10 random ops' '
 	test_cmp expect got
 '
 
-test_expect_success JQ 'JSON carries the contract-4 fields' '
+test_expect_success JQ 'JSON carries the fields of doc/design.md, contract 4' '
 	for f in format_version program version command_line seed kernel \
 		results size_mib block_bytes threads run phases seconds \
 		rate_mib_s cpu_pct lat_avg_ms lat_max_ms lat_p50_us \

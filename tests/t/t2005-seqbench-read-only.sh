@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck disable=SC2016,SC2034,SC1094,SC2154
 # (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
-test_description='seqbench: --read-only cold reads of a file and of a tree, --prepare, --make-tree (issue 13)'
+test_description='seqbench: --read-only cold reads of a file and of a tree, --prepare, --make-tree'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 command -v setpriv >/dev/null 2>&1 && test_have_prereq ROOT &&

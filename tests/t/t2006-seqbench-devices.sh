@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck disable=SC2016,SC2034,SC1094,SC2154
 # (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
-test_description='seqbench: --read-only of block devices, refusals, --readahead and its restore (issue 13)'
+test_description='seqbench: --read-only of block devices, refusals, --readahead and its restore'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 command -v losetup >/dev/null 2>&1 && test_have_prereq ROOT &&

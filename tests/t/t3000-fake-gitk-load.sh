@@ -23,7 +23,7 @@ test_expect_success JQ 'commits, edges and held bytes equal git'"'"'s' '
 	json_get out.json .bytes_read >got && test_cmp bytes got
 '
 
-test_expect_success JQ 'the JSON result carries the contract 4 fields' '
+test_expect_success JQ 'the JSON result carries the fields of doc/design.md, contract 4' '
 	for f in format_version program command_line libgit2_version commits edges \
 		bytes_held peak_rss_bytes iterations elapsed_s \
 		commits_per_s commit_graph; do

@@ -62,7 +62,7 @@ test_expect_success 'the lines of each load add up to the lines printed' '
 	echo 3 >expect && test_cmp expect n
 '
 
-test_expect_success 'every line is contract 1, a walk line or an end line' '
+test_expect_success 'every line is a progress line (doc/design.md, contract 1): walk or end' '
 	sed -e "/^[0-9]*\\.[0-9]\\{9\\} fake-gitk iter=[123] phase=walk commits=[0-9]* bytes=[0-9]*$/d" \
 		-e "/^[0-9]*\\.[0-9]\\{9\\} fake-gitk iter=[123] commits=3000 edges=[0-9]* bytes=[0-9]* elapsed=[0-9.]*$/d" \
 		out >other &&

@@ -80,7 +80,7 @@ test_expect_success JQ 'pull the built-in album: identical files, exact lines' '
 	grep " bytes=300000 " last
 '
 
-test_expect_success JQ 'JSON summary has the contract-4 fields' '
+test_expect_success JQ 'JSON summary has the fields of doc/design.md, contract 4' '
 	for k in format_version program version command_line seed kernel \
 		bytes_wire bytes_written files deltas rate_bytes_s lines \
 		max_gap_s interrupted; do

@@ -30,7 +30,7 @@ test_expect_success 'CSV for the driver' '
 	test_cmp expect out
 '
 
-test_expect_success JQ 'JSON with the contract 4 names' '
+test_expect_success JQ 'JSON with the names of doc/design.md, contract 4' '
 	latency-summarize --format=json --label=L -o out.json 1.5 2.5 &&
 	test_json out.json .format_version 1 &&
 	test_json out.json .program latency-summarize &&

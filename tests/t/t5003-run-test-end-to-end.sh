@@ -76,7 +76,7 @@ test_expect_success GNUPLOT 'the plots are drawn' '
 	test -s fake-gitk-1.png && test -s fake-gitk-2.png && test -s fake-music.png
 '
 
-# Issue 12: gnuplot's "empty y range" warnings on a series of a few lines
+# gnuplot's "empty y range" warnings on a series of a few lines
 # were kept in *.latency-output.err and plot.log.
 test_expect_success GNUPLOT 'plotting leaves no error file, and the scripts stay' '
 	cd res/e2e &&
@@ -103,7 +103,7 @@ test_expect_success 'versions, command lines and the seed are recorded' '
 	grep -q "fake-gitk --iterations 1 --format json -o .*/fake-gitk-2.json --every=50 " commands.log
 '
 
-test_expect_success JQ 'result.json carries the contract 4 fields' '
+test_expect_success JQ 'result.json carries the fields of doc/design.md, contract 4' '
 	json_get res/e2e/result.json "[.format_version, .program, .label, .partial,
 		(.gitk_runs | length), (.elapsed_mean_s | type),
 		(.elapsed_stddev_s | type), (.failures | type),

@@ -190,7 +190,7 @@ test_expect_success 'a v2 cgroup: major faults, refaults and swap' '
 	test_cmp expect actual
 '
 
-test_expect_success JQ 'the JSON summary carries the contract-4 fields' '
+test_expect_success JQ 'the JSON summary carries the fields of doc/design.md, contract 4' '
 	latency-vmstat --proc proc --interval 100ms --duration 200ms \
 		--format json --summary sum.json >out &&
 	test_json sum.json .format_version 1 &&

@@ -40,7 +40,7 @@ test_expect_success 'csv' '
 	test_cmp "$E/csv.out" out
 '
 
-test_expect_success JQ 'json: contract 4 header, then the rows' '
+test_expect_success JQ 'json: the header of doc/design.md, contract 4, then the rows' '
 	latency-compare --format=json base slow sb-base.json >out &&
 	test_json out .format_version 1 &&
 	test_json out .program latency-compare &&

@@ -53,7 +53,7 @@ test_expect_success JQ 'three runs: each counted, with mean, stddev and CoV' '
 	! grep -x null got
 '
 
-test_expect_success JQ 'JSON has the contract-4 fields, the placement and sched settings' '
+test_expect_success JQ 'JSON has the fields of doc/design.md, contract 4, the placement and sched settings' '
 	ringbench ring --cpus 0 -t 3 -N 50 --warmup 0 --format json >out.json &&
 	for f in format_version program version command_line mode \
 		cycles_per_s us_per_cycle p50_us p90_us p99_us p999_us \
@@ -68,7 +68,7 @@ test_expect_success JQ 'JSON has the contract-4 fields, the placement and sched 
 	test_cmp expect got
 '
 
-test_expect_success 'progress lines: one per N tokens of each task, contract 1' '
+test_expect_success 'progress lines (doc/design.md, contract 1): one per N tokens of each task' '
 	ringbench ring -t 2 -N 300 --warmup 0 --progress 100 \
 		--format json -o out.json >progress &&
 	test_line_count = 6 progress &&
@@ -85,7 +85,7 @@ test_expect_success 'CSV: a header and a row per run' '
 
 # The busy loop is calibrated on the thread's CPU clock, and the work checked
 # on CLOCK_THREAD_CPUTIME_ID, which preemption does not inflate, in trials
-# of 5 ms, right after a calibration each time.  The issue's bound is 5%:
+# of 5 ms, right after a calibration each time.  The bound asked for is 5%:
 # measured -1.7..+0.8% on a quiet 2-vCPU VM and -0.8..+0.6% with three
 # spinning processes (wall-clock or 200 us trials were 30-50% off there).
 # But the loop's own speed moves with what runs beside it: in CI's
