@@ -59,11 +59,14 @@ char *format_err(char *buf, size_t len, int errnum, const char *fmt, ...)
 	return buf;
 }
 
-/* Format the whole message first so it reaches stderr in one write. */
+/*
+ * Format the whole message first so it reaches stderr in one write; room
+ * for a whole path (PATH_MAX) and the words around it.
+ */
 static PRINTF_LIKE(3, 0) void report(const char *prefix, int errnum,
 				     const char *fmt, va_list ap)
 {
-	char buf[1024];
+	char buf[4096 + 512];
 	int n;
 
 	n = snprintf(buf, sizeof(buf), "%s: %s", prog_name, prefix);
@@ -75,6 +78,17 @@ static PRINTF_LIKE(3, 0) void report(const char *prefix, int errnum,
 	buf[n++] = '\n';
 	/* Nothing useful can be done if stderr itself fails. */
 	(void)write_all(STDERR_FILENO, buf, n);
+}
+
+void inform(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", 0, fmt, ap);
+	va_end(ap);
+	errno = saved;
 }
 
 void die(int status, const char *fmt, ...)

@@ -30,6 +30,11 @@ void set_progname(const char *argv0);
 /* The name set by set_progname(), or "latency-tests" before it. */
 const char *progname(void);
 
+/*
+ * Print "<prog>: <message>" to stderr, in one write: a plain message (a
+ * status line, what -v tells), neither a warning nor an error.
+ */
+void inform(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Print "<prog>: <message>" to stderr and exit with STATUS. */
 noreturn void die(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* As die(), appending ": strerror(errno)"; errno is saved first. */

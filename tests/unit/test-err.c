@@ -20,6 +20,7 @@ enum action {
 	DIE_ERR,
 	WARN,
 	WARN_ERR,
+	INFORM,
 	ERROR_ERRNO,
 	ERROR_ERR,
 	FULL_STDOUT,
@@ -49,6 +50,11 @@ static void run_action(const void *arg)
 		warn_err(ENOENT, "cannot read '%s'", "g");
 		warn_err(0, "no error number");
 		_exit(errno == 0 ? 0 : 4);
+	case INFORM:
+		errno = EIO;
+		inform("serving '%s' on %s", "dir", "127.0.0.1:1");
+		inform("%s", "");
+		_exit(errno == EIO ? 0 : 4);
 	case ERROR_ERRNO:
 		errno = EIO;
 		_exit(error_errno("read") == -1 ? 5 : 6);
@@ -102,6 +108,10 @@ int main(void)
 	       "directory\n"
 	       "seqbench: warning: no error number\n",
 	       "warn_err uses the given errno, none for 0");
+	is_int(child(INFORM, out, sizeof(out)), 0,
+	       "inform does not exit nor touch errno");
+	is_str(out, "seqbench: serving 'dir' on 127.0.0.1:1\nseqbench: \n",
+	       "inform: the name, the message and nothing else");
 	is_int(child(ERROR_ERR, out, sizeof(out)), 5, "error_err returns -1");
 	is_str(out, "seqbench: cannot send to 'h': Broken pipe\n",
 	       "error_err message");
