@@ -210,13 +210,10 @@ static int create_repo(struct fg_config *c)
 	git_oid_tostr(hex, sizeof(hex), &head);
 	printf("%s\n", hex);
 	if (!c->common.quiet)
-		fprintf(stderr,
-			"%s: created '%s': %llu commits, seed %llu, HEAD %s "
-			"in %s\n",
-			progname(), c->gen.dir,
-			(unsigned long long)c->gen.commits,
-			(unsigned long long)c->gen.seed, hex,
-			fmt_duration(dur, mono_ns() - t0));
+		inform("created '%s': %llu commits, seed %llu, HEAD %s in %s",
+		       c->gen.dir, (unsigned long long)c->gen.commits,
+		       (unsigned long long)c->gen.seed, hex,
+		       fmt_duration(dur, mono_ns() - t0));
 	return EXIT_OK;
 }
 

@@ -68,8 +68,8 @@ int git_fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: %s: %s\n", progname(), buf,
-		e && e->message ? e->message : "unknown libgit2 error");
+	inform("%s: %s", buf,
+	       e && e->message ? e->message : "unknown libgit2 error");
 	return -1;
 }
 

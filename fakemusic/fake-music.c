@@ -513,8 +513,7 @@ static int run_serve(const struct options *o, struct summary *s)
 	if (o->common.has_duration)
 		srv.deadline_ns = t0 + o->common.duration_ns;
 	if (!o->common.quiet)
-		fprintf(stderr, "%s: serving '%s' on %s\n", progname(), o->dir,
-			srv.addr);
+		inform("serving '%s' on %s", o->dir, srv.addr);
 	r = server_run(&srv);
 	source_release(&src);
 	s->mode = "serve";
@@ -650,6 +649,6 @@ int main(int argc, char **argv)
 	if (!s.quiet && !report(&o, &s, &ri) && status == EXIT_OK)
 		status = EXIT_RUN_FAILED;
 	if (s.err[0])
-		fprintf(stderr, "%s: %s\n", progname(), s.err);
+		inform("%s", s.err);
 	return sig_stop ? EXIT_SIGNAL(sig_stop) : status;
 }

@@ -241,8 +241,7 @@ static int serve_get(struct server_conn *sc, struct conn *c, unsigned char *msg,
 	r = proto_name_ok(name, len - 1) ? source_open(s->src, name, &rd)
 					 : -EACCES;
 	if (r == -EACCES || r == -ELOOP) {
-		fprintf(stderr, "%s: %s: refused path '%s'\n", progname(),
-			sc->peer, name);
+		inform("%s: refused path '%s'", sc->peer, name);
 		(void)send_error(c, "refused path"); /* dropping anyway */
 		*why = "path outside the served folder";
 		return -EACCES;
@@ -350,17 +349,16 @@ static void *conn_main(void *arg)
 
 		stalled[fmt_ns_fixed(stalled, atomic_load(&sc->stalled_ns),
 				     1)] = '\0';
-		fprintf(stderr,
-			"%s: dropping connection from %s: evicted for a new "
-			"client after %s s without progress\n",
-			progname(), sc->peer, stalled);
+		inform("dropping connection from %s: evicted for a new client "
+		       "after %s s without progress",
+		       sc->peer, stalled);
 	} else if (r && r != -ECONNRESET && r != -EPIPE &&
 		   !atomic_load(&s->stop)) {
 		/* A client that goes away mid-file is not worth a line. */
 		log_drop(s, sc->peer, why, r);
 	} else if (s->verbose) {
-		fprintf(stderr, "%s: %s: closed after %llu bytes\n", progname(),
-			sc->peer, (unsigned long long)c->bytes_out);
+		inform("%s: closed after %llu bytes", sc->peer,
+		       (unsigned long long)c->bytes_out);
 	}
 	free(c);
 	atomic_store(&sc->done, true);
@@ -500,8 +498,7 @@ static void admit(struct server *s, const struct pending *p)
 	(void)close(p->fd); /* never served */
 	atomic_fetch_add(&s->n_refused, 1);
 	if (s->verbose)
-		fprintf(stderr, "%s: refusing connection from %s: %s\n",
-			progname(), p->peer, text);
+		inform("refusing connection from %s: %s", p->peer, text);
 }
 
 static size_t pending_cap(const struct server *s)
@@ -521,8 +518,8 @@ static void pending_drop(struct server *s, size_t i, const char *why)
 	abort_close(s->pending[i].fd);
 	atomic_fetch_add(&s->n_dropped, 1);
 	if (s->verbose)
-		fprintf(stderr, "%s: dropping connection from %s: %s\n",
-			progname(), s->pending[i].peer, why);
+		inform("dropping connection from %s: %s", s->pending[i].peer,
+		       why);
 	pending_forget(s, i);
 }
 

@@ -289,11 +289,10 @@ int ho_thp_restore(struct ho_thp *t, struct ho_machine *mc)
 		mc->begun = false;
 		r = machine_run(mc, restore);
 		if (r) {
-			fprintf(stderr,
-				"%s: %s restore failed (%s); the THP settings "
-				"may still be changed: run '%s restore'\n",
-				progname(), mc->prog,
-				r < 0 ? strerror(-r) : "see above", mc->prog);
+			inform("%s restore failed (%s); the THP settings may "
+			       "still be changed: run '%s restore'",
+			       mc->prog, r < 0 ? strerror(-r) : "see above",
+			       mc->prog);
 			return -1;
 		}
 		for (i = 0; i < t->n; i++)

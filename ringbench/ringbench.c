@@ -468,7 +468,7 @@ static struct rb_server *start_server(struct rb_state *st, const char *addr,
 		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
 			st->o->port_file);
 	if (st->o->verbose)
-		fprintf(stderr, "%s: serving on %s\n", progname(), bound);
+		inform("serving on %s", bound);
 	return srv;
 }
 
@@ -605,8 +605,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (cl.o.verbose)
-			fprintf(stderr, "%s: run %u of %u\n", progname(), i + 1,
-				cl.o.runs);
+			inform("run %u of %u", i + 1, cl.o.runs);
 		e = run_once(&st, &cal, &runs[i], bound, why, sizeof(why));
 		if (e == -ENOENT)
 			die(EXIT_UNSUPPORTED, "%s", why);
@@ -626,7 +625,7 @@ int main(int argc, char **argv)
 	rep.signo = sig_stop;
 	if (atomic_load(&st.err)) {
 		rep.error = error_text(&st);
-		fprintf(stderr, "%s: %s\n", progname(), rep.error);
+		inform("%s", rep.error);
 		status = EXIT_RUN_FAILED;
 	}
 	if (sig_stop)

@@ -98,8 +98,8 @@ int sb_prepare(const struct sb_opts *o)
 	if (e)
 		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'", path);
 	if (o->verbose)
-		fprintf(stderr, "%s: wrote %llu bytes to '%s'\n", progname(),
-			(unsigned long long)o->sizes[0], path);
+		inform("wrote %llu bytes to '%s'",
+		       (unsigned long long)o->sizes[0], path);
 	return EXIT_OK;
 }
 
@@ -177,8 +177,8 @@ int sb_make_tree(const struct sb_opts *o)
 	free(dir);
 	free(buf);
 	if (o->verbose)
-		fprintf(stderr, "%s: wrote %llu files of %llu bytes in '%s'\n",
-			progname(), (unsigned long long)o->tree_files,
-			(unsigned long long)o->tree_file_bytes, top);
+		inform("wrote %llu files of %llu bytes in '%s'",
+		       (unsigned long long)o->tree_files,
+		       (unsigned long long)o->tree_file_bytes, top);
 	return EXIT_OK;
 }

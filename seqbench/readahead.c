@@ -306,10 +306,9 @@ int sb_ra_restore(struct sb_ra *ra, int verbose, struct sb_error *err)
 		}
 		ra->dev[i].changed = false;
 		if (verbose)
-			fprintf(stderr,
-				"%s: readahead of %s back to %llu KiB\n",
-				progname(), ra->dev[i].name,
-				(unsigned long long)ra->dev[i].old_kb);
+			inform("readahead of %s back to %llu KiB",
+			       ra->dev[i].name,
+			       (unsigned long long)ra->dev[i].old_kb);
 	}
 	if (!ret && ra->own_record) {
 		char owner[32], *args[] = { "restore", owner, NULL };

@@ -503,14 +503,12 @@ size_t sb_read_only(struct sb_run_state *st, struct sb_result *res)
 						? (int64_t)o->readaheads[k]
 						: -1;
 				if (o->verbose)
-					fprintf(stderr,
-						"%s: %s of '%s', block %llu, "
-						"run %llu\n",
-						progname(),
-						sb_phase_key(o->ro_phase),
-						o->targets[0],
-						(unsigned long long)x->block,
-						(unsigned long long)run);
+					inform("%s of '%s', block %llu, run "
+					       "%llu",
+					       sb_phase_key(o->ro_phase),
+					       o->targets[0],
+					       (unsigned long long)x->block,
+					       (unsigned long long)run);
 				stop = run_one(st, x, n == 1) != 0;
 			}
 	}

@@ -121,18 +121,14 @@ static size_t run_all(struct sb_run_state *st, struct sb_result *res)
 					if (!x->rand_ops)
 						x->rand_ops = 1;
 					if (o->verbose)
-						fprintf(stderr,
-							"%s: size %llu, block "
-							"%llu, threads %llu, "
-							"run %llu\n",
-							progname(),
-							(unsigned long long)
-								x->size,
-							(unsigned long long)
-								x->block,
-							(unsigned long long)thr,
-							(unsigned long long)
-								run);
+						inform("size %llu, block %llu, "
+						       "threads %llu, run %llu",
+						       (unsigned long long)
+							       x->size,
+						       (unsigned long long)
+							       x->block,
+						       (unsigned long long)thr,
+						       (unsigned long long)run);
 					if (sb_run(st, x))
 						return n;
 				}
@@ -226,7 +222,7 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 
 	if (st.error.err) {
 		err_msg = error_text(&st.error);
-		fprintf(stderr, "%s: %s\n", progname(), err_msg);
+		inform("%s", err_msg);
 		status = EXIT_RUN_FAILED;
 	}
 	if (st.interrupted)

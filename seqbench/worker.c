@@ -607,8 +607,7 @@ static int create_file(struct sb_job *j, struct sb_thread *t)
 		return -1;
 	}
 	if (o->verbose)
-		fprintf(stderr, "%s: thread %u: file '%s'\n", progname(),
-			t->idx, t->path);
+		inform("thread %u: file '%s'", t->idx, t->path);
 	return 0;
 }
 
