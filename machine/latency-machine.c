@@ -210,14 +210,14 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 	(void)ri;
 	state_lock(dirfd);
 	if (record_load(dirfd, &r)) {
-		fprintf(stderr, "%s: nothing to restore\n", progname());
+		inform("nothing to restore");
 		return EXIT_OK;
 	}
 	if (cl->owner && r.owner != cl->owner) {
-		fprintf(stderr,
-			"%s: nothing to restore for pid %d (the record "
-			"belongs to run pid %d)\n",
-			progname(), (int)cl->owner, (int)r.owner);
+		inform("nothing to restore for pid %d (the record belongs to "
+		       "run "
+		       "pid %d)",
+		       (int)cl->owner, (int)r.owner);
 		record_release(&r);
 		return EXIT_OK;
 	}
@@ -233,10 +233,8 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 	record_release(&r);
 	(void)close(dirfd);
 	if (left) {
-		fprintf(stderr,
-			"%s: %zu change(s) could not be undone; they stay in "
-			"'%s'\n",
-			progname(), left, record_path());
+		inform("%zu change(s) could not be undone; they stay in '%s'",
+		       left, record_path());
 		return EXIT_RUN_FAILED;
 	}
 	return EXIT_OK;
