@@ -12,6 +12,7 @@
 #ifndef LATENCY_PARSE_H
 #define LATENCY_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,5 +64,11 @@ int split_host_port(const char *s, char *host, size_t hlen, char *port,
  * "\\134" for a backslash); any other backslash stays as it is.
  */
 void parse_octal_escapes(char *s);
+
+/*
+ * Whether S holds a control character (C0 or DEL): a tab or newline would
+ * split a line-based record or a key=value file written from it.
+ */
+bool has_control(const char *s);
 
 #endif
