@@ -430,21 +430,6 @@ static void fill_meter(struct summary *s, const struct meter *m,
 		s->max_gap_ns = end_ns - m->last_ns;
 }
 
-static int write_port_file(const char *path, const char *addr)
-{
-	const char *colon = strrchr(addr, ':');
-	struct atomic_file af;
-	int r = atomic_open(&af, path);
-
-	if (r)
-		return r;
-	fprintf(af.f, "%s\n", colon + 1);
-	r = atomic_commit(&af);
-	if (r)
-		atomic_abort(&af);
-	return r;
-}
-
 static void start_server(const struct options *o, struct server *srv,
 			 const struct source *src)
 {
@@ -464,7 +449,7 @@ static void start_server(const struct options *o, struct server *srv,
 		usage_error("invalid address '%s' for --listen", o->listen);
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot %s '%s'", what, o->listen);
-	if (o->port_file && (r = write_port_file(o->port_file, srv->addr)))
+	if (o->port_file && (r = net_write_port_file(o->port_file, srv->addr)))
 		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", o->port_file);
 }
 
