@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/spawn.h"
 #include "lib/xalloc.h"
 #include "monitors/highorder.h"
-#include "monitors/kparse.h"
 
 int ho_setting_parse(const char *buf, char out[HO_SETTING_MAX])
 {

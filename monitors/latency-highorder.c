@@ -26,6 +26,7 @@
 
 #include "lib/err.h"
 #include "lib/hist.h"
+#include "lib/kparse.h"
 #include "lib/opt.h"
 #include "lib/output.h"
 #include "lib/parse.h"
@@ -33,7 +34,6 @@
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "monitors/highorder.h"
-#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {

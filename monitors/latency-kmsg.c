@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/opt.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {

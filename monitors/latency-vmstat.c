@@ -17,11 +17,11 @@
 #include <string.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/opt.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: the monitors' parsers of the kernel's text formats
- * (monitors/kparse), each run on the input as a whole and on each of its
+ * libFuzzer target: the suite's parsers of the kernel's text formats
+ * (lib/kparse), each run on the input as a whole and on each of its
  * lines, from a heap copy of exactly the input's size so a read past the
  * end is an ASan report.  Beyond "no crash" it checks invariants: every
  * pointer a parser returns lies inside its input, a parsed number prints
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monitors/kparse.h"
+#include "lib/kparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for monitors/kparse: every kernel format the monitors read,
+ * Unit tests for lib/kparse: every kernel format the monitors read,
  * what it must accept exactly and what it must refuse (signs, overflow,
  * junk, doubled or missing separators).  Inputs are copied into buffers of
  * their exact length, without a NUL, so that a read past the end shows up
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monitors/kparse.h"
+#include "lib/kparse.h"
 #include "tests/tap.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Strict parsers for what the kernel writes and the monitors read:
+ * Strict parsers for what the kernel writes and the suite reads:
  * "key value" files (/proc/vmstat, memory.stat, per-CPU trace stats),
  * one-number files (memory.current), pressure stall information,
  * /proc/PID/stat and status, /dev/kmsg records, syslog(2) lines and
- * trace_pipe lines.  It is the monitors' one place for numbers from the
+ * trace_pipe lines.  It is the suite's one place for numbers from the
  * kernel: digits only, no sign (except where the kernel prints signed
  * values), no white space inside, no overflow, no trailing junk, where
  * strtoull() would take "-5" as 2^64 - 5 and a too-long number as its
@@ -16,8 +16,8 @@
  * number past its type) or, for the look-ups, -ENOENT (absent).  Pointers
  * stored in a result point into the caller's buffer.
  */
-#ifndef MONITORS_KPARSE_H
-#define MONITORS_KPARSE_H
+#ifndef LATENCY_KPARSE_H
+#define LATENCY_KPARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>

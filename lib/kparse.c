@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "monitors/kparse.h"
+#include "lib/kparse.h"
 
 static bool is_digit(char c)
 {
