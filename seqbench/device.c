@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/opt.h"
 #include "lib/parse.h"
 #include "lib/xalloc.h"
@@ -37,23 +38,45 @@ static bool same_device(const char *a, const char *b)
 	       S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev;
 }
 
+/*
+ * The first word of LINE (LEN bytes), the kernel's escapes undone, into
+ * PATH of PLEN bytes; false when there is none or it does not fit.
+ */
+static bool first_path(const char *line, size_t len, char *path, size_t plen)
+{
+	const char *w;
+	size_t n;
+
+	if (kparse_word(line, len, 0, &w, &n) || n >= plen)
+		return false;
+	memcpy(path, w, n);
+	path[n] = '\0';
+	parse_octal_escapes(path);
+	return true;
+}
+
 /* Is block device DEV the first field of a line of FILE (mounts, swaps)? */
 static bool listed_in(const char *file, dev_t dev)
 {
-	char line[4096], path[4096];
+	char *line = NULL, path[4096];
+	size_t cap = 0;
 	bool found = false;
-	FILE *f = fopen(file, "r");
+	ssize_t n;
+	FILE *f = fopen(file, "re");
 
 	if (!f)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+	while (!found && (n = getline(&line, &cap, f)) > 0) {
 		struct stat st;
 
-		if (sscanf(line, "%4095s", path) == 1 && !stat(path, &st) &&
-		    S_ISBLK(st.st_mode) && st.st_rdev == dev)
+		if (first_path(line, (size_t)n - (line[n - 1] == '\n'), path,
+			       sizeof(path)) &&
+		    !stat(path, &st) && S_ISBLK(st.st_mode) &&
+		    st.st_rdev == dev)
 			found = true;
 	}
-	fclose(f);
+	free(line);
+	(void)fclose(f); /* read-only */
 	return found;
 }
 
@@ -230,11 +253,11 @@ static void devset_add(struct devset *s, const char *dir, int depth)
 {
 	static const char *const subs[] = { "", "holders/" };
 	char *p = xasprintf("%s/dev", dir), buf[32];
-	unsigned maj, min;
+	ssize_t len = read_small_file(p, buf, sizeof(buf));
+	uint32_t maj, min;
 	size_t k;
 
-	if (read_small_file(p, buf, sizeof(buf)) < 0 ||
-	    sscanf(buf, "%u:%u", &maj, &min) != 2 || depth > 16 ||
+	if (len < 0 || kparse_dev(buf, (size_t)len, &maj, &min) || depth > 16 ||
 	    s->n >= sizeof(s->dev) / sizeof(s->dev[0]) ||
 	    devset_has(s, makedev(maj, min))) {
 		free(p);
@@ -263,63 +286,85 @@ static void devset_add(struct devset *s, const char *dir, int depth)
 	}
 }
 
-/* A mount of one of S's devices whose file system writes: dies. */
+/* Whether the comma-separated OPTS (LEN bytes) hold OPT. */
+static bool has_option(const char *opts, size_t len, const char *opt)
+{
+	size_t n = strlen(opt), i = 0;
+
+	while (i <= len) {
+		const char *comma = memchr(opts + i, ',', len - i);
+		size_t end = comma ? (size_t)(comma - opts) : len;
+
+		if (end - i == n && !memcmp(opts + i, opt, n))
+			return true;
+		i = end + 1;
+	}
+	return false;
+}
+
+/*
+ * A mount of one of S's devices whose file system writes: dies.  A line
+ * of mountinfo that does not parse dies too: better a refused read than a
+ * mount overlooked.
+ */
 static void check_mounts(const char *path, const struct devset *s)
 {
 	char *file = xasprintf("%s/self/mountinfo", sb_proc_root());
-	char line[8192], point[4096], super[4096];
-	FILE *f = fopen(file, "r");
-	unsigned maj, min;
+	char *line = NULL, point[4096];
+	size_t cap = 0, len;
+	ssize_t n;
+	FILE *f = fopen(file, "re");
 
 	if (!f)
 		die_errno(EXIT_RUN_FAILED, "cannot read '%s'", file);
-	while (fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - ");
-		char opts[4100];
+	while ((n = getline(&line, &cap, f)) > 0) {
+		struct kparse_mountinfo m;
+		int r;
 
-		/* ID PARENT MAJ:MIN ROOT POINT OPTS ... - TYPE SOURCE SUPER */
-		if (!sep ||
-		    sscanf(line, "%*s %*s %u:%u %*s %4095s", &maj, &min,
-			   point) != 3 ||
-		    sscanf(sep + 3, "%*s %*s %4095s", super) != 1 ||
-		    !devset_has(s, makedev(maj, min)))
+		len = (size_t)n - (line[n - 1] == '\n');
+		r = kparse_mountinfo(line, len, &m);
+		if (r)
+			die(EXIT_RUN_FAILED, "cannot parse '%s': %s", file,
+			    kparse_strerror(r));
+		if (!devset_has(s, makedev(m.major, m.minor)) ||
+		    !has_option(m.super, m.super_len, "rw"))
 			continue;
-		snprintf(opts, sizeof(opts), ",%s,", super);
-		if (!strstr(opts, ",rw,"))
-			continue;
+		snprintf(point, sizeof(point), "%.*s", (int)m.point_len,
+			 m.point);
 		parse_octal_escapes(point);
-		fclose(f);
 		die(EXIT_RUN_FAILED,
 		    "refusing to read '%s': %u:%u is mounted read-write on "
 		    "'%s' (its data changes under the read)",
-		    path, maj, min, point);
+		    path, m.major, m.minor, point);
 	}
-	fclose(f);
+	free(line);
+	(void)fclose(f); /* read-only */
 	free(file);
 }
 
 static void check_swaps(const char *path, const struct devset *s)
 {
 	char *file = xasprintf("%s/swaps", sb_proc_root());
-	char line[4096], name[4096];
-	FILE *f = fopen(file, "r");
+	char *line = NULL, name[4096];
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f = fopen(file, "re");
 
 	if (!f)
 		return; /* no swap support at all */
-	while (fgets(line, sizeof(line), f)) {
+	while ((n = getline(&line, &cap, f)) > 0) {
 		struct stat st;
 
-		if (sscanf(line, "%4095s", name) != 1)
-			continue;
-		parse_octal_escapes(name);
-		if (stat(name, &st) || !S_ISBLK(st.st_mode) ||
+		if (!first_path(line, (size_t)n - (line[n - 1] == '\n'), name,
+				sizeof(name)) ||
+		    stat(name, &st) || !S_ISBLK(st.st_mode) ||
 		    !devset_has(s, st.st_rdev))
 			continue;
-		fclose(f);
 		die(EXIT_RUN_FAILED,
 		    "refusing to read '%s': '%s' is used as swap", path, name);
 	}
-	fclose(f);
+	free(line);
+	(void)fclose(f); /* read-only */
 	free(file);
 }
 

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/parse.h"
 #include "lib/spawn.h"
 #include "lib/xalloc.h"
@@ -75,7 +76,7 @@ static int add_dev(struct sb_ra *ra, const char *dir, int depth)
 	char *real = realpath(dir, NULL), *path, buf[32], *slash;
 	struct sb_ra_dev d;
 	struct dirent *de;
-	unsigned maj, min;
+	uint32_t maj, min;
 	size_t i;
 	DIR *dp;
 	int r = 0;
@@ -92,8 +93,8 @@ static int add_dev(struct sb_ra *ra, const char *dir, int depth)
 	path = xasprintf("%s/dev", real);
 	r = read_text(path, buf, sizeof(buf));
 	free(path);
-	if (!r && sscanf(buf, "%u:%u", &maj, &min) != 2)
-		r = -EINVAL;
+	if (!r)
+		r = kparse_dev(buf, strlen(buf), &maj, &min);
 	for (i = 0; !r && i < ra->n; i++)
 		if (ra->dev[i].major == maj && ra->dev[i].minor == min)
 			goto out; /* reached twice through slaves: once is enough */

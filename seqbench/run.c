@@ -14,6 +14,7 @@
 #include <sys/random.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/sig.h"
@@ -26,17 +27,15 @@
 /* MemTotal in bytes, or 256 MiB when unknown (tiobench.pl's fallback). */
 uint64_t sb_mem_total(void)
 {
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "r");
+	char buf[16384];
+	ssize_t n = read_small_file("/proc/meminfo", buf, sizeof(buf));
+	uint64_t kib;
+	bool kb;
 
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "MemTotal: %llu kB", &kib) == 1)
-				break;
-		fclose(f);
-	}
-	return kib ? kib * 1024 : 256ULL << 20;
+	if (n < 0 || kparse_colon_find(buf, (size_t)n, "MemTotal", &kib, &kb) ||
+	    !kb || !kib || kib > UINT64_MAX / 1024)
+		return 256ULL << 20;
+	return kib * 1024;
 }
 
 /* Notes the report carries about what it measured. */
