@@ -208,6 +208,56 @@ int kparse_kv_find(const char *buf, size_t len, const char *key, uint64_t *val)
 	return -ENOENT;
 }
 
+/* Whether KEY, maybe a "PREFIX*" sum, stands for the line key K (KL). */
+static bool key_matches(const char *key, const char *k, size_t kl)
+{
+	size_t n = strlen(key);
+
+	if (!n || key[n - 1] != '*')
+		return kl == n && !memcmp(k, key, n);
+	n--;
+	return kl >= n && !memcmp(k, key, n) && (kl == n || k[n] == '_');
+}
+
+int kparse_kv_pick(const char *buf, size_t len, const char *const *keys,
+		   size_t n, uint64_t *vals, bool *have, size_t *bad)
+{
+	size_t pos = 0, ll, i;
+	const char *line;
+
+	for (i = 0; i < n; i++) {
+		have[i] = false;
+		vals[i] = 0;
+	}
+	while (kparse_line(buf, len, &pos, &line, &ll)) {
+		const char *sp = memchr(line, ' ', ll);
+		size_t kl = sp ? (size_t)(sp - line) : ll;
+
+		for (i = 0; i < n; i++) {
+			const char *k;
+			size_t klen;
+			uint64_t v;
+			bool sum = keys[i][0] &&
+				   keys[i][strlen(keys[i]) - 1] == '*';
+			int r;
+
+			if (!key_matches(keys[i], line, kl) ||
+			    (have[i] && !sum))
+				continue;
+			r = kparse_kv_line(line, ll, &k, &klen, &v);
+			if (!r && sum && __builtin_add_overflow(vals[i], v, &v))
+				r = -ERANGE;
+			if (r) {
+				*bad = i;
+				return r;
+			}
+			vals[i] = v;
+			have[i] = true;
+		}
+	}
+	return 0;
+}
+
 /* "some avg10=1.50 avg60=0.00 avg300=0.00 total=12345" into L. */
 static int psi_line(const char *s, size_t len, struct kparse_psi_line *l)
 {

@@ -63,6 +63,17 @@ int kparse_kv_line(const char *line, size_t len, const char **key,
  */
 int kparse_kv_find(const char *buf, size_t len, const char *key, uint64_t *val);
 
+/*
+ * One pass over the "KEY VALUE" lines of BUF for KEYS[0..N): VALS[i] and
+ * HAVE[i] (false when absent; the first line of a key counts).  A key
+ * ending in '*' sums the line of the key without it and every
+ * "KEY_suffix" line ("allocstall*": allocstall, allocstall_normal, ...).
+ * Returns 0, or -EINVAL / -ERANGE when a line of one of the keys does not
+ * parse or a sum overflows, with *BAD its index.
+ */
+int kparse_kv_pick(const char *buf, size_t len, const char *const *keys,
+		   size_t n, uint64_t *vals, bool *have, size_t *bad);
+
 /* One line of a pressure stall information file. */
 struct kparse_psi_line {
 	bool have;

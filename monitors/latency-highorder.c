@@ -351,24 +351,30 @@ static void probe(struct ho *h, struct ho_order *o)
 
 static void read_vmstat(struct ho *h, bool first)
 {
-	char buf[16384];
+	char buf[65536];
 	ssize_t n = read_small_file("/proc/vmstat", buf, sizeof(buf));
-	uint64_t v;
-	size_t i;
+	uint64_t v[N_VM];
+	bool have[N_VM];
+	size_t i, bad;
+	int r;
 
 	if (n < 0)
 		die_err(EXIT_RUN_FAILED, (int)-n, "cannot read '/proc/vmstat'");
+	r = kparse_kv_pick(buf, (size_t)n, vm_keys, N_VM, v, have, &bad);
+	if (r)
+		die(EXIT_RUN_FAILED, "cannot parse '/proc/vmstat': %s: %s",
+		    vm_keys[bad], kparse_strerror(r));
 	for (i = 0; i < N_VM; i++) {
-		if (kparse_kv_find(buf, (size_t)n, vm_keys[i], &v)) {
+		if (!have[i]) {
 			if (first)
 				h->vm_have[i] = false;
 			continue;
 		}
 		if (first) {
 			h->vm_have[i] = true;
-			h->vm_first[i] = v;
+			h->vm_first[i] = v[i];
 		}
-		h->vm_last[i] = v;
+		h->vm_last[i] = v[i];
 	}
 }
 

@@ -94,7 +94,7 @@ static const struct metric_def metric_defs[N_METRICS] = {
 	[V_PSWPIN] = { "pswpin", "pswpin", 0 },
 	[V_PSWPOUT] = { "pswpout", "pswpout", 0 },
 	[V_PGMAJFAULT] = { "pgmajfault", "pgmajfault", 0 },
-	[V_ALLOCSTALL] = { "allocstall", NULL, 0 },
+	[V_ALLOCSTALL] = { "allocstall", "allocstall*", 0 },
 	[V_COMPACT_STALL] = { "compact_stall", "compact_stall", 0 },
 	[P_MEM_SOME_AVG10] = { "psi_memory_some_avg10", NULL,
 			       M_GAUGE | M_CENTI },
@@ -232,32 +232,24 @@ static bool read_number(const struct vmstat *s, const char *dir,
 }
 
 /*
- * Allocation stalls: modern kernels count them per zone (allocstall_dma32,
- * allocstall_normal, ...), older ones in one allocstall.  The sum of those
- * present; false when there is none.
+ * The values of KEYS[0..N) in F, in one pass (kparse_kv_pick).  Allocation
+ * stalls are "allocstall*": modern kernels count them per zone
+ * (allocstall_dma32, allocstall_normal, ...), older ones in one
+ * allocstall, and the sum is what is reported.
  */
-static bool vm_allocstall(const struct src *f, uint64_t *sum)
+static void src_pick(const struct src *f, const char *const *keys, size_t n,
+		     uint64_t *vals, bool *have)
 {
-	const char *line, *key;
-	size_t pos = 0, n, klen;
-	bool have = false;
-	uint64_t x, total = 0;
-	int r;
+	size_t bad, len;
+	char what[64];
+	int r = kparse_kv_pick(f->buf, f->len, keys, n, vals, have, &bad);
 
-	while (kparse_line(f->buf, f->len, &pos, &line, &n)) {
-		if (n < 10 || memcmp(line, "allocstall", 10) ||
-		    (n > 10 && line[10] != ' ' && line[10] != '_'))
-			continue;
-		r = kparse_kv_line(line, n, &key, &klen, &x);
-		if (r)
-			bad_src(f, "allocstall", r);
-		if (__builtin_add_overflow(total, x, &total))
-			bad_src(f, "allocstall", -ERANGE);
-		have = true;
-	}
-	if (have)
-		*sum = total;
-	return have;
+	if (!r)
+		return;
+	len = strlen(keys[bad]);
+	snprintf(what, sizeof(what), "%.*s",
+		 (int)(len - (keys[bad][len - 1] == '*')), keys[bad]);
+	bad_src(f, what, r);
 }
 
 /* The pressure file DIR/NAME into P; false when it cannot be read. */
@@ -289,20 +281,26 @@ static void set(struct vmstat *s, enum metric_id id, uint64_t v)
 	s->v[id].cur = v;
 }
 
+/* The /proc/vmstat metrics, V_NR_WRITEBACK (0) to V_COMPACT_STALL. */
+#define N_VM_METRICS (V_COMPACT_STALL + 1)
+
 static int read_vmstat(struct vmstat *s)
 {
+	const char *keys[N_VM_METRICS];
+	uint64_t v[N_VM_METRICS];
+	bool have[N_VM_METRICS];
 	struct src f;
-	uint64_t v;
 	int i, r;
 
 	r = src_read(s, &f, s->proc, "vmstat");
 	if (r)
 		return r;
-	for (i = V_NR_WRITEBACK; i <= V_COMPACT_STALL; i++)
-		if (metric_defs[i].key && src_get(&f, metric_defs[i].key, &v))
-			set(s, i, v);
-	if (vm_allocstall(&f, &v))
-		set(s, V_ALLOCSTALL, v);
+	for (i = 0; i < N_VM_METRICS; i++)
+		keys[i] = metric_defs[i].key;
+	src_pick(&f, keys, N_VM_METRICS, v, have);
+	for (i = 0; i < N_VM_METRICS; i++)
+		if (have[i])
+			set(s, i, v[i]);
 	return 0;
 }
 
@@ -544,7 +542,7 @@ static const char *const snap_vm_keys[] = {
 	"pgscan_direct",
 	"pgsteal_kswapd",
 	"pgsteal_direct",
-	NULL, /* allocstall: the sum */
+	"allocstall*", /* the sum, reported as allocstall */
 	"compact_stall",
 	"compact_fail",
 	"compact_success",
@@ -633,9 +631,9 @@ static int snapshot(struct vmstat *s, int argc, char **argv)
 	struct json j;
 	struct src f;
 	char dir[4096];
-	uint64_t ts, v = 0;
+	uint64_t ts, vals[N_SNAP_VM];
+	bool have, haves[N_SNAP_VM];
 	int version = 0, r;
-	bool have;
 	size_t i;
 
 	run_info_init(&ri, progname(), argc, argv);
@@ -643,14 +641,13 @@ static int snapshot(struct vmstat *s, int argc, char **argv)
 	memset(&p, 0, sizeof(p));
 	src_need(s, &f, s->proc, "vmstat", false);
 	ts = mono_ns();
-	for (i = 0; i < N_SNAP_VM; i++) {
-		if (snap_vm_keys[i])
-			have = src_get(&f, snap_vm_keys[i], &v);
-		else
-			have = vm_allocstall(&f, &v);
-		snap_add(&sn, snap_vm_keys[i] ? snap_vm_keys[i] : "allocstall",
-			 have, v);
-	}
+	src_pick(&f, snap_vm_keys, N_SNAP_VM, vals, haves);
+	for (i = 0; i < N_SNAP_VM; i++)
+		snap_add(&sn,
+			 strcmp(snap_vm_keys[i], "allocstall*")
+				 ? snap_vm_keys[i]
+				 : "allocstall",
+			 haves[i], vals[i]);
 	snprintf(dir, sizeof(dir), "%s/pressure", s->proc);
 	have = read_psi_file(s, dir, "memory", &p);
 	snap_psi(&sn, "psi_memory_some_total_us", "psi_memory_full_total_us",

@@ -497,6 +497,38 @@ static void test_trace_field(void)
 	       "strerror ERANGE");
 }
 
+/* Several keys of a vmstat file in one pass, a prefix summed. */
+static void test_kv_pick(void)
+{
+	static const char vm[] = "nr_dirty 71\nallocstall_dma 0\n"
+				 "allocstall_normal 30\npswpin 17\n"
+				 "pswpin 99\nallocstall_movable 400\n"
+				 "allocstalls 5\nunread -1\n";
+	static const char *const keys[] = { "pswpin", "allocstall*",
+					    "pgscan_direct", "nr_dirty" };
+	static const char *const bad_keys[] = { "nr_dirty", "unread" };
+	static const char over[] = "a_x 18446744073709551615\na_y 1\n";
+	static const char *const sum_a[] = { "a*" };
+	uint64_t v[4];
+	bool have[4];
+	size_t bad = 99;
+	char *s = exact(vm);
+
+	is_int(kparse_kv_pick(s, strlen(vm), keys, 4, v, have, &bad), 0,
+	       "kv_pick: four keys, one pass");
+	ok(have[0] && v[0] == 17, "pswpin: the first line of the key");
+	ok(have[1] && v[1] == 430, "allocstall*: allocstall_* summed, "
+				   "not allocstalls");
+	ok(!have[2] && v[2] == 0, "pgscan_direct absent");
+	ok(have[3] && v[3] == 71, "nr_dirty");
+	is_int(kparse_kv_pick(s, strlen(vm), bad_keys, 2, v, have, &bad),
+	       -EINVAL, "a key's line that does not parse");
+	is_int((int)bad, 1, "is named by its index");
+	free(s);
+	is_int(kparse_kv_pick(LIT(over), sum_a, 1, v, have, &bad), -ERANGE,
+	       "a sum past 64 bits");
+}
+
 /* /proc/meminfo, and the start time of /proc/PID/stat. */
 static void test_meminfo_start(void)
 {
@@ -723,6 +755,7 @@ int main(void)
 	test_syslog();
 	test_trace();
 	test_trace_field();
+	test_kv_pick();
 	test_meminfo_start();
 	test_words_dev_hex();
 	test_zoneinfo();
