@@ -384,8 +384,8 @@ static mode_t log_mode(void)
 {
 	char buf[64];
 	uint64_t v;
-	ssize_t n = monitor_read_file("/proc/sys/kernel/dmesg_restrict", buf,
-				      sizeof(buf));
+	ssize_t n = read_small_file("/proc/sys/kernel/dmesg_restrict", buf,
+				    sizeof(buf));
 
 	if (n < 0 || kparse_u64_file(buf, (size_t)n, &v))
 		return 0600;

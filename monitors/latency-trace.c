@@ -616,7 +616,7 @@ static uint64_t events_lost(const struct trace *t)
 	for (cpu = 0; cpu < 4096; cpu++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats",
 			 t->instance, cpu);
-		n = monitor_read_file(path, buf, sizeof(buf));
+		n = read_small_file(path, buf, sizeof(buf));
 		if (n < 0)
 			break;
 		/* Unparseable stats are not a reason to lose the summary. */

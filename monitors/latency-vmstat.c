@@ -185,11 +185,11 @@ static int src_read(const struct vmstat *s, struct src *f, const char *dir,
 	if (s->fake) {
 		snprintf(f->path, sizeof(f->path), "%s/%s.%" PRIu64, dir, name,
 			 s->sample);
-		n = monitor_read_file(f->path, f->buf, sizeof(f->buf));
+		n = read_small_file(f->path, f->buf, sizeof(f->buf));
 	}
 	if (n == -ENOENT) {
 		snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
-		n = monitor_read_file(f->path, f->buf, sizeof(f->buf));
+		n = read_small_file(f->path, f->buf, sizeof(f->buf));
 	}
 	if (n < 0)
 		return (int)n;

@@ -371,8 +371,3 @@ int monitor_finish(struct monitor *m)
 	msum_release(&m->sum);
 	return status;
 }
-
-ssize_t monitor_read_file(const char *path, char *buf, size_t len)
-{
-	return read_small_file(path, buf, len);
-}

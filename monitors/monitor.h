@@ -4,9 +4,8 @@
  * latency-trace) share: their common options (--duration, -o, --summary,
  * --format), the output stream of progress lines (doc/design.md, contract 1),
  * the run window, a race-free wait on a file descriptor that a stop signal
- * interrupts, small /proc file readers, and the summary: an ordered list of
- * key=value fields written both as the stream's last line and as an atomic
- * text or JSON file.
+ * interrupts, and the summary: an ordered list of key=value fields written
+ * both as the stream's last line and as an atomic text or JSON file.
  *
  * A monitor's normal end is being told to stop: SIGINT, SIGTERM and SIGHUP
  * end the run like --duration does, and the program exits 0 (the suite's
@@ -142,12 +141,5 @@ void msum_str(struct msum *s, const char *key, const char *v);
 void msum_bool(struct msum *s, const char *key, bool v);
 void msum_double(struct msum *s, const char *key, double v);
 void msum_release(struct msum *s);
-
-/*
- * Read the whole of the small file PATH into BUF (LEN bytes, NUL
- * terminated).  Returns the length or -errno; -EFBIG when the file does
- * not fit (a cut file would end in a cut number).
- */
-ssize_t monitor_read_file(const char *path, char *buf, size_t len);
 
 #endif
