@@ -119,7 +119,16 @@ Memory pressure (as root):
   --allow-unconfined   go on without pressure when this machine cannot
                        apply it (default: stop)
   --sysctl=NAME=VALUE[,NAME=VALUE]...  set kernel tunables for the run
-                       (e.g. vm.page-cluster=0), restored afterwards
+                       (vm.NAME sysctls, or sysfs knobs under
+                       /sys/kernel/mm/, /sys/module/zswap/parameters/ or
+                       a device's queue/read_ahead_kb; e.g.
+                       vm.page-cluster=0), restored afterwards
+  --interleave=NAME=A,B  an A/B study of one such knob in one boot: one
+                       calibration, then runs with NAME=A and NAME=B in
+                       randomized pairs (AB or BA, seeded by --seed), the
+                       knob set before each run; results LABEL-a and
+                       LABEL-b, which latency-compare tests in pairs
+                       (--gitk-runs counts runs per arm: 5 with --quick)
   --restore            only undo what a killed run left on the machine,
                        then exit
 
@@ -159,7 +168,7 @@ cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
 cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
 cfg_pressure='' cfg_confine='' cfg_mem_limit='' cfg_swap=''
 cfg_allow_unconfined='' cfg_precision='' cfg_max_runs='' cfg_time_budget=''
-cfg_sysctl='' cfg_quick='' cfg_ringbench=''
+cfg_sysctl='' cfg_quick='' cfg_ringbench='' cfg_interleave=''
 
 # read_config ARG...: the configuration of the command line ARG....  The
 # lines read are name=value with no control character in any value; each
@@ -195,27 +204,9 @@ print_config() {
 }
 
 # --- programs ----------------------------------------------------------------
-# find_prog NAME: the program's path, from LATENCY_TESTS_BINDIR, the built
-# tree next to this script (any folder: FOLDER/NAME), the installed bindir,
-# or PATH.
+# find_prog NAME: the program's path (shell-lib.sh's lt_find_prog).
 find_prog() {
-	if [ -n "${LATENCY_TESTS_BINDIR:-}" ] && [ -x "$LATENCY_TESTS_BINDIR/$1" ]; then
-		echo "$LATENCY_TESTS_BINDIR/$1"
-		return 0
-	fi
-	for _f in "$here"/*/"$1"; do
-		[ -f "$_f" ] && [ -x "$_f" ] && {
-			echo "$_f"
-			return 0
-		}
-	done
-	if case $builtin_bindir in @*) false ;; *) [ -x "$builtin_bindir/$1" ] ;; esac then
-		echo "$builtin_bindir/$1"
-	elif command -v "$1" >/dev/null 2>&1; then
-		command -v "$1"
-	else
-		return 1
-	fi
+	lt_find_prog "$here" "$builtin_bindir" "$1"
 }
 
 # Set by find_programs.
@@ -349,7 +340,7 @@ machine() {
 	_mc=$1
 	shift
 	case $_mc in
-	record | shrink) set -- "$_mc" --owner=$$ "$@" ;;
+	record | shrink | set) set -- "$_mc" --owner=$$ "$@" ;;
 	*) set -- "$_mc" "$@" ;;
 	esac
 	"$p_latency_machine" "$@"
@@ -589,11 +580,30 @@ swap_on() {
 	note "swap: $swap_path ($swap_kind)"
 }
 
+# set_knob NAME VALUE [preflight]: a kernel tunable set through
+# latency-machine, which records its value from before the run the first
+# time (DESIGN.md, contract 5) and refuses what a memory test may not
+# change.  Before any run (preflight), a knob whose value cannot be read
+# back to put it back, or a value the kernel refuses, is unsupported here.
+set_knob() {
+	if _out=$(machine set "$1" "$2" 2>&1); then
+		return 0
+	else
+		_st=$?
+	fi
+	printf '%s\n' "$_out" >&2
+	[ "$_st" != 1 ] || [ -z "${3:-}" ] || _st=3
+	case $_st in
+	2) usage_error "cannot set $1=$2 (see above)" ;;
+	3) unsupported "cannot set $1 here (see above)" ;;
+	*) fail_run "cannot set $1=$2 (see above)" ;;
+	esac
+}
+
 # set_sysctls: the run's kernel tunables (--sysctl, checked by
-# latency-summarize), each recorded first.
+# latency-summarize), each through latency-machine's record.
 set_sysctls() {
 	[ -n "$cfg_sysctl" ] || return 0
-	is_root || unsupported "cannot set --sysctl=$cfg_sysctl: not root"
 	_rest=$cfg_sysctl
 	while [ -n "$_rest" ]; do
 		_one=${_rest%%,*}
@@ -601,15 +611,8 @@ set_sysctls() {
 		*,*) _rest=${_rest#*,} ;;
 		*) _rest= ;;
 		esac
-		_name=${_one%%=*}
-		_file=$(confine_sysctl_file "$_name")
-		[ -w "$_file" ] ||
-			unsupported "cannot set --sysctl $_name: no $_file here"
-		machine record sysctl "$_name" ||
-			fail_run "cannot record sysctl $_name"
-		echo "${_one#*=}" >"$_file" ||
-			fail_run "cannot set $_name to ${_one#*=}"
-		note "sysctl $_name=${_one#*=} for the run (restored after it)"
+		set_knob "${_one%%=*}" "${_one#*=}"
+		note "sysctl ${_one%%=*}=${_one#*=} for the run (restored after it)"
 	done
 }
 
@@ -664,9 +667,12 @@ prepare_run() {
 	fi
 }
 
-# Undo everything: latency-machine restores what this run recorded.
+# Undo everything: latency-machine restores what this run recorded (said
+# on stderr before the result directory exists).
 confine_undo() {
-	machine restore --owner=$$ >>"$run_dir/machine.log" 2>&1 || {
+	_log=/dev/stderr
+	[ -z "$run_dir" ] || _log=$run_dir/machine.log
+	machine restore --owner=$$ >>"$_log" 2>&1 || {
 		warn "cannot restore the machine (see machine.log; latency-run-test --restore retries)"
 		return 1
 	}
@@ -749,16 +755,19 @@ stop_monitors() {
 	return $_ok
 }
 
-# start_series NAME: latency-output reading the FIFO $fifo_dir/NAME, into
-# NAME.latency and NAME.report.json; its pid in pid_series.  A workload
-# writes into the FIFO, both in the background so that a signal reaches
-# the driver at once.
+# start_series NAME [DIR]: latency-output reading the FIFO $fifo_dir/NAME,
+# into DIR/NAME.latency and DIR/NAME.report.json (DIR: the result
+# directory); its pid in pid_series.  A workload writes into the FIFO,
+# both in the background so that a signal reaches the driver at once.
 start_series() {
+	_sd=${2:-$run_dir}
+	# The two arms of an interleaved run have runs of one name.
+	rm -f "$fifo_dir/$1"
 	mkfifo "$fifo_dir/$1"
-	start_bg "$fifo_dir/$1" "$run_dir/$1.latency" \
-		"$run_dir/$1.latency-output.err" '' \
+	start_bg "$fifo_dir/$1" "$_sd/$1.latency" \
+		"$_sd/$1.latency-output.err" '' \
 		"$p_latency_output" --stall "$cfg_stall" --format json \
-		--report "$run_dir/$1.report.json" --plot "$run_dir/$1"
+		--report "$_sd/$1.report.json" --plot "$_sd/$1"
 	pid_series=$bg_pid
 }
 
@@ -790,26 +799,30 @@ stop_music() {
 	return $_ok
 }
 
-# snapshot NAME: the kernel's counters now, as NAME.json (per-run figures).
+# snapshot NAME: the kernel's counters now, as NAME.json (per-run figures),
+# with the CPU time of this driver's process tree (the suite) beside the
+# machine's.
 snapshot() {
-	set -- "$p_latency_vmstat" --snapshot -o "$run_dir/$1.json"
+	set -- "$p_latency_vmstat" --snapshot -o "$gitk_dir/$1.json" \
+		--suite-pid $$
 	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
 	"$@" 2>>"$run_dir/vmstat.err" ||
 		fail_run "latency-vmstat --snapshot failed (see vmstat.err)"
 }
 
 # run_gitk NAME: one fake-gitk run through unbuffered (in the memory
-# cgroup, if any); its JSON is NAME.json, the kernel's counters before and
+# cgroup, if any) into $gitk_dir (the result directory, or an interleaved
+# run's arm); its JSON is NAME.json, the kernel's counters before and
 # after it NAME.snap-before.json and .snap-after.json.
 run_gitk() {
-	start_series "$1"
+	start_series "$1" "$gitk_dir"
 	snapshot "$1.snap-before"
 	_procs=
 	[ -z "$confine_cgroup" ] || _procs=$confine_cgroup/cgroup.procs
 	# shellcheck disable=SC2046 # checked words (latency-summarize), split
-	start_bg /dev/null "$fifo_dir/$1" "$run_dir/$1.err" "$_procs" \
+	start_bg /dev/null "$fifo_dir/$1" "$gitk_dir/$1.err" "$_procs" \
 		"$p_unbuffered" "$p_fake_gitk" --iterations 1 --format json \
-		-o "$run_dir/$1.json" $(gitk_args) "$repo"
+		-o "$gitk_dir/$1.json" $(gitk_args) "$repo"
 	if wait_for "$bg_pid"; then
 		_st=0
 	else
@@ -819,7 +832,7 @@ run_gitk() {
 	wait_for "$pid_series" || fail_run "latency-output failed for $1 (see $1.latency-output.err)"
 	case $_st in
 	0) ;;
-	3) unsupported "fake-gitk cannot run here: $(sed -n 1p "$run_dir/$1.err")" ;;
+	3) unsupported "fake-gitk cannot run here: $(sed -n 1p "$gitk_dir/$1.err")" ;;
 	*) fail_run "fake-gitk failed with status $_st (see $1.err)" ;;
 	esac
 }
@@ -874,6 +887,12 @@ run_ringbench() {
 # run_workloads: the warmup runs, the counted runs until latency-summarize
 # says --gitk-runs is met (sets runs_done, stopped_by), seqbench.
 run_workloads() {
+	if [ -n "$cfg_interleave" ]; then
+		interleave_runs
+		run_seqbench
+		run_ringbench
+		return 0
+	fi
 	_i=0
 	while [ "$_i" -lt "$cfg_warmup" ]; do
 		_i=$((_i + 1))
@@ -901,9 +920,142 @@ run_workloads() {
 	run_ringbench
 }
 
+# --- interleaved A/B runs (--interleave NAME=A,B) ---------------------------
+# One calibration, one set of monitors and one fake-music for both arms;
+# the runs of A and B in pairs, each pair AB or BA at random
+# (latency-summarize --interleave-order, seeded by --seed), the knob set
+# through latency-machine just before each run's preparation (cache drop,
+# swap emptied, compaction), so a pair's two runs share the machine's
+# speed of that moment.  The knob keeps the last run's value until the end,
+# when the record gives back the value from before the run.  --gitk-runs
+# counts runs per arm (pairs); auto stops on the paired ratio of elapsed
+# per user-CPU second (latency-summarize --stop-rule --paired-dir), at
+# --max-runs pairs or the time budget.  --warmup runs come first, A and B
+# in turn, uncounted.  Arm A's directory (run_dir) holds what both share
+# (monitors, kern.log, fake-music, sysinfo, config); arm B gets a copy at
+# the end.
+il_name='' il_a='' il_b='' il_order=''
+run_dir_b='' run_label_b='' runs_done_b=0
+
+interleave_parse() {
+	[ -n "$cfg_interleave" ] || return 0
+	il_name=${cfg_interleave%%=*}
+	_v=${cfg_interleave#*=}
+	il_a=${_v%%,*}
+	il_b=${_v#*,}
+}
+
+# interleave_preflight: both values written once, before any run (the
+# knob's value from before the run recorded first), so that a knob this
+# machine lacks, one whose value cannot be put back, or a value the kernel
+# refuses stops the run before anything is measured.
+interleave_preflight() {
+	[ -n "$cfg_interleave" ] || return 0
+	set_knob "$il_name" "$il_b" preflight
+	set_knob "$il_name" "$il_a" preflight
+}
+
+# interleave_arm A|B: the arm's value, directory (gitk_dir) and the number
+# of its next run (il_next).
+interleave_arm() {
+	if [ "$1" = A ]; then
+		il_value=$il_a gitk_dir=$run_dir il_next=$((runs_done + 1))
+	else
+		il_value=$il_b gitk_dir=$run_dir_b il_next=$((runs_done_b + 1))
+	fi
+}
+
+# interleave_one A|B NAME: one run of the arm, the knob set first.
+interleave_one() {
+	interleave_arm "$1"
+	set_knob "$il_name" "$il_value"
+	prepare_run "$2"
+	run_gitk "$2"
+}
+
+interleave_runs() {
+	_pairs=$cfg_gitk_runs
+	[ "$_pairs" != auto ] || _pairs=$cfg_max_runs
+	il_order=$("$p_latency_summarize" --interleave-order="$_pairs" \
+		--seed="$cfg_seed") || fail_run "latency-summarize --interleave-order failed"
+	il_order=${il_order#order=}
+	note "interleave: $il_name=$il_a (arm a), $il_b (arm b); order $il_order (seed $cfg_seed)"
+	_i=0
+	while [ "$_i" -lt "$cfg_warmup" ]; do
+		_i=$((_i + 1))
+		_arm=A
+		[ $((_i % 2)) = 1 ] || _arm=B
+		progress "fake-gitk warmup run $_i of $cfg_warmup ($il_name=$(
+			[ $_arm = A ] && echo "$il_a" || echo "$il_b"))"
+		interleave_one $_arm "warmup-$_i"
+	done
+	runs_done=0 runs_done_b=0 stopped_by='' _k=0
+	while [ -z "$stopped_by" ]; do
+		_pair=$(printf '%s' "$il_order" | cut -c$((2 * _k + 1))-$((2 * _k + 2)))
+		[ -n "$_pair" ] || { stopped_by=max-runs; break; }
+		for _arm in $(printf '%s' "$_pair" | sed 's/./& /g'); do
+			interleave_arm "$_arm"
+			progress "fake-gitk pair $((_k + 1)), $il_name=$il_value (arm $(printf '%s' "$_arm" | tr AB ab))"
+			interleave_one "$_arm" "fake-gitk-$il_next"
+			if [ "$_arm" = A ]; then
+				runs_done=$il_next
+			else
+				runs_done_b=$il_next
+			fi
+		done
+		_k=$((_k + 1))
+		write_facts
+		_stop=$("$p_latency_summarize" --stop-rule --result-dir="$run_dir" \
+			--paired-dir="$run_dir_b") ||
+			fail_run "latency-summarize --stop-rule failed"
+		stopped_by=${_stop#stop=}
+	done
+	gitk_dir=$run_dir
+}
+
+# interleave_share: arm B's copy of what both arms share (arm A holds it).
+interleave_share() {
+	for _f in config versions commands.log notes vmstat.log vmstat.json \
+		kmsg.json kern.log trace.json trace-events.log highorder.log \
+		highorder.json fake-music.json fake-music.latency \
+		fake-music.report.json calibration.json shrink.txt \
+		shrink-runs.txt machine-before.json machine-confined.json \
+		machine-after.json sysinfo; do
+		[ -e "$run_dir/$_f" ] || continue
+		rm -rf "${run_dir_b:?}/$_f"
+		cp -R "$run_dir/$_f" "$run_dir_b/$_f" || return 1
+	done
+}
+
 # --- the run -----------------------------------------------------------------
+# make_arm_dirs: RESULTS/LABEL-a and RESULTS/LABEL-b, or LABEL-2-a and
+# LABEL-2-b, ...: both new.
+make_arm_dirs() {
+	mkdir -p "$cfg_results" || die "cannot create results directory '$cfg_results'"
+	_i=1
+	_base=$cfg_label
+	while :; do
+		if mkdir "$cfg_results/$_base-a" 2>/dev/null; then
+			mkdir "$cfg_results/$_base-b" 2>/dev/null && break
+			rmdir "$cfg_results/$_base-a"
+		fi
+		[ -d "$cfg_results/$_base-a" ] ||
+			die "cannot create result directory '$cfg_results/$_base-a'"
+		_i=$((_i + 1))
+		_base=$cfg_label-$_i
+	done
+	run_dir=$(cd "$cfg_results/$_base-a" && pwd)
+	run_dir_b=$(cd "$cfg_results/$_base-b" && pwd)
+	run_label=$_base-a run_label_b=$_base-b
+}
+
 # make_run_dir: RESULTS/LABEL, or RESULTS/LABEL-2, ...; mkdir is the lock.
 make_run_dir() {
+	if [ -n "$cfg_interleave" ]; then
+		make_arm_dirs
+		gitk_dir=$run_dir
+		return 0
+	fi
 	mkdir -p "$cfg_results" || die "cannot create results directory '$cfg_results'"
 	_dir=$cfg_results/$cfg_label
 	_i=1
@@ -913,6 +1065,7 @@ make_run_dir() {
 		_dir=$cfg_results/$cfg_label-$_i
 	done
 	run_dir=$(cd "$_dir" && pwd)
+	gitk_dir=$run_dir
 	if [ "$_i" -gt 1 ]; then
 		run_label=$cfg_label-$_i
 	else
@@ -960,11 +1113,25 @@ prepare_repo() {
 
 # --- the result ------------------------------------------------------------
 # write_facts: what the driver knows, as name=value lines for
-# latency-summarize, which writes result.json and summary.txt in C.
+# latency-summarize, which writes result.json and summary.txt in C; for
+# both arms of an interleaved run.
 write_facts() {
+	if [ -z "$cfg_interleave" ]; then
+		write_facts_to "$run_dir" "$cfg_label" "$run_label" \
+			"${runs_done:-0}"
+		return 0
+	fi
+	write_facts_to "$run_dir" "$cfg_label-a" "$run_label" \
+		"${runs_done:-0}" a "$il_a" "$run_label_b"
+	write_facts_to "$run_dir_b" "$cfg_label-b" "$run_label_b" \
+		"${runs_done_b:-0}" b "$il_b" "$run_label"
+}
+
+# write_facts_to DIR LABEL RUN_LABEL RUNS_DONE [ARM VALUE OTHER]
+write_facts_to() {
 	{
-		echo "label=$cfg_label"
-		echo "run_label=$run_label"
+		echo "label=$2"
+		echo "run_label=$3"
 		echo "kernel=$(uname -r)"
 		echo "seed=$cfg_seed"
 		echo "version=$version"
@@ -972,7 +1139,7 @@ write_facts() {
 		echo "partial=${facts_partial:-yes}"
 		echo "partial_reason=${facts_reason:-}"
 		echo "runs_asked=$cfg_gitk_runs"
-		echo "runs_done=${runs_done:-0}"
+		echo "runs_done=$4"
 		echo "warmup=$cfg_warmup"
 		echo "stopped_by=${stopped_by:-}"
 		echo "precision_pct=$cfg_precision"
@@ -987,7 +1154,16 @@ write_facts() {
 		echo "mem_limit=$cfg_mem_limit"
 		echo "swap=${swap_path:-none}"
 		echo "stall_s=$cfg_stall"
-	} >"$run_dir/run.facts.tmp" && mv "$run_dir/run.facts.tmp" "$run_dir/run.facts"
+		if [ $# -gt 4 ]; then
+			echo "interleave_name=$il_name"
+			echo "interleave_values=$il_a,$il_b"
+			echo "interleave_arm=$5"
+			echo "interleave_value=$6"
+			echo "interleave_order=$il_order"
+			echo "interleave_seed=$cfg_seed"
+			echo "interleave_other=$7"
+		fi
+	} >"$1/run.facts.tmp" && mv "$1/run.facts.tmp" "$1/run.facts"
 }
 
 # finish STATE: result.json and summary.txt from what exists (STATE:
@@ -1000,12 +1176,17 @@ finish() {
 		[ -n "${stopped_by:-}" ] || stopped_by=interrupted
 	fi
 	write_facts
+	if [ -n "$cfg_interleave" ] && [ -n "$run_dir_b" ]; then
+		interleave_share || warn "cannot copy the shared files to $run_dir_b"
+		run_logged "$p_latency_summarize" --result-dir="$run_dir_b"
+	fi
 	run_logged "$p_latency_summarize" --result-dir="$run_dir"
 }
 
 # tidy: an empty diagnostics file says nothing; remove it.
 tidy() {
-	for _f in "$run_dir"/*.err "$run_dir/kmsg.out" "$run_dir/plot.log"; do
+	for _f in "$run_dir"/*.err "$run_dir/kmsg.out" "$run_dir/plot.log" \
+		${run_dir_b:+"$run_dir_b"/*.err}; do
 		if [ -f "$_f" ] && ! [ -s "$_f" ]; then
 			rm -f "$_f"
 		fi
@@ -1137,6 +1318,7 @@ main() {
 	# Usage and what this machine cannot do stop the run before any work.
 	seqbench_target
 	decide_pressure
+	interleave_parse
 
 	trap 'cleanup $?' EXIT
 	trap 'on_signal INT' INT
@@ -1145,12 +1327,18 @@ main() {
 
 	machine_begin
 	machine_open=yes
+	interleave_preflight
 	make_run_dir
 	# From here on, whatever happens leaves a summary and a result.json.
 	state=running
 	[ -z "$early_notes" ] || printf '%s' "$early_notes" >>"$run_dir/notes"
 	progress "result directory $run_dir"
 	print_config "$@" >"$run_dir/config"
+	# A device stack latency-device-setup made at --scratch: its
+	# description goes with the result (latency-summarize checks it).
+	if [ -n "$cfg_scratch" ] && [ -f "$cfg_scratch/latency-device.json" ]; then
+		cp "$cfg_scratch/latency-device.json" "$run_dir/device.json"
+	fi
 	: >"$run_dir/commands.log"
 	record_versions
 	fifo_dir=$(mktemp -d "${TMPDIR:-/tmp}/latency-run-test.XXXXXX")
@@ -1186,10 +1374,20 @@ main() {
 	finish complete
 	plot_result "$run_dir" "${LATENCY_GNUPLOT-gnuplot}" >"$run_dir/plot.log" 2>&1 ||
 		fail_run "gnuplot failed (see plot.log)"
+	if [ -n "$run_dir_b" ]; then
+		plot_result "$run_dir_b" "${LATENCY_GNUPLOT-gnuplot}" \
+			>>"$run_dir/plot.log" 2>&1 ||
+			fail_run "gnuplot failed (see plot.log)"
+	fi
 	tidy
 	state=finished
 	sed -n 1p "$run_dir/summary.txt" >&2
-	progress "result in $run_dir"
+	if [ -n "$run_dir_b" ]; then
+		sed -n 1p "$run_dir_b/summary.txt" >&2
+		progress "results in $run_dir and $run_dir_b (latency-compare tests them in pairs)"
+	else
+		progress "result in $run_dir"
+	fi
 }
 
 main "$@"

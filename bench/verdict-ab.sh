@@ -12,7 +12,20 @@
 #
 #   bench/verdict-ab.sh [--quick] [RUN-TEST OPTIONS...]
 #
+# With VERDICT_MODE=interleave, the noise study of one boot instead:
+# VERDICT_AA_TRIES interleaved A/A runs (run-test.sh --interleave
+# NAME=A,A) and VERDICT_AB_TRIES A/B runs (NAME=A,B), each compared in
+# pairs by latency-compare; per try its paired verdict (elapsed per
+# user-CPU second with its interval, raw elapsed), the CoV of elapsed and
+# of elapsed per user-CPU second of each arm, the smallest change it could
+# have seen, the wait for a CPU and the others' CPU; then how many A/A
+# tries were significant (false alarms: expect about alpha of them) and how
+# many A/B tries were (expect all).
+#
 # Environment:
+#   VERDICT_MODE     results (several results a configuration, as above)
+#                    or interleave [results]
+#   VERDICT_AA_TRIES, VERDICT_AB_TRIES  interleave mode's tries [10, 5]
 #   VERDICT_PAIRS    results per configuration [3]
 #   VERDICT_RESULTS  where the results go [a new directory under /tmp]
 #   VERDICT_A, VERDICT_B  the two --sysctl settings
@@ -35,6 +48,18 @@ die() {
 }
 
 [ "$(id -u)" = 0 ] || die "needs root (vm.page-cluster and the pressure)"
+: "${VERDICT_MODE:=results}"
+: "${VERDICT_AA_TRIES:=10}"
+: "${VERDICT_AB_TRIES:=5}"
+case $VERDICT_MODE in
+results | interleave) ;;
+*) die "VERDICT_MODE must be results or interleave" ;;
+esac
+for _n in "$VERDICT_AA_TRIES" "$VERDICT_AB_TRIES"; do
+	case $_n in
+	'' | *[!0-9]*) die "VERDICT_AA_TRIES and VERDICT_AB_TRIES must be whole numbers" ;;
+	esac
+done
 [ -x "$compare" ] || die "cannot find latency-compare at $compare (build the tree first)"
 case $VERDICT_PAIRS in
 '' | *[!0-9]* | 0 | 1) die "VERDICT_PAIRS must be a whole number of at least 2" ;;
@@ -62,6 +87,63 @@ one() {
 		"$(echo "$_t1 - $_t0" | bc)"
 	echo "$_dir" >>"$results/$_label.dirs"
 }
+
+# arm_cov DIR KEY: the CoV of summary.txt's line KEY (elapsed: or per
+# user-CPU second:).
+arm_cov() {
+	sed -n "s/^$2.*CoV \([0-9.n/a]*%*\).*/\1/p" "$1/summary.txt"
+}
+
+# try KIND N A B [OPTIONS...]: one interleaved run of the knob with values
+# A and B; prints its paired verdict and the arms' spread; counts a
+# significant one in $results/KIND.significant.
+try() {
+	_kind=$1 _n=$2 _va=$3 _vb=$4
+	shift 4
+	_label=$_kind$_n
+	_t0=$(now_s)
+	"$rt" --label="$_label" --results="$results" \
+		--interleave="$knob=$_va,$_vb" "$@" >"$results/$_label.out" 2>&1 ||
+		die "run-test.sh failed for $_label (see $results/$_label.out)"
+	_t1=$(now_s)
+	_a=$(sed -n 's/.*results in \(.*\) and .*$/\1/p' "$results/$_label.out" | tail -n 1)
+	_b=$(sed -n 's/.*results in .* and \(.*\) (latency-compare.*$/\1/p' "$results/$_label.out" | tail -n 1)
+	"$compare" --format=csv "$_a" "$_b" >"$results/$_label.csv"
+	"$compare" "$_a" "$_b" | sed -n 1p >"$results/$_label.verdict"
+	printf '%s %s=%s,%s  wall %.0f s\n  %s\n' "$_label" "$knob" "$_va" "$_vb" \
+		"$(echo "$_t1 - $_t0" | bc)" "$(cat "$results/$_label.verdict")"
+	printf '  CoV elapsed a %s b %s; per user-CPU second a %s b %s; machine a: %s\n' \
+		"$(arm_cov "$_a" 'elapsed:')" "$(arm_cov "$_b" 'elapsed:')" \
+		"$(arm_cov "$_a" 'per user-CPU second:')" \
+		"$(arm_cov "$_b" 'per user-CPU second:')" \
+		"$(sed -n 's/^machine: //p' "$_a/summary.txt")"
+	if grep -q "elapsed per user-CPU second [-+0-9.]*% ([^)]*significant)" \
+		"$results/$_label.verdict" &&
+		! grep -q "elapsed per user-CPU second [-+0-9.]*% ([^)]*no significant" \
+			"$results/$_label.verdict"; then
+		echo "$_label" >>"$results/$_kind.significant"
+	fi
+}
+
+if [ "$VERDICT_MODE" = interleave ]; then
+	knob=${VERDICT_A%%=*}
+	[ "$knob" = "${VERDICT_B%%=*}" ] || die "VERDICT_A and VERDICT_B must set one knob"
+	va=${VERDICT_A#*=} vb=${VERDICT_B#*=}
+	echo "verdict-ab (interleave): $knob $va (A) and $vb (B); $VERDICT_AA_TRIES A/A and $VERDICT_AB_TRIES A/B tries, options: $*"
+	echo "results in $results"
+	: >"$results/AA.significant"
+	: >"$results/AB.significant"
+	i=1
+	while [ "$i" -le "$VERDICT_AA_TRIES" ] || [ "$i" -le "$VERDICT_AB_TRIES" ]; do
+		[ "$i" -gt "$VERDICT_AA_TRIES" ] || try AA "$i" "$va" "$va" "$@"
+		[ "$i" -gt "$VERDICT_AB_TRIES" ] || try AB "$i" "$va" "$vb" "$@"
+		i=$((i + 1))
+	done
+	echo
+	echo "A/A tries significant on elapsed per user-CPU second: $(wc -l <"$results/AA.significant") of $VERDICT_AA_TRIES (expect about alpha of them)"
+	echo "A/B tries significant on elapsed per user-CPU second: $(wc -l <"$results/AB.significant") of $VERDICT_AB_TRIES (expect all)"
+	exit 0
+fi
 
 echo "verdict-ab: $VERDICT_A (A) against $VERDICT_B (B), $VERDICT_PAIRS results each, options: $*"
 echo "results in $results"

@@ -53,13 +53,22 @@ static void csv_heads(FILE *out)
 		fprintf(out, ",%s", fig_desc[f].key);
 	csv_change_heads(out, 0, FIG_KERNEL_FIRST);
 	fputs(",results,between_cv_pct", out);
-	for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++)
+	for (f = FIG_KERNEL_FIRST; f < FIG_CPU_FIRST; f++)
 		fprintf(out, ",%s", fig_desc[f].key);
-	csv_change_heads(out, FIG_KERNEL_FIRST, FIG_COUNT);
-	for (f = 0; f < FIG_COUNT; f++)
+	csv_change_heads(out, FIG_KERNEL_FIRST, FIG_CPU_FIRST);
+	for (f = 0; f < FIG_CPU_FIRST; f++)
 		if (fig_desc[f].change != CHANGE_NONE)
 			fprintf(out, ",%s_mde_pct", fig_desc[f].key);
-	fputs(",test,verdict\n", out);
+	fputs(",test,verdict", out);
+	/* Later columns after the verdict, so the earlier keep their place. */
+	for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++)
+		fprintf(out, ",%s", fig_desc[f].key);
+	csv_change_heads(out, FIG_CPU_FIRST, FIG_COUNT);
+	for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++)
+		fprintf(out, ",%s_mde_pct", fig_desc[f].key);
+	fputs(",elapsed_per_user_mean_ci_low_pct,"
+	      "elapsed_per_user_mean_ci_high_pct,paired,busier\n",
+	      out);
 }
 
 static void csv_changes(FILE *out, const struct cmp_label *base,
@@ -87,27 +96,23 @@ static void csv_changes(FILE *out, const struct cmp_label *base,
 	}
 }
 
-static void csv_row(FILE *out, const struct cmp_label *base,
-		    const struct cmp_label *l, double alpha)
+static void csv_values(FILE *out, const struct cmp_label *l, int from, int to)
 {
-	struct change e = { NAN, NAN, false, NAN, TEST_NONE };
 	int f;
 
-	csv_field(out, l->label, ',');
-	fprintf(out, "%s,%zu", l->partial ? "true" : "false", l->runs);
-	for (f = 0; f < FIG_KERNEL_FIRST; f++) {
+	for (f = from; f < to; f++) {
 		fputc(',', out);
 		csv_num(out, l->fig[f].value);
 	}
-	csv_changes(out, base, l, 0, FIG_KERNEL_FIRST, alpha);
-	fprintf(out, ",%zu,", l->n);
-	csv_num(out, l->between_cv);
-	for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++) {
-		fputc(',', out);
-		csv_num(out, l->fig[f].value);
-	}
-	csv_changes(out, base, l, FIG_KERNEL_FIRST, FIG_COUNT, alpha);
-	for (f = 0; f < FIG_COUNT; f++) {
+}
+
+/* The KEY_mde_pct columns of figures FROM to TO (empty for the base). */
+static void csv_mdes(FILE *out, const struct cmp_label *base,
+		     const struct cmp_label *l, int from, int to, double alpha)
+{
+	int f;
+
+	for (f = from; f < to; f++) {
 		if (fig_desc[f].change == CHANGE_NONE)
 			continue;
 		fputc(',', out);
@@ -115,6 +120,22 @@ static void csv_row(FILE *out, const struct cmp_label *base,
 			csv_num(out, cmp_change(base, l, (enum fig)f, alpha)
 					     .mde_pct);
 	}
+}
+
+static void csv_row(FILE *out, const struct cmp_label *base,
+		    const struct cmp_label *l, double alpha)
+{
+	struct change e = CHANGE_UNTESTED;
+
+	csv_field(out, l->label, ',');
+	fprintf(out, "%s,%zu", l->partial ? "true" : "false", l->runs);
+	csv_values(out, l, 0, FIG_KERNEL_FIRST);
+	csv_changes(out, base, l, 0, FIG_KERNEL_FIRST, alpha);
+	fprintf(out, ",%zu,", l->n);
+	csv_num(out, l->between_cv);
+	csv_values(out, l, FIG_KERNEL_FIRST, FIG_CPU_FIRST);
+	csv_changes(out, base, l, FIG_KERNEL_FIRST, FIG_CPU_FIRST, alpha);
+	csv_mdes(out, base, l, 0, FIG_CPU_FIRST, alpha);
 	if (l != base)
 		e = cmp_change(base, l, FIG_ELAPSED, alpha);
 	fprintf(out, ",%s,",
@@ -122,11 +143,30 @@ static void csv_row(FILE *out, const struct cmp_label *base,
 	if (l != base && base->has_run && l->has_run) {
 		char *v = cmp_verdict(base, l, alpha);
 
-		csv_field(out, v, '\n');
+		csv_field(out, v, ',');
 		free(v);
 	} else {
-		fputc('\n', out);
+		fputc(',', out);
 	}
+	/* The verdict's separator is written: the first one without. */
+	csv_num(out, l->fig[FIG_CPU_FIRST].value);
+	csv_values(out, l, FIG_CPU_FIRST + 1, FIG_COUNT);
+	csv_changes(out, base, l, FIG_CPU_FIRST, FIG_COUNT, alpha);
+	csv_mdes(out, base, l, FIG_CPU_FIRST, FIG_COUNT, alpha);
+	e = (struct change)CHANGE_UNTESTED;
+	if (l != base)
+		e = cmp_change(base, l, FIG_EPU, alpha);
+	fputc(',', out);
+	csv_num(out, e.ci_lo);
+	fputc(',', out);
+	csv_num(out, e.ci_hi);
+	fputc(',', out);
+	csv_bool(out, l != base, l != base && cmp_paired(base, l));
+	fputc(',', out);
+	if (l != base && cmp_busier(base, l, alpha))
+		csv_field(out, cmp_busier(base, l, alpha)->label, '\n');
+	else
+		fputc('\n', out);
 }
 
 static void sb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
@@ -307,7 +347,21 @@ static void json_change(struct json *j, const struct cmp_label *base,
 			json_bool(j, key, c.significant);
 		json_key_of(key, sizeof(key), f, "_mde_pct");
 		json_double(j, key, c.mde_pct);
+		if (!fig_desc[f].log)
+			continue;
+		/* A ratio of geometric means: its interval, as % too. */
+		json_key_of(key, sizeof(key), f, "_ci_low_pct");
+		json_double(j, key, c.ci_lo);
+		json_key_of(key, sizeof(key), f, "_ci_high_pct");
+		json_double(j, key, c.ci_hi);
 	}
+	json_str(j, "lead", fig_desc[cmp_lead(base, l)].name);
+	json_bool(j, "paired", cmp_paired(base, l));
+	json_str(j, "busier",
+		 cmp_busier(base, l, alpha) ? cmp_busier(base, l, alpha)->label
+					    : NULL);
+	json_bool(j, "user_cpu_differs",
+		  cmp_change(base, l, FIG_USER, alpha).significant);
 	c = cmp_change(base, l, FIG_ELAPSED, alpha);
 	json_str(j, "test", cmp_test_name(c.test));
 	json_bool(j, "between_spread_known",
@@ -321,8 +375,14 @@ static void json_change(struct json *j, const struct cmp_label *base,
 	/* Elapsed at alpha; the others as the headline names them. */
 	cmp_changed_find(base, l, alpha, &ch);
 	json_array_begin(j, "changed");
+	if (cmp_lead(base, l) == FIG_EPU &&
+	    cmp_change(base, l, FIG_EPU, alpha).significant)
+		json_str(j, NULL, fig_desc[FIG_EPU].name);
 	if (cmp_change(base, l, FIG_ELAPSED, alpha).significant)
 		json_str(j, NULL, fig_desc[FIG_ELAPSED].name);
+	if (cmp_lead(base, l) == FIG_EPU && cmp_without_runq(base, l, alpha) &&
+	    cmp_change(base, l, FIG_ERPU, alpha).significant)
+		json_str(j, NULL, fig_desc[FIG_ERPU].name);
 	for (k = 0; k < ch.n_fig; k++)
 		json_str(j, NULL, fig_desc[ch.fig[k]].name);
 	json_array_end(j);

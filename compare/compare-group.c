@@ -84,6 +84,28 @@ const struct fig_desc fig_desc[FIG_COUNT] = {
 	[FIG_ALLOCSTALL] = { "gitk_allocstall_mean", "allocstall",
 			     "gitk_allocstall_change_pct", NULL, CHANGE_PCT,
 			     true, "allocstall", "allocstall" },
+	[FIG_EPU] = { "elapsed_per_user_mean", "e/user",
+		      "elapsed_per_user_change_pct", "e/user", CHANGE_PCT,
+		      false, "elapsed_per_user", "elapsed_per_user",
+		      .log = true },
+	[FIG_ERPU] = { "elapsed_less_runq_per_user_mean", "(e-runq)/user",
+		       "elapsed_less_runq_per_user_change_pct", "(e-runq)/user",
+		       CHANGE_PCT, false, "elapsed_less_runq_per_user",
+		       "elapsed_less_runq_per_user", .log = true },
+	[FIG_SPU] = { "sys_per_user_mean", "sys/user",
+		      "sys_per_user_change_pct", "sys/user", CHANGE_PCT,
+		      false, "sys_per_user", "sys_per_user" },
+	[FIG_WPU] = { "wait_per_user_mean", "wait/user",
+		      "wait_per_user_change_pct", "wait/user", CHANGE_PCT,
+		      false, "wait_per_user", "wait_per_user" },
+	[FIG_USER] = { "user_mean_s", "user_s", "user_change_pct", "user",
+		       CHANGE_PCT, false, "user_s", "user_s",
+		       .machine = true },
+	[FIG_RUNQ] = { "runq_mean_s", "runq_s", "runq_change_pct", "runq",
+		       CHANGE_PCT, false, "runq_s", "runq_s", .machine = true },
+	[FIG_OTHERS] = { "others_cpu_mean_s", "others_s",
+			 "others_cpu_change_pct", "others", CHANGE_PCT, false,
+			 "others_cpu_s", "others_cpu_s", .machine = true },
 };
 /* clang-format on */
 
@@ -99,6 +121,18 @@ const char *cmp_sb_phase(const struct sb_group *g, char *buf)
 	snprintf(buf, SB_PHASE_TEXT, "%s(ra=%.0fk)", sb_phase_name[g->phase],
 		 g->readahead_kb);
 	return buf;
+}
+
+double cmp_fig_mean(enum fig f, const double *v, size_t n)
+{
+	double sum = 0;
+	size_t i;
+
+	if (!fig_desc[f].log)
+		return stats_mean_of(v, n);
+	for (i = 0; i < n; i++)
+		sum += log(v[i]);
+	return n ? exp(sum / (double)n) : NAN;
 }
 
 /* The figures derived from the elapsed samples, not tested themselves. */
@@ -145,7 +179,7 @@ static void label_figure(struct cmp_label *l, int f)
 	for (i = 0; i < l->n; i++)
 		if (!isnan(l->r[i]->fig[f].value))
 			to->samples[to->n++] = l->r[i]->fig[f].value;
-	to->value = stats_mean_of(to->samples, to->n);
+	to->value = cmp_fig_mean((enum fig)f, to->samples, to->n);
 	l->kind[f] = SAMPLES_RESULTS;
 }
 
@@ -272,44 +306,153 @@ static double variance_of(const struct figure *f)
 	return sd * sd;
 }
 
-/* Welch's test between two sample sets, with its MDE against B. */
-static void welch(struct change *c, const struct figure *b,
-		  const struct figure *v, double alpha)
+/*
+ * A test of a difference on one scale (raw, or logs): DIFF (the other
+ * side less the baseline), its standard error SE on DF degrees of
+ * freedom, and its p.
+ */
+struct diff_test {
+	double diff, se, df, p;
+	enum cmp_test test;
+};
+
+/* Welch's test between two sample sets. */
+static void welch(struct diff_test *d, const struct figure *b,
+		  const struct figure *v)
 {
 	double mb = stats_mean_of(b->samples, b->n);
 	double vb = variance_of(b), vv = variance_of(v);
+	struct stats_welch w = stats_welch_summary(
+		mb, vb, b->n, stats_mean_of(v->samples, v->n), vv, v->n);
 
-	c->p = stats_welch_summary(mb, vb, b->n,
-				   stats_mean_of(v->samples, v->n), vv, v->n)
-		       .p;
-	c->mde_pct = stats_mde_pct(mb, vb, b->n, vv, v->n, alpha, CMP_POWER);
+	d->p = w.p;
+	d->df = w.df;
+	d->se = sqrt(vb / (double)b->n + vv / (double)v->n);
 }
 
 /*
- * One result's value X against the K result values of SPREAD: is X
+ * One result's value against the K result values of SPREAD: is it
  * outside what one more result of that label would give?  The difference
  * from their mean has variance v/k + v (v the variance of the result
  * values, assumed the same for the lone result's label) on k - 1 degrees
- * of freedom.  BASE is the baseline's value, for the MDE's percentage.
+ * of freedom.
  */
-static void against_spread(struct change *c, const struct figure *spread,
-			   double diff, double base, double alpha)
+static void against_spread(struct diff_test *d, const struct figure *spread)
 {
 	double v = variance_of(spread), k = (double)spread->n;
-	double se = sqrt(v / k + v);
 
-	c->p = stats_t_test(diff, se, k - 1).p;
-	c->mde_pct = base != 0 ? stats_mde(se, k - 1, alpha, CMP_POWER) /
-					 fabs(base) * 100
-			       : NAN;
+	d->se = sqrt(v / k + v);
+	d->df = k - 1;
+	d->p = stats_t_test(d->diff, d->se, d->df).p;
+}
+
+/* The test of B against V (values and samples on one scale). */
+static void test_of(struct diff_test *d, const struct figure *b,
+		    enum cmp_samples kb, const struct figure *v,
+		    enum cmp_samples kv)
+{
+	d->diff = v->value - b->value;
+	d->se = d->df = d->p = NAN;
+	d->test = TEST_NONE;
+	if (kb == SAMPLES_RESULTS && kv == SAMPLES_RESULTS) {
+		welch(d, b, v);
+		d->test = TEST_RESULTS;
+	} else if (kb == SAMPLES_RESULTS && kv == SAMPLES_RUNS) {
+		against_spread(d, b);
+		d->test = TEST_SPREAD;
+	} else if (kb == SAMPLES_RUNS && kv == SAMPLES_RESULTS) {
+		against_spread(d, v);
+		d->test = TEST_SPREAD;
+	} else if (b->n >= 2 && v->n >= 2) {
+		welch(d, b, v);
+		d->test = TEST_RUNS;
+	}
+	if (isnan(d->p))
+		d->test = TEST_NONE;
+}
+
+/* F's figure with its value and samples on logs (to free). */
+static struct figure log_figure(const struct figure *f)
+{
+	struct figure l = { log(f->value), NULL, f->n };
+	size_t i;
+
+	l.samples = xcalloc(f->n + 1, sizeof(*l.samples));
+	for (i = 0; i < f->n; i++)
+		l.samples[i] = log(f->samples[i]);
+	return l;
+}
+
+/*
+ * The pairs of BASE's and L's figure F (an interleaved run: run N of one
+ * arm against run N of the other): their differences, of logs where F is
+ * on logs, into *D (to free); returns how many pairs have both.
+ */
+static size_t pair_diffs(const struct cmp_result *base,
+			 const struct cmp_result *l, enum fig f, double **d)
+{
+	size_t n = base->n_runs < l->n_runs ? base->n_runs : l->n_runs, i, k;
+	const double *b = base->per_run[f], *v = l->per_run[f];
+
+	*d = xcalloc(n + 1, sizeof(**d));
+	for (i = 0, k = 0; i < n && b && v; i++) {
+		if (isnan(b[i]) || isnan(v[i]))
+			continue;
+		if (fig_desc[f].log && !(b[i] > 0 && v[i] > 0))
+			continue;
+		(*d)[k++] =
+			fig_desc[f].log ? log(v[i]) - log(b[i]) : v[i] - b[i];
+	}
+	return k;
+}
+
+/* The paired test: the mean of the pairs' differences against 0. */
+static void paired(struct diff_test *d, const struct cmp_label *base,
+		   const struct cmp_label *l, enum fig f)
+{
+	double *diffs;
+	size_t n = pair_diffs(base->r[0], l->r[0], f, &diffs);
+
+	d->diff = stats_mean_of(diffs, n);
+	d->se = n >= 2 ? stats_stddev_of(diffs, n) / sqrt((double)n) : NAN;
+	d->df = (double)n - 1;
+	d->p = n >= 2 ? stats_t_test(d->diff, d->se, d->df).p : NAN;
+	d->test = isnan(d->p) ? TEST_NONE : TEST_PAIRED;
+	free(diffs);
+}
+
+/* X on F's scale as a change in percent of BASE (NaN stays NaN). */
+static double pct_of(enum fig f, double x, double base)
+{
+	if (fig_desc[f].log)
+		return 100 * (exp(x) - 1);
+	return base != 0 ? x / fabs(base) * 100 : NAN;
+}
+
+bool cmp_paired(const struct cmp_label *base, const struct cmp_label *l)
+{
+	const struct cmp_result *a, *b;
+
+	if (base->n != 1 || l->n != 1)
+		return false;
+	a = base->r[0];
+	b = l->r[0];
+	return a->il.on && b->il.on && strcmp(a->il.arm, b->il.arm) &&
+	       !strcmp(a->il.name, b->il.name) &&
+	       !strcmp(a->il.values, b->il.values) &&
+	       !strcmp(a->il.order, b->il.order) && a->il.seed == b->il.seed &&
+	       a->run_label && b->run_label &&
+	       !strcmp(a->il.other, b->run_label) &&
+	       !strcmp(b->il.other, a->run_label);
 }
 
 struct change cmp_change(const struct cmp_label *base,
 			 const struct cmp_label *l, enum fig f, double alpha)
 {
 	const struct figure *b = &base->fig[f], *v = &l->fig[f];
-	enum cmp_samples kb = base->kind[f], kv = l->kind[f];
-	struct change c = { NAN, NAN, false, NAN, TEST_NONE };
+	struct change c = CHANGE_UNTESTED;
+	struct diff_test d;
+	double t, mde;
 
 	if (!isnan(b->value) && !isnan(v->value)) {
 		if (fig_desc[f].change == CHANGE_DIFF)
@@ -323,30 +466,44 @@ struct change cmp_change(const struct cmp_label *base,
 	if (fig_desc[f].change == CHANGE_NONE || derived(f) ||
 	    isnan(b->value) || isnan(v->value))
 		return c;
-	if (kb == SAMPLES_RESULTS && kv == SAMPLES_RESULTS) {
-		welch(&c, b, v, alpha);
-		c.test = TEST_RESULTS;
-	} else if (kb == SAMPLES_RESULTS && kv == SAMPLES_RUNS) {
-		against_spread(&c, b, v->value - b->value, b->value, alpha);
-		c.test = TEST_SPREAD;
-	} else if (kb == SAMPLES_RUNS && kv == SAMPLES_RESULTS) {
-		against_spread(&c, v, v->value - b->value, b->value, alpha);
-		c.test = TEST_SPREAD;
-	} else if (b->n >= 2 && v->n >= 2) {
-		welch(&c, b, v, alpha);
-		c.test = TEST_RUNS;
+	if (fig_desc[f].run_key && cmp_paired(base, l)) {
+		paired(&d, base, l, f);
+		c.delta = pct_of(f, d.diff, b->value);
+	} else if (fig_desc[f].log) {
+		struct figure lb, lv;
+
+		if (!(b->value > 0 && v->value > 0))
+			return c;
+		lb = log_figure(b);
+		lv = log_figure(v);
+		test_of(&d, &lb, base->kind[f], &lv, l->kind[f]);
+		free(lb.samples);
+		free(lv.samples);
+	} else {
+		test_of(&d, b, base->kind[f], v, l->kind[f]);
 	}
-	if (isnan(c.p))
-		c.test = TEST_NONE;
+	c.test = d.test;
+	if (d.test == TEST_NONE)
+		return c;
+	c.p = d.p;
 	c.significant = c.p < alpha;
+	mde = stats_mde(d.se, d.df, alpha, CMP_POWER);
+	c.mde_pct = fig_desc[f].log ? pct_of(f, mde, b->value)
+				    : fabs(pct_of(f, mde, b->value));
+	t = stats_t_quantile(1 - alpha / 2, d.df);
+	if (d.se == 0)
+		t = 0;
+	c.ci_lo = pct_of(f, d.diff - t * d.se, b->value);
+	c.ci_hi = pct_of(f, d.diff + t * d.se, b->value);
 	return c;
 }
 
 struct change cmp_samples_change(const double *b, size_t nb, const double *v,
 				 size_t nv, double alpha)
 {
-	struct change c = { NAN, NAN, false, NAN, TEST_NONE };
+	struct change c = CHANGE_UNTESTED;
 	struct figure fb, fv;
+	struct diff_test d;
 	double mb;
 
 	if (!nb || !nv)
@@ -357,9 +514,13 @@ struct change cmp_samples_change(const double *b, size_t nb, const double *v,
 	if (nb < 2 || nv < 2)
 		return c;
 	fb = (struct figure){ mb, (double *)b, nb };
-	fv = (struct figure){ NAN, (double *)v, nv };
-	welch(&c, &fb, &fv, alpha);
-	c.test = TEST_RUNS;
+	fv = (struct figure){ stats_mean_of(v, nv), (double *)v, nv };
+	test_of(&d, &fb, SAMPLES_RUNS, &fv, SAMPLES_RUNS);
+	c.p = d.p;
+	c.test = d.test;
+	c.mde_pct = mb != 0 ? stats_mde(d.se, d.df, alpha, CMP_POWER) /
+				      fabs(mb) * 100
+			    : NAN;
 	c.significant = c.p < alpha;
 	return c;
 }

@@ -42,6 +42,8 @@
 #define MAX_SB_GROUPS 1024
 #define MAX_SB_ENTRIES 65536
 #define MAX_RB_RUNS 65536
+/* The most pairs an interleaved run's order may list. */
+#define ORDER_MAX_PAIRS 100000
 
 /* The format versions of result.json this program reads. */
 #define MIN_VERSION 1
@@ -385,6 +387,33 @@ static void load_scalars(struct cmp_result *r, const char *file,
 }
 
 /*
+ * The time split per user-CPU second of a run whose result is older than
+ * it (elapsed_s, user_s and sys_s, but not the ratios), as
+ * latency-summarize computes it.
+ */
+static void run_split(double *x, const char *file, const struct json_node *run,
+		      size_t i)
+{
+	double e = x[FIG_ELAPSED], u = x[FIG_USER], s, w;
+	char name[64];
+
+	if (isnan(e) || isnan(u) || !(u > 0))
+		return;
+	if (isnan(x[FIG_EPU]))
+		x[FIG_EPU] = e / u;
+	if (isnan(x[FIG_ERPU]) && !isnan(x[FIG_RUNQ]) && e > x[FIG_RUNQ])
+		x[FIG_ERPU] = (e - x[FIG_RUNQ]) / u;
+	snprintf(name, sizeof(name), "gitk_runs[%zu].sys_s", i);
+	if (!get_num(file, run, "sys_s", name, &s))
+		return;
+	w = e - u - s > 0 ? e - u - s : 0;
+	if (isnan(x[FIG_SPU]))
+		x[FIG_SPU] = s / u;
+	if (isnan(x[FIG_WPU]))
+		x[FIG_WPU] = w / u;
+}
+
+/*
  * One entry of gitk_runs: elapsed_s must be there (null: the run has no
  * time); the kernel's figures (format_version 2) may each be absent or
  * null.
@@ -392,8 +421,8 @@ static void load_scalars(struct cmp_result *r, const char *file,
 static void load_gitk_run(struct cmp_result *r, const char *file,
 			  const struct json_node *run, size_t i)
 {
+	double v, *x = xcalloc(FIG_COUNT, sizeof(*x));
 	char name[64];
-	double v;
 	int f;
 
 	if (run->type != JSON_OBJECT)
@@ -402,13 +431,29 @@ static void load_gitk_run(struct cmp_result *r, const char *file,
 	if (!json_read_member(run, "elapsed_s"))
 		bad(file, "missing \"gitk_runs[%zu].elapsed_s\"", i);
 	for (f = 0; f < FIG_COUNT; f++) {
+		x[f] = NAN;
 		if (!fig_desc[f].run_key)
 			continue;
 		snprintf(name, sizeof(name), "gitk_runs[%zu].%s", i,
 			 fig_desc[f].run_key);
 		if (get_num(file, run, fig_desc[f].run_key, name, &v))
-			add_sample(&r->fig[f], v);
+			x[f] = v;
 	}
+	run_split(x, file, run, i);
+	for (f = 0; f < FIG_COUNT; f++) {
+		if (!fig_desc[f].run_key)
+			continue;
+		/* A ratio on logs needs a value above 0. */
+		if (!isnan(x[f]) && !(fig_desc[f].log && x[f] <= 0))
+			add_sample(&r->fig[f], x[f]);
+		else
+			x[f] = NAN;
+		r->per_run[f] = xreallocarray(r->per_run[f], i + 1,
+					      sizeof(*r->per_run[f]));
+		r->per_run[f][i] = x[f];
+	}
+	r->n_runs = i + 1;
+	free(x);
 }
 
 /*
@@ -565,6 +610,55 @@ static void load_pressure(struct cmp_pressure *p, const char *file,
 	p->known = true;
 }
 
+/* A string of "interleave" (a label's bounds), NULL when absent. */
+static char *il_str(const char *file, const struct json_node *o,
+		    const char *key)
+{
+	const char *v = get_label(file, o, key, true);
+
+	return v ? xstrdup(v) : NULL;
+}
+
+/*
+ * "interleave": null or absent, or the arm of an interleaved run: "name",
+ * "values" (two strings), "arm" ("a" or "b"), "order" (A and B only),
+ * "seed" and "other" (the other arm's run_label); anything else in it
+ * is an error, as it would pair runs wrongly.
+ */
+static void load_interleave(struct cmp_interleave *il, const char *file,
+			    const struct json_node *root)
+{
+	const struct json_node *o = json_read_member(root, "interleave");
+	const struct json_node *v, *ord;
+
+	il->seed = NAN;
+	if (!o || o->type == JSON_NULL)
+		return;
+	if (o->type != JSON_OBJECT)
+		bad(file, "\"interleave\" is %s, expected an object",
+		    a_type(o->type));
+	il->name = il_str(file, o, "name");
+	il->arm = il_str(file, o, "arm");
+	il->other = il_str(file, o, "other");
+	v = need_type(file, root, "interleave.values", JSON_ARRAY);
+	if (v->count != 2 || v->items[0].type != JSON_STRING ||
+	    v->items[1].type != JSON_STRING)
+		bad(file, "\"interleave.values\" is not two strings");
+	il->values = xasprintf("%s,%s", v->items[0].str, v->items[1].str);
+	ord = need_type(file, root, "interleave.order", JSON_STRING);
+	if (!ord->len || ord->len > 2 * ORDER_MAX_PAIRS ||
+	    strspn(ord->str, "AB") != ord->len)
+		bad(file, "\"interleave.order\" is not a string of A and B");
+	il->order = xstrdup(ord->str);
+	if (!get_num(file, o, "seed", "interleave.seed", &il->seed))
+		il->seed = NAN;
+	if (!il->name || !il->arm || !il->other ||
+	    (strcmp(il->arm, "a") && strcmp(il->arm, "b")))
+		bad(file, "\"interleave\" lacks its name, its arm (a or b) or "
+			  "the other arm");
+	il->on = true;
+}
+
 static void load_run(struct cmp_result *r, const char *file,
 		     const struct json_node *root, int version,
 		     const struct cmp_options *o)
@@ -601,8 +695,10 @@ static void load_run(struct cmp_result *r, const char *file,
 	}
 	load_scalars(r, file, root);
 	load_latency(r, file, root, o->workload);
-	if (version >= 2)
+	if (version >= 2) {
 		load_pressure(&r->pressure, file, root);
+		load_interleave(&r->il, file, root);
+	}
 	load_high_order(r, file, root);
 	r->has_run = true;
 }
@@ -883,8 +979,8 @@ static void derive(struct cmp_result *r)
 
 	for (f = 0; f < FIG_COUNT; f++)
 		if (r->fig[f].n)
-			r->fig[f].value =
-				stats_mean_of(r->fig[f].samples, r->fig[f].n);
+			r->fig[f].value = cmp_fig_mean(
+				(enum fig)f, r->fig[f].samples, r->fig[f].n);
 	if (e->n >= 2) {
 		r->fig[FIG_STDDEV].value = stats_stddev_of(e->samples, e->n);
 		r->fig[FIG_CI95].value =
@@ -987,8 +1083,15 @@ void cmp_result_release(struct cmp_result *r)
 {
 	int f;
 
-	for (f = 0; f < FIG_COUNT; f++)
+	for (f = 0; f < FIG_COUNT; f++) {
 		free(r->fig[f].samples);
+		free(r->per_run[f]);
+	}
+	free(r->il.name);
+	free(r->il.values);
+	free(r->il.arm);
+	free(r->il.order);
+	free(r->il.other);
 	cmp_sb_release(r->sb, r->n_sb);
 	cmp_rb_release(r->rb, r->n_rb);
 	cmp_ho_free(r->ho, r->n_ho);

@@ -28,10 +28,9 @@ const char *const cmp_format_names[] = {
 };
 
 static const char *const test_names[] = {
-	[TEST_NONE] = NULL,
-	[TEST_RUNS] = "runs",
-	[TEST_RESULTS] = "results",
-	[TEST_SPREAD] = "spread",
+	[TEST_NONE] = NULL,	    [TEST_RUNS] = "runs",
+	[TEST_RESULTS] = "results", [TEST_SPREAD] = "spread",
+	[TEST_PAIRED] = "paired",
 };
 
 const char *cmp_test_name(enum cmp_test t)
@@ -197,6 +196,14 @@ static void add_p(struct table *t, double p)
 		table_add(t, "%.4f", p);
 }
 
+static void add_num(struct table *t, double v, int decimals)
+{
+	if (isnan(v))
+		table_add(t, "-");
+	else
+		table_add(t, "%.*f", decimals, v);
+}
+
 static void add_pct(struct table *t, double v)
 {
 	if (isnan(v))
@@ -333,7 +340,7 @@ static bool has_kernel(const struct cmp_label *l, size_t n)
 	int f;
 
 	for (i = 0; i < n; i++)
-		for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++)
+		for (f = FIG_KERNEL_FIRST; f < FIG_CPU_FIRST; f++)
 			if (!isnan(l[i].fig[f].value))
 				return true;
 	return false;
@@ -342,7 +349,7 @@ static bool has_kernel(const struct cmp_label *l, size_t n)
 static void table_kernel(FILE *out, const struct cmp_label *l, size_t n,
 			 bool md)
 {
-	struct table t = { 1 + FIG_COUNT - FIG_KERNEL_FIRST, 1, 0, NULL };
+	struct table t = { 1 + FIG_CPU_FIRST - FIG_KERNEL_FIRST, 1, 0, NULL };
 	size_t i;
 	int f;
 
@@ -354,12 +361,73 @@ static void table_kernel(FILE *out, const struct cmp_label *l, size_t n,
 	if (md)
 		fputc('\n', out);
 	table_add(&t, "label");
-	for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++)
+	for (f = FIG_KERNEL_FIRST; f < FIG_CPU_FIRST; f++)
 		table_add(&t, "%s", fig_desc[f].head);
 	for (i = 0; i < n; i++) {
 		table_add(&t, "%s", l[i].label);
-		for (f = FIG_KERNEL_FIRST; f < FIG_COUNT; f++)
+		for (f = FIG_KERNEL_FIRST; f < FIG_CPU_FIRST; f++)
 			add_value(&t, l[i].fig[f].value, (enum fig)f);
+	}
+	table_print(out, &t, md);
+}
+
+/* Does any label have the time split per user-CPU second? */
+static bool has_cpu(const struct cmp_label *l, size_t n)
+{
+	size_t i;
+	int f;
+
+	for (i = 0; i < n; i++)
+		for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++)
+			if (!isnan(l[i].fig[f].value))
+				return true;
+	return false;
+}
+
+/*
+ * The machine's speed divided out: per label the means of the time split
+ * per user-CPU second and of the machine's figures, and each one's change
+ * against the baseline.
+ */
+static void table_cpu(FILE *out, const struct cmp_label *l, size_t n, bool md,
+		      double alpha)
+{
+	struct table t = { 1 + 2 * (FIG_COUNT - FIG_CPU_FIRST), 1, 0, NULL };
+	size_t i;
+	int f;
+
+	if (!has_cpu(l, n))
+		return;
+	fputs("\nPer user-CPU second (elapsed, sys and off-CPU time over "
+	      "fake-gitk's user CPU time),\nand the machine per run (user "
+	      "CPU, wait for a CPU, other processes' CPU), means;\nchange "
+	      "against ",
+	      out);
+	(md ? md_cell_write : text_write)(out, l[0].label);
+	fputs(" (* significant):\n", out);
+	if (md)
+		fputc('\n', out);
+	table_add(&t, "label");
+	for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++) {
+		table_add(&t, "%s", fig_desc[f].head);
+		table_add(&t, "change");
+	}
+	for (i = 0; i < n; i++) {
+		table_add(&t, "%s", l[i].label);
+		for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++) {
+			struct change c;
+
+			if (f == FIG_EPU || f == FIG_SPU || f == FIG_WPU)
+				add_num(&t, l[i].fig[f].value, 4);
+			else
+				add_value(&t, l[i].fig[f].value, (enum fig)f);
+			if (!i) {
+				table_add(&t, "-");
+				continue;
+			}
+			c = cmp_change(&l[0], &l[i], (enum fig)f, alpha);
+			add_change(&t, &c, CHANGE_PCT);
+		}
 	}
 	table_print(out, &t, md);
 }
@@ -568,14 +636,6 @@ size_t cmp_sb_each(const struct cmp_label *l, size_t n, double alpha,
 	return j;
 }
 
-static void add_num(struct table *t, double v, int decimals)
-{
-	if (isnan(v))
-		table_add(t, "-");
-	else
-		table_add(t, "%.*f", decimals, v);
-}
-
 static void sb_table_row(void *ctx, const struct cmp_label *l, size_t i,
 			 const struct sb_group *g, const struct cmp_sb_row *row)
 {
@@ -682,6 +742,7 @@ static void report_table(FILE *out, const struct cmp_label *l, size_t n,
 		if (cmp_has_ho(l, n))
 			table_high_order(out, l, n, md, o->alpha);
 		table_kernel(out, l, n, md);
+		table_cpu(out, l, n, md, o->alpha);
 		if (n > 1) {
 			table_changes(out, l, n, md, o->alpha);
 			table_tests(out, l, n, md, o->alpha);

@@ -94,7 +94,10 @@ void cmp_changed_find(const struct cmp_label *base, const struct cmp_label *l,
 	for (f = 0; f < FIG_COUNT; f++) {
 		struct change c;
 
-		if (f == FIG_ELAPSED || fig_desc[f].change == CHANGE_NONE)
+		/* The lead figures are tested at alpha; the machine's are
+		 * said in words. */
+		if (f == FIG_ELAPSED || f == FIG_EPU || f == FIG_ERPU ||
+		    fig_desc[f].machine || fig_desc[f].change == CHANGE_NONE)
 			continue;
 		c = cmp_change(base, l, (enum fig)f, alpha);
 		if (isnan(c.p))
@@ -127,48 +130,187 @@ void cmp_changed_find(const struct cmp_label *base, const struct cmp_label *l,
 		}
 }
 
+enum fig cmp_lead(const struct cmp_label *base, const struct cmp_label *l)
+{
+	return !isnan(base->fig[FIG_EPU].value) && !isnan(l->fig[FIG_EPU].value)
+		       ? FIG_EPU
+		       : FIG_ELAPSED;
+}
+
+/*
+ * How much more the rest of the machine did on one side, and whether that
+ * is enough to name: a significantly longer wait for a CPU by 1% of the
+ * baseline's elapsed time or more (and 50 ms at least), or significantly
+ * more CPU used by other processes by 10% of it or more (a tenth of a CPU
+ * over the run; 250 ms at least, as the snapshots around a run also hold
+ * its start).
+ */
+static bool more_busy(const struct cmp_label *base, const struct cmp_label *l,
+		      double alpha, double elapsed)
+{
+	struct change q = cmp_change(base, l, FIG_RUNQ, alpha);
+	struct change o = cmp_change(base, l, FIG_OTHERS, alpha);
+	double dq = l->fig[FIG_RUNQ].value - base->fig[FIG_RUNQ].value;
+	double d_o = l->fig[FIG_OTHERS].value - base->fig[FIG_OTHERS].value;
+
+	return (q.significant && dq >= fmax(0.01 * elapsed, 0.05)) ||
+	       (o.significant && d_o >= fmax(0.10 * elapsed, 0.25));
+}
+
+const struct cmp_label *cmp_busier(const struct cmp_label *base,
+				   const struct cmp_label *l, double alpha)
+{
+	double e = base->fig[FIG_ELAPSED].value;
+
+	if (!(e > 0))
+		return NULL;
+	if (more_busy(base, l, alpha, e))
+		return l;
+	if (more_busy(l, base, alpha, e))
+		return base;
+	return NULL;
+}
+
+/* "3.12 s" or "-". */
+static void add_s(FILE *v, double s)
+{
+	if (isnan(s))
+		fputs("-", v);
+	else
+		fprintf(v, "%.2f s", s);
+}
+
+/* The busier side named, with the figures that say so. */
+static void add_busier(FILE *v, const struct cmp_label *base,
+		       const struct cmp_label *l, const struct cmp_label *busy)
+{
+	const struct cmp_label *calm = busy == l ? base : l;
+
+	fprintf(v, "the machine was busier on %s (other processes' CPU ",
+		busy->label);
+	add_s(v, busy->fig[FIG_OTHERS].value);
+	fputs(" a run against ", v);
+	add_s(v, calm->fig[FIG_OTHERS].value);
+	fputs(", fake-gitk's wait for a CPU ", v);
+	add_s(v, busy->fig[FIG_RUNQ].value);
+	fputs(" against ", v);
+	add_s(v, calm->fig[FIG_RUNQ].value);
+	fputs("): not judged as a kernel change; ", v);
+}
+
+/* " (95% CI +1.2..+3.4%, p 0.003, significant)" and the like. */
+static void add_test(FILE *v, const struct change *e, bool ci)
+{
+	if (e->test == TEST_NONE) {
+		fprintf(v, isnan(e->delta) ? " (not on one side)"
+					   : " (not tested: too few runs)");
+		return;
+	}
+	fprintf(v, " (");
+	if (ci && !isnan(e->ci_lo))
+		fprintf(v, "95%% CI %+.1f..%+.1f%%, ", e->ci_lo, e->ci_hi);
+	add_p(v, e->p);
+	if (e->significant)
+		fprintf(v, ", significant)");
+	else if (isnan(e->mde_pct))
+		fprintf(v, ", no significant change)");
+	else
+		fprintf(v,
+			", no significant change; could have seen >= "
+			"%.1f%%)",
+			e->mde_pct);
+}
+
+/*
+ * Where fake-gitk waited for a CPU for 5% of its elapsed time or more on
+ * either side, elapsed per user-CPU second without that wait beside:
+ * dividing by user CPU removes the host's speed, not the other work the
+ * machine ran meanwhile (a run of 15 s with 9 s of it waiting for a CPU
+ * hid the +20% of page-cluster 0 behind its spread).  The wait may also
+ * be the kernel's own threads, so it is said beside, never instead.
+ */
+bool cmp_without_runq(const struct cmp_label *base, const struct cmp_label *l,
+		      double alpha)
+{
+	return cmp_change(base, l, FIG_ERPU, alpha).test != TEST_NONE &&
+	       (base->fig[FIG_RUNQ].value >=
+			0.05 * base->fig[FIG_ELAPSED].value ||
+		l->fig[FIG_RUNQ].value >= 0.05 * l->fig[FIG_ELAPSED].value);
+}
+
+static void add_without_runq(FILE *v, const struct cmp_label *base,
+			     const struct cmp_label *l, double alpha)
+{
+	struct change c = cmp_change(base, l, FIG_ERPU, alpha);
+
+	if (!cmp_without_runq(base, l, alpha))
+		return;
+	fputs(", without the wait for a CPU ", v);
+	add_delta(v, c.delta, CHANGE_PCT);
+	add_test(v, &c, true);
+}
+
 char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		  double alpha)
 {
 	struct cmp_changed ch;
-	struct change e = cmp_change(base, l, FIG_ELAPSED, alpha);
+	enum fig lead = cmp_lead(base, l);
+	struct change e = cmp_change(base, l, lead, alpha);
+	struct change u = cmp_change(base, l, FIG_USER, alpha);
+	const struct cmp_label *busy = cmp_busier(base, l, alpha);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *v = memstream_open(&buf, &len);
 	size_t changed = 0, k;
+	bool lead_changed = e.significant;
 	int f;
 
-	fprintf(v, "%s%s vs %s%s: elapsed ", l->label,
-		l->partial ? " [partial]" : "", base->label,
-		base->partial ? " [partial]" : "");
+	fprintf(v, "%s%s vs %s%s", l->label, l->partial ? " [partial]" : "",
+		base->label, base->partial ? " [partial]" : "");
+	if (e.test == TEST_PAIRED)
+		fprintf(v, " (paired, %zu pairs)",
+			l->fig[lead].n < base->fig[lead].n ? l->fig[lead].n
+							   : base->fig[lead].n);
+	fputs(": ", v);
+	if (busy)
+		add_busier(v, base, l, busy);
+	fputs(lead == FIG_EPU ? "elapsed per user-CPU second " : "elapsed ", v);
 	add_delta(v, e.delta, CHANGE_PCT);
-	if (e.test == TEST_NONE) {
-		fprintf(v, isnan(e.delta) ? " (no elapsed time on one side)"
-					  : " (not tested: too few runs)");
-	} else {
-		fprintf(v, " (");
-		add_p(v, e.p);
-		if (e.significant)
-			fprintf(v, ", significant)");
-		else if (isnan(e.mde_pct))
-			fprintf(v, ", no significant change)");
-		else
-			fprintf(v,
-				", no significant change; could have seen >= "
-				"%.1f%%)",
-				e.mde_pct);
+	add_test(v, &e, lead == FIG_EPU);
+	if (lead == FIG_EPU) {
+		struct change r = cmp_change(base, l, FIG_ELAPSED, alpha);
+
+		fputs(", raw elapsed ", v);
+		add_delta(v, r.delta, CHANGE_PCT);
+		if (r.test != TEST_NONE) {
+			fputs(" (", v);
+			add_p(v, r.p);
+			fputs(r.significant ? ", significant)" : ")", v);
+		}
+		lead_changed |= r.significant;
+		add_without_runq(v, base, l, alpha);
+	}
+	if (u.significant) {
+		fputs("; user CPU ", v);
+		add_delta(v, u.delta, CHANGE_PCT);
+		fputs(" (", v);
+		add_p(v, u.p);
+		fputs("): the machines (or boots) ran at different speeds, or "
+		      "the kernel changed user-space cost; raw elapsed is not "
+		      "comparable on its own",
+		      v);
 	}
 	cmp_changed_find(base, l, alpha, &ch);
 	for (k = 0; k < ch.n_fig; k++) {
 		f = ch.fig[k];
-		list_sep(v, changed++, e.significant);
+		list_sep(v, changed++, lead_changed);
 		fprintf(v, "%s ", fig_desc[f].name);
 		add_delta(v, cmp_change(base, l, (enum fig)f, alpha).delta,
 			  fig_desc[f].change);
 	}
 	/* High-order success rates, in percentage points. */
 	for (k = 0; k < ch.n_ho; k++) {
-		list_sep(v, changed++, e.significant);
+		list_sep(v, changed++, lead_changed);
 		fprintf(v, "order-%u success %+.1f pp", ch.ho_order[k],
 			ch.ho_diff_pp[k]);
 	}
@@ -226,6 +368,14 @@ char *cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l)
 			many->fig[FIG_ELAPSED].n, many->label,
 			many == base ? l->label : base->label);
 		break;
+	case TEST_PAIRED:
+		fprintf(v,
+			"  paired: the two arms of one interleaved run (%s=%s, "
+			"order %s): each pair's runs share the machine's "
+			"speed of that moment\n",
+			base->r[0]->il.name, base->r[0]->il.values,
+			base->r[0]->il.order);
+		break;
 	}
 	for (i = 0; i < base->n; i++) {
 		for (j = 0; j < l->n; j++) {
@@ -250,7 +400,8 @@ const char *cmp_spread_note(const struct cmp_label *l, size_t n)
 	size_t i;
 
 	for (i = 1; i < n; i++)
-		if (l[0].n == 1 && l[i].n == 1 && l[0].has_run && l[i].has_run)
+		if (l[0].n == 1 && l[i].n == 1 && l[0].has_run &&
+		    l[i].has_run && !cmp_paired(&l[0], &l[i]))
 			return "between-boot spread unknown (one result per "
 			       "label): give >= 2 results per label (3 "
 			       "recommended)";

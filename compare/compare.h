@@ -42,8 +42,21 @@ enum fig {
 	FIG_PGSCAN_KSWAPD,
 	FIG_PGSCAN_DIRECT,
 	FIG_ALLOCSTALL,
+	/*
+	 * The time split per user-CPU second (the machine's speed divided
+	 * out) and the machine's own figures per run: user CPU, the wait for
+	 * a CPU and the CPU the rest of the machine used.
+	 */
+	FIG_EPU,
+	FIG_ERPU, /* (elapsed - runq) / user: the wait for a CPU out too */
+	FIG_SPU,
+	FIG_WPU,
+	FIG_USER,
+	FIG_RUNQ,
+	FIG_OTHERS,
 	FIG_COUNT,
-	FIG_KERNEL_FIRST = FIG_MAJFLT
+	FIG_KERNEL_FIRST = FIG_MAJFLT,
+	FIG_CPU_FIRST = FIG_EPU, /* the kernel's figures end here */
 };
 
 /* How a change against the baseline is expressed. */
@@ -62,6 +75,16 @@ struct fig_desc {
 	bool count;	     /* printed as a whole number */
 	const char *run_key; /* its member in gitk_runs[], or NULL */
 	const char *name;    /* in the verdict: "elapsed", "majflt" */
+	/*
+	 * Tested on logs: a ratio per run, whose mean is the geometric one
+	 * and whose change is a ratio of geometric means.
+	 */
+	bool log;
+	/*
+	 * The machine's state rather than the kernel's work: said in words
+	 * in the verdict, not counted among the changed figures.
+	 */
+	bool machine;
 };
 
 extern const struct fig_desc fig_desc[FIG_COUNT];
@@ -185,6 +208,13 @@ struct cmp_ho_change {
 	double mde_pp; /* smallest difference seen at 80% power, points */
 };
 
+/* The arm of run-test.sh --interleave a result is (result.json). */
+struct cmp_interleave {
+	bool on;
+	char *name, *values, *arm, *order, *other;
+	double seed; /* NaN when absent */
+};
+
 /* One input: a result directory, a result.json or a seqbench file. */
 struct cmp_result {
 	char *path;	 /* as given on the command line */
@@ -204,6 +234,13 @@ struct cmp_result {
 	size_t n_ho; /* ascending by order */
 	struct cmp_ho *ho;
 	double ho_p99_us; /* p99 fault of every probe, NaN when unknown */
+	/*
+	 * Every run's figures in run order (NaN where a run lacks one), for
+	 * the pairs of an interleaved run: run N of an arm is pair N.
+	 */
+	size_t n_runs;
+	double *per_run[FIG_COUNT];
+	struct cmp_interleave il;
 };
 
 /*
@@ -248,6 +285,8 @@ enum cmp_test {
 	TEST_RESULTS, /* Welch, result means on both sides */
 	TEST_SPREAD,  /* one result against the other side's spread of
 		       * result means (a prediction interval) */
+	TEST_PAIRED,  /* the two arms of one interleaved run: the pairs'
+		       * differences, one-sample t */
 };
 
 /* A change of one figure against the baseline. */
@@ -257,7 +296,14 @@ struct change {
 	bool significant;
 	double mde_pct; /* smallest change seen at 80% power, % of base */
 	enum cmp_test test;
+	/* The 1 - alpha confidence interval of the change, % (NaN: none). */
+	double ci_lo, ci_hi;
 };
+
+#define CHANGE_UNTESTED                                                        \
+	{                                                                      \
+		NAN, NAN, false, NAN, TEST_NONE, NAN, NAN                      \
+	}
 
 struct cmp_options {
 	const char *workload; /* whose stall figures: "fake-gitk" */
@@ -308,6 +354,14 @@ void cmp_label_release(struct cmp_label *l);
 /* Change of figure F of L against BASE. */
 struct change cmp_change(const struct cmp_label *base,
 			 const struct cmp_label *l, enum fig f, double alpha);
+/*
+ * Are BASE and L the two arms of one interleaved run (one result each,
+ * naming each other, the same knob, values, order and seed)?  Their runs
+ * are then tested in pairs.
+ */
+bool cmp_paired(const struct cmp_label *base, const struct cmp_label *l);
+/* The mean of N samples of figure F: geometric where F is on logs. */
+double cmp_fig_mean(enum fig f, const double *v, size_t n);
 /*
  * Change of the samples V[0..NV) against B[0..NB): percent of B's mean,
  * and Welch's test when both have two samples or more.
@@ -382,6 +436,25 @@ struct cmp_changed {
 void cmp_changed_find(const struct cmp_label *base, const struct cmp_label *l,
 		      double alpha, struct cmp_changed *out);
 
+/*
+ * The figure the headline leads with: elapsed per user-CPU second where
+ * both sides have it, else elapsed.
+ */
+enum fig cmp_lead(const struct cmp_label *base, const struct cmp_label *l);
+/*
+ * The side (BASE or L) on which the rest of the machine was significantly
+ * busier (a longer wait for a CPU, or more CPU used by other processes),
+ * or NULL: dividing by user CPU removes the host's speed, not other work
+ * inside the machine.
+ */
+const struct cmp_label *cmp_busier(const struct cmp_label *base,
+				   const struct cmp_label *l, double alpha);
+/*
+ * Does the headline give elapsed per user-CPU second without the wait for
+ * a CPU beside (fake-gitk waited for 5% of its elapsed time or more)?
+ */
+bool cmp_without_runq(const struct cmp_label *base, const struct cmp_label *l,
+		      double alpha);
 /*
  * The headline of label L against BASE, e.g. "6.2-rc1 vs 6.1: elapsed
  * +38.2% (p 0.003, significant); also changed: majflt +430%", as a new

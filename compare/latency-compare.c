@@ -232,6 +232,7 @@ static int verdict(const struct cmp_label *l, size_t n, double pct,
 	const struct cmp_label *last = &l[n - 1];
 	char *lb = text_escape(l[0].label), *ll = text_escape(last->label);
 	struct change c;
+	enum fig lead;
 	size_t i, j;
 	int status;
 
@@ -245,16 +246,28 @@ static int verdict(const struct cmp_label *l, size_t n, double pct,
 			goto out;
 		}
 	}
-	c = cmp_change(&l[0], last, FIG_ELAPSED, alpha);
+	/* A busy machine is named, not judged. */
+	if (cmp_busier(&l[0], last, alpha)) {
+		char *b = text_escape(cmp_busier(&l[0], last, alpha)->label);
+
+		inform("cannot judge: the machine was busier on %s (other "
+		       "processes' CPU, or the wait for a CPU)",
+		       b);
+		free(b);
+		status = EXIT_BISECT_SKIP;
+		goto out;
+	}
+	lead = cmp_lead(&l[0], last);
+	c = cmp_change(&l[0], last, lead, alpha);
 	if (isnan(c.p) || isnan(c.delta)) {
 		inform("cannot judge: %s and %s need at least 2 runs each (or "
-		       "2 "
-		       "results of one of them)",
+		       "2 results of one of them)",
 		       lb, ll);
 		status = EXIT_BISECT_SKIP;
 		goto out;
 	}
-	inform("%s is %+.2f%% against %s (p = %.4g): %s", ll, c.delta, lb, c.p,
+	inform("%s is %+.2f%% against %s%s (p = %.4g): %s", ll, c.delta, lb,
+	       lead == FIG_EPU ? " in elapsed per user-CPU second" : "", c.p,
 	       c.delta > pct && c.significant ? "slower" : "not slower");
 	status = c.delta > pct && c.significant ? EXIT_RUN_FAILED : EXIT_OK;
 out:

@@ -29,6 +29,7 @@
 #include "lib/opt.h"
 #include "lib/output.h"
 #include "lib/parse.h"
+#include "lib/rand.h"
 #include "lib/stats.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
@@ -46,6 +47,8 @@ enum {
 	OPT_STOP_RULE,
 	OPT_RUN_CONFIG,
 	OPT_SHELL,
+	OPT_INTERLEAVE_ORDER,
+	OPT_PAIRED_DIR,
 };
 
 /* clang-format off */
@@ -65,6 +68,9 @@ static const struct option long_options[] = {
 	{ "stop-rule", no_argument, NULL, OPT_STOP_RULE },
 	{ "run-config", no_argument, NULL, OPT_RUN_CONFIG },
 	{ "shell", no_argument, NULL, OPT_SHELL },
+	{ "interleave-order", required_argument, NULL, OPT_INTERLEAVE_ORDER },
+	{ "paired-dir", required_argument, NULL, OPT_PAIRED_DIR },
+	OPT_LONG_SEED,
 	OPT_LONG_END
 };
 /* clang-format on */
@@ -85,6 +91,8 @@ struct args {
 	const char *result_dir;
 	bool label_or_failures;
 	bool stop_rule, run_config, shell;
+	uint64_t order_pairs; /* --interleave-order, 0: not asked */
+	const char *paired_dir;
 };
 
 struct summary {
@@ -106,6 +114,8 @@ static void usage(int status)
 	      "  or:  latency-summarize --result-dir=DIR\n"
 	      "  or:  latency-summarize --precision=PCT --result-dir=DIR\n"
 	      "  or:  latency-summarize --stop-rule --result-dir=DIR\n"
+	      "  or:  latency-summarize --stop-rule --result-dir=DIR --paired-dir=DIR\n"
+	      "  or:  latency-summarize --interleave-order=PAIRS [--seed=N]\n"
 	      "  or:  latency-summarize --run-config [--shell] -- [RUN-TEST-OPTION]...\n"
 	      "Print the mean and sample standard deviation of the elapsed times SECONDS\n"
 	      "(one per workload run, e.g. 12.5, 250ms or 2m) as the headline\n"
@@ -129,6 +139,11 @@ static void usage(int status)
 	      "  --stop-rule       with --result-dir: print stop=REASON when the runs asked\n"
 	      "                    for are done (runs, precision, max-runs, time-budget),\n"
 	      "                    else stop=\n"
+	      "  --paired-dir=DIR  with --stop-rule: DIR is the other arm of an interleaved\n"
+	      "                    run; the rule is on the pairs (run N of each arm)\n"
+	      "  --interleave-order=PAIRS  print order=ABBA...: PAIRS pairs of runs, each\n"
+	      "                    AB or BA at random (seeded by --seed, default 137)\n"
+	      "  --seed=N          the seed of --interleave-order\n"
 	      "  --run-config      check run-test.sh's options (after --) and their\n"
 	      "                    --config files; print the effective configuration\n"
 	      "  --shell           print it for the driver's shell: action=, keys with _\n"
@@ -360,13 +375,14 @@ static const char *stop_rule(const struct summ_run *r)
 	const struct summ_facts *f = &r->facts;
 	uint64_t done = f->runs_done.set ? f->runs_done.v : 0;
 	uint64_t now = mono_ns();
+	const char *what;
 	double ci;
 
 	if (!f->runs_auto && !f->runs_asked.set)
 		die(EXIT_RUN_FAILED, "no runs_asked in '%s/run.facts'", r->dir);
 	if (!f->runs_auto)
 		return done >= f->runs_asked.v ? "runs" : NULL;
-	ci = ci95_pct(r->elapsed, r->n_elapsed, r->mean_s);
+	ci = summ_precision(r, &what);
 	if (done >= 3 && isfinite(ci) && ci <= f->precision_pct)
 		return "precision";
 	if (f->max_runs.set && done >= f->max_runs.v)
@@ -379,16 +395,93 @@ static const char *stop_rule(const struct summ_run *r)
 	return NULL;
 }
 
-static void print_stop_rule(const char *dir)
+/*
+ * The precision of an interleaved run: the 95% confidence interval of the
+ * mean of the pairs' log ratios of elapsed per user-CPU second (run N of
+ * B over run N of A), as % of the ratio; NaN with fewer than 2 pairs.
+ * Stopping on the width of the interval, never on the p value, keeps the
+ * test honest.
+ */
+static double paired_precision(const struct summ_run *a,
+			       const struct summ_run *b, size_t *pairs)
 {
-	struct summ_run r = { .dir = dir };
+	size_t n = a->n_runs < b->n_runs ? a->n_runs : b->n_runs, i;
+	double *d = xcalloc(n + 1, sizeof(*d)), half;
+
+	*pairs = 0;
+	for (i = 0; i < n; i++) {
+		double x = a->runs[i].elapsed_per_user;
+		double y = b->runs[i].elapsed_per_user;
+
+		if (x > 0 && y > 0)
+			d[(*pairs)++] = log(y) - log(x);
+	}
+	half = stats_ci_of(d, *pairs, 0.95).half;
+	free(d);
+	return *pairs >= 2 ? 100 * (exp(half) - 1) : NAN;
+}
+
+/*
+ * --stop-rule --paired-dir: after a pair, whether the pairs asked for are
+ * done: a number of runs per arm; or, for auto, 3 pairs or more whose
+ * ratio is known within --precision, or --max-runs pairs, or the time
+ * budget spent since arm A's first run began.
+ */
+static const char *stop_rule_paired(const struct summ_run *a,
+				    const struct summ_run *b)
+{
+	uint64_t done = a->n_runs < b->n_runs ? a->n_runs : b->n_runs;
+	const struct summ_facts *f = &a->facts;
+	size_t pairs;
+	double ci;
+
+	if (!f->runs_auto)
+		return stop_rule(a) && stop_rule(b) ? "runs" : NULL;
+	ci = paired_precision(a, b, &pairs);
+	if (pairs >= 3 && isfinite(ci) && ci <= f->precision_pct)
+		return "precision";
+	if (f->max_runs.set && done >= f->max_runs.v)
+		return "max-runs";
+	return stop_rule(a) && !strcmp(stop_rule(a), "time-budget")
+		       ? "time-budget"
+		       : NULL;
+}
+
+static void print_stop_rule(const char *dir, const char *paired_dir)
+{
+	struct summ_run r = { .dir = dir }, o = { .dir = paired_dir };
 	const char *stop;
 
 	summ_facts_read(&r.facts, dir);
 	summ_runs_read(&r);
-	stop = stop_rule(&r);
+	if (paired_dir) {
+		summ_facts_read(&o.facts, paired_dir);
+		summ_runs_read(&o);
+		stop = stop_rule_paired(&r, &o);
+		summ_run_release(&o);
+	} else {
+		stop = stop_rule(&r);
+	}
 	printf("stop=%s\n", stop ? stop : "");
 	summ_run_release(&r);
+}
+
+/*
+ * --interleave-order: PAIRS pairs of runs of the two arms, each pair AB or
+ * BA at random from SEED, so that neither arm always runs first (a
+ * machine that speeds up or slows down over the run, or a first run that
+ * warms the second, falls on both alike).
+ */
+static void print_order(uint64_t pairs, uint64_t seed)
+{
+	struct rand r;
+	uint64_t i;
+
+	rand_seed(&r, seed);
+	fputs("order=", stdout);
+	for (i = 0; i < pairs; i++)
+		fputs(rand_below(&r, 2) ? "BA" : "AB", stdout);
+	fputc('\n', stdout);
 }
 
 /*
@@ -465,6 +558,15 @@ static void parse_option(struct args *a, int opt)
 	case OPT_SHELL:
 		a->shell = true;
 		break;
+	case OPT_INTERLEAVE_ORDER:
+		a->order_pairs =
+			opt_u64("--interleave-order", optarg, 1, 1000000);
+		break;
+	case OPT_PAIRED_DIR:
+		if (!*optarg)
+			usage_error("--paired-dir needs a directory");
+		a->paired_dir = optarg;
+		break;
 	case OPT_RESULT_DIR:
 		if (!*optarg)
 			usage_error("--result-dir needs a directory");
@@ -489,10 +591,20 @@ static void check_mode(const struct args *a, int nargs)
 				    "after --, run-test.sh's options");
 		return;
 	}
+	if (a->order_pairs || a->common.has_seed) {
+		if (!a->order_pairs || a->result_dir || a->stop_rule ||
+		    a->plan || precision || nargs || a->label_or_failures ||
+		    a->common.format || a->common.output)
+			usage_error("--interleave-order takes only --seed");
+		return;
+	}
+	if (a->paired_dir && !a->stop_rule)
+		usage_error("--paired-dir goes with --stop-rule");
 	if (a->stop_rule &&
 	    (!a->result_dir || nargs || a->plan || precision ||
 	     a->label_or_failures || a->common.format || a->common.output))
-		usage_error("--stop-rule takes only --result-dir");
+		usage_error("--stop-rule takes only --result-dir (and "
+			    "--paired-dir)");
 
 	if (a->result_dir && !precision &&
 	    (nargs || a->plan || a->label_or_failures || a->common.format ||
@@ -553,7 +665,12 @@ int main(int argc, char **argv)
 	if (a.run_config)
 		return run_config(&a, argc - first, argv + first);
 	if (a.stop_rule) {
-		print_stop_rule(a.result_dir);
+		print_stop_rule(a.result_dir, a.paired_dir);
+		return EXIT_OK;
+	}
+	if (a.order_pairs) {
+		print_order(a.order_pairs,
+			    a.common.has_seed ? a.common.seed : 137);
 		return EXIT_OK;
 	}
 	if (a.result_dir && isnan(a.precision_pct)) {

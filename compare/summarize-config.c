@@ -22,6 +22,7 @@
 #include <sys/utsname.h>
 
 #include "lib/err.h"
+#include "lib/knob.h"
 #include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/xalloc.h"
@@ -41,6 +42,7 @@ enum cfg_kind {
 	K_MEMLIMIT, /* ratio, none or a size */
 	K_SWAP,	    /* auto, none, zram[:SIZE], /DEVICE or a size */
 	K_SYSCTL,   /* NAME=VALUE[,NAME=VALUE]... */
+	K_AB,	    /* NAME=A,B: two values of one knob */
 };
 
 struct cfg_key {
@@ -98,6 +100,11 @@ static const struct cfg_key keys[] = {
 	{ .name = "max-runs", .kind = K_UINT, .min = 2, .def = "10" },
 	{ .name = "time-budget", .kind = K_DURATION, .def = "6m" },
 	{ .name = "sysctl", .kind = K_SYSCTL },
+	/*
+	 * An A/B study of one knob in one boot: runs of A and B in
+	 * randomized pairs (run-test.sh's interleave_runs).
+	 */
+	{ .name = "interleave", .kind = K_AB },
 	{ .name = "quick", .kind = K_YESNO, .flag = "--quick",
 	  .flag_value = "yes", .def = "no" },
 };
@@ -112,11 +119,6 @@ _Static_assert(N_KEYS <= SUMM_CFG_MAX_KEYS, "raise SUMM_CFG_MAX_KEYS");
 #define LABEL_CHARS                                                            \
 	"abcdefghijklmnopqrstuvwxyz"                                           \
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
-#define SYSCTL_NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_.-"
-#define SYSCTL_VALUE_CHARS                                                     \
-	"abcdefghijklmnopqrstuvwxyz"                                           \
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"                                 \
-	"_.:-"
 
 /* A message in a new string, as the error of the functions below. */
 static int fail(char **err, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -228,10 +230,41 @@ static int check_hostport(const char *v, char **why)
 	return 0;
 }
 
-/* --sysctl: NAME=VALUE[,NAME=VALUE]..., names as sysctl(8) writes them. */
+/*
+ * One knob NAME (lib/knob's set) with VALUE (NULL: none to check) of the
+ * option OPT at WHERE.
+ */
+static int check_knob(const char *where, const char *opt, const char *name,
+		      const char *value, char **err)
+{
+	const char *why;
+	char *e;
+	int r = 0;
+
+	if (knob_check(name, NULL, &why)) {
+		e = text_escape(name);
+		r = fail(err, "%sinvalid knob '%s' in %s: %s", where, e, opt,
+			 why);
+		free(e);
+	} else if (value && !knob_value_ok(value)) {
+		e = text_escape(value);
+		r = fail(err,
+			 "%sinvalid knob value '%s' in %s (letters, digits, "
+			 ". _ : - [ ] and single spaces only)",
+			 where, e, opt);
+		free(e);
+	}
+	return r;
+}
+
+/*
+ * --sysctl: NAME=VALUE[,NAME=VALUE]..., each NAME a knob a memory test may
+ * change (lib/knob: sysctls under vm., sysfs knobs under /sys/kernel/mm/,
+ * /sys/module/zswap/parameters/, a block device's read_ahead_kb).
+ */
 static int check_sysctl(const char *where, const char *v, char **err)
 {
-	char *copy = xstrdup(v), *one, *save = NULL, *eq, *e;
+	char *copy = xstrdup(v), *one, *save = NULL, *eq;
 	int r = 0;
 
 	if (!*v || v[strlen(v) - 1] == ',' || strstr(v, ",,") || *v == ',')
@@ -240,27 +273,34 @@ static int check_sysctl(const char *where, const char *v, char **err)
 	for (one = strtok_r(copy, ",", &save); one && !r;
 	     one = strtok_r(NULL, ",", &save)) {
 		eq = strchr(one, '=');
-		if (*one < 'a' || *one > 'z' || !eq || !eq[1]) {
+		if (!eq || eq == one || !eq[1]) {
 			r = bad_value(err, where, "--sysctl", v,
 				      "expected NAME=VALUE[,NAME=VALUE]...");
 			break;
 		}
 		*eq = '\0';
-		if (!only(one, SYSCTL_NAME_CHARS) || strstr(one, "..") ||
-		    one[strlen(one) - 1] == '.') {
-			e = text_escape(one);
-			r = fail(err, "%sinvalid sysctl name '%s' in --sysctl",
-				 where, e);
-			free(e);
-		} else if (!only(eq + 1, SYSCTL_VALUE_CHARS)) {
-			e = text_escape(eq + 1);
-			r = fail(err,
-				 "%sinvalid sysctl value '%s' in --sysctl "
-				 "(letters, digits and . _ : - only)",
-				 where, e);
-			free(e);
-		}
+		r = check_knob(where, "--sysctl", one, eq + 1, err);
 	}
+	free(copy);
+	return r;
+}
+
+/* --interleave: NAME=A,B, one knob and its two values. */
+static int check_interleave(const char *where, const char *v, char **err)
+{
+	char *copy = xstrdup(v), *eq = strchr(copy, '='), *comma;
+	int r;
+
+	comma = eq ? strchr(eq + 1, ',') : NULL;
+	if (!eq || eq == copy || !comma || strchr(comma + 1, ',')) {
+		free(copy);
+		return bad_value(err, where, "--interleave", v,
+				 "expected NAME=A,B: one knob, two values");
+	}
+	*eq = *comma = '\0';
+	r = check_knob(where, "--interleave", copy, eq + 1, err);
+	if (!r)
+		r = check_knob(where, "--interleave", copy, comma + 1, err);
 	free(copy);
 	return r;
 }
@@ -348,6 +388,9 @@ static int check_value(const struct cfg_key *k, const char *where,
 		break;
 	case K_SYSCTL:
 		r = check_sysctl(where, v, err);
+		goto out;
+	case K_AB:
+		r = check_interleave(where, v, err);
 		goto out;
 	}
 	if (r)
@@ -578,6 +621,52 @@ static int check_dir(const char *opt, const char *path, bool may_be_missing,
 	return r;
 }
 
+/* A sysctl's name as one spelling: vm/page-cluster -> vm.page-cluster. */
+static char *knob_key(const char *name, size_t len)
+{
+	char *k = dupn(name, len), *p;
+
+	if (*k != '/')
+		for (p = k; *p; p++)
+			if (*p == '/')
+				*p = '.';
+	return k;
+}
+
+/*
+ * The knob of --interleave is not also set by --sysctl, and an interleaved
+ * run has no seqbench or ringbench pass (whose arm would it be?).
+ */
+static int check_one_knob(const struct summ_config *c, char **err)
+{
+	const char *il = value_of(c, "interleave"), *sc = value_of(c, "sysctl");
+	char *name, *one, *copy, *save = NULL, *e;
+	int r = 0;
+
+	if (il && (value_of(c, "seqbench") || value_of(c, "ringbench")))
+		return fail(err, "--interleave runs fake-gitk only: not with "
+				 "--seqbench or --ringbench");
+	if (!il || !sc)
+		return 0;
+	name = knob_key(il, strcspn(il, "="));
+	copy = xstrdup(sc);
+	for (one = strtok_r(copy, ",", &save); one && !r;
+	     one = strtok_r(NULL, ",", &save)) {
+		char *k = knob_key(one, strcspn(one, "="));
+
+		if (!strcmp(k, name)) {
+			e = text_escape(name);
+			r = fail(err, "--interleave and --sysctl both set '%s'",
+				 e);
+			free(e);
+		}
+		free(k);
+	}
+	free(copy);
+	free(name);
+	return r;
+}
+
 int summ_config_resolve(struct summ_config *c, char **err)
 {
 	const char *quick = value_of(c, "quick");
@@ -588,11 +677,17 @@ int summ_config_resolve(struct summ_config *c, char **err)
 	size_t i;
 	int r;
 
+	/* An interleaved --quick: at least 5 runs per arm. */
+	if (value_of(c, "interleave") && !value_of(c, "gitk-runs") && quick &&
+	    !strcmp(quick, "yes"))
+		set_value(c, find_key("gitk-runs", 9), "5", 1);
 	for (i = 0; i < N_KEYS; i++)
 		if (!c->value[i] &&
 		    (r = set_default(c, &keys[i],
 				     quick && !strcmp(quick, "yes"), err)))
 			return r;
+	if ((r = check_one_knob(c, err)))
+		return r;
 	if (!value_of(c, "label")) {
 		if (uname(&u))
 			return fail(err, "cannot read the kernel release");

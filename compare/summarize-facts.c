@@ -43,6 +43,7 @@ static const char *const pressure_mode_choices[] = {
 static const char *const calibration_choices[] = {
 	"measured", "cached", "none", NULL,
 };
+static const char *const arm_choices[] = { "a", "b", NULL };
 /* clang-format on */
 
 struct fact {
@@ -83,6 +84,13 @@ static const struct fact facts[] = {
 	FACT("mem_limit", F_STR, mem_limit),
 	FACT("swap", F_STR, swap),
 	FACT("stall_s", F_DURATION, stall_s),
+	FACT("interleave_name", F_STR, interleave_name),
+	FACT("interleave_values", F_STR, interleave_values),
+	FACT_CHOICE("interleave_arm", interleave_arm, arm_choices),
+	FACT("interleave_value", F_STR, interleave_value),
+	FACT("interleave_order", F_STR, interleave_order),
+	FACT("interleave_seed", F_U64, interleave_seed),
+	FACT("interleave_other", F_STR, interleave_other),
 };
 /* clang-format on */
 
@@ -193,9 +201,9 @@ static const char *expected(const struct fact *fa)
 	return fa->choices == stopped_by_choices
 		       ? "runs, precision, max-runs, time-budget, "
 			 "interrupted or failed"
-	       : fa->choices == pressure_mode_choices
-		       ? "global, memcg or none"
-		       : "measured, cached or none";
+	       : fa->choices == pressure_mode_choices ? "global, memcg or none"
+	       : fa->choices == arm_choices	      ? "a or b"
+					    : "measured, cached or none";
 }
 
 /* Type VALUE for FA into F; false when it is not of that type. */

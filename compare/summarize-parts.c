@@ -250,6 +250,7 @@ void summ_parts_read(struct summ_run *r)
 	load_part(r, &r->highorder, "highorder", "highorder.json", false);
 	load_shrink(r);
 	summ_highorder_read(r);
+	summ_vm_read(r);
 	load_lines(r, "notes", &r->notes);
 }
 
@@ -277,9 +278,11 @@ void summ_run_release(struct summ_run *r)
 		free(r->runs[i].end_mono_s.str);
 		free(r->runs[i].user_s.str);
 		free(r->runs[i].sys_s.str);
+		free(r->runs[i].runq_s.str);
 	}
 	free(r->runs);
 	free(r->elapsed);
+	free(r->epu);
 	part_free(&r->vmstat);
 	part_free(&r->kmsg);
 	part_free(&r->trace);
@@ -289,6 +292,8 @@ void summ_run_release(struct summ_run *r)
 	part_free(&r->machine_after);
 	part_free(&r->calibration);
 	part_free(&r->highorder);
+	part_free(&r->vm);
+	part_free(&r->device);
 	summ_highorder_release(r);
 	for (i = 0; i < r->n_reports; i++)
 		part_free(&r->reports[i]);

@@ -8,9 +8,12 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "lib/json-read.h"
 #include "lib/output.h"
+#include "lib/xalloc.h"
 #include "compare/summarize.h"
 
 static void put_u64(struct json *j, const char *key, struct summ_u64 u)
@@ -46,8 +49,10 @@ static void put_psi(struct json *j, const char *key, struct summ_u64 us)
 	put_ns(j, key, ns);
 }
 
-static void put_gitk_run(struct json *j, const struct summ_gitk_run *g)
+static void put_gitk_run(struct json *j, const struct summ_run *r, size_t i)
 {
+	const struct summ_gitk_run *g = &r->runs[i];
+
 	json_object_begin(j, NULL);
 	json_copy(j, "elapsed_s", &g->elapsed_s);
 	put_u64(j, "majflt", g->majflt);
@@ -82,6 +87,20 @@ static void put_gitk_run(struct json *j, const struct summ_gitk_run *g)
 	json_copy(j, "start_mono_s", &g->start_mono_s);
 	json_copy(j, "end_mono_s", &g->end_mono_s);
 	put_u64(j, "progress_lines", g->progress_lines);
+	json_double(j, "wait_s", g->wait_s);
+	json_double(j, "elapsed_per_user", g->elapsed_per_user);
+	json_double(j, "sys_per_user", g->sys_per_user);
+	json_double(j, "wait_per_user", g->wait_per_user);
+	json_copy(j, "runq_s", &g->runq_s);
+	json_double(j, "elapsed_less_runq_per_user",
+		    g->elapsed_less_runq_per_user);
+	put_ns(j, "others_cpu_s", g->others_cpu_ns);
+	put_ns(j, "kthreads_cpu_s", g->kthreads_cpu_ns);
+	/* Run N of an arm is in pair N with run N of the other arm. */
+	if (r->facts.interleave_arm)
+		json_u64(j, "pair", i + 1);
+	else
+		json_null(j, "pair");
 	json_object_end(j);
 }
 
@@ -146,8 +165,48 @@ static void put_pressure(struct json *j, const struct summ_run *r)
 	json_object_end(j);
 }
 
-static void put_runs(struct json *j, const struct summ_facts *f)
+/* The values "A,B" of an interleaved run as a list of its two strings. */
+static void put_values(struct json *j, const char *v)
 {
+	const char *comma = v ? strchr(v, ',') : NULL;
+	char *first;
+
+	if (!comma) {
+		json_null(j, "values");
+		return;
+	}
+	first = xasprintf("%.*s", (int)(comma - v), v);
+	json_array_begin(j, "values");
+	json_str(j, NULL, first);
+	json_str(j, NULL, comma + 1);
+	json_array_end(j);
+	free(first);
+}
+
+/* The interleave object of an arm of run-test.sh --interleave, or null. */
+static void put_interleave(struct json *j, const struct summ_facts *f)
+{
+	if (!f->interleave_arm) {
+		json_null(j, "interleave");
+		return;
+	}
+	json_object_begin(j, "interleave");
+	json_str(j, "name", f->interleave_name);
+	put_values(j, f->interleave_values);
+	json_str(j, "arm", f->interleave_arm);
+	json_str(j, "value", f->interleave_value);
+	json_str(j, "order", f->interleave_order);
+	put_u64(j, "seed", f->interleave_seed);
+	json_str(j, "other", f->interleave_other);
+	json_object_end(j);
+}
+
+static void put_runs(struct json *j, const struct summ_run *r)
+{
+	const struct summ_facts *f = &r->facts;
+	const char *what;
+
+	(void)summ_precision(r, &what);
 	json_object_begin(j, "runs");
 	if (f->runs_auto)
 		json_str(j, "asked", "auto");
@@ -159,7 +218,11 @@ static void put_runs(struct json *j, const struct summ_facts *f)
 	json_double(j, "precision_pct", f->precision_pct);
 	put_u64(j, "max_runs", f->max_runs);
 	json_double(j, "time_budget_s", f->time_budget_s);
+	/* What --gitk-runs=auto's precision is of. */
+	json_str(j, "precision_of",
+		 f->interleave_arm ? "paired_elapsed_per_user" : what);
 	json_object_end(j);
+	put_interleave(j, f);
 	json_object_begin(j, "confinement");
 	json_str(j, "mem_limit", f->mem_limit);
 	json_str(j, "swap", f->swap);
@@ -200,9 +263,10 @@ void summ_write_result(FILE *out, const struct summ_run *r)
 	json_init(&j, out, true);
 	json_object_begin(&j, NULL);
 	put_header(&j, r);
+	summ_vm_json(&j, r);
 	json_array_begin(&j, "gitk_runs");
 	for (i = 0; i < r->n_runs; i++)
-		put_gitk_run(&j, &r->runs[i]);
+		put_gitk_run(&j, r, i);
 	json_array_end(&j);
 	json_double(&j, "elapsed_mean_s", r->mean_s);
 	json_double(&j, "elapsed_stddev_s", r->stddev_s);
@@ -212,13 +276,22 @@ void summ_write_result(FILE *out, const struct summ_run *r)
 	json_double(&j, "user_cv_pct", r->user_cv_pct);
 	json_double(&j, "sys_mean_s", r->sys_mean_s);
 	json_double(&j, "sys_cv_pct", r->sys_cv_pct);
+	json_double(&j, "elapsed_per_user_mean", r->epu_mean);
+	json_double(&j, "elapsed_per_user_cv_pct", r->epu_cv_pct);
+	json_double(&j, "elapsed_per_user_ci95_pct", r->epu_ci95_pct);
+	json_double(&j, "sys_per_user_mean", r->spu_mean);
+	json_double(&j, "wait_per_user_mean", r->wpu_mean);
+	json_double(&j, "runq_mean_s", r->runq_mean_s);
+	json_double(&j, "elapsed_less_runq_per_user_mean", r->erpu_mean);
+	json_double(&j, "others_cpu_mean_s", r->others_mean_s);
+	json_double(&j, "kthreads_cpu_mean_s", r->kthreads_mean_s);
 	put_from(&j, "failures", &r->kmsg, "failures");
 	put_from(&j, "oom_kills", &r->kmsg, "oom_kills");
 	summ_highorder_json(&j, r);
 	put_from(&j, "pswpout_delta", &r->vmstat, "pswpout_delta");
 	put_from(&j, "pswpin_delta", &r->vmstat, "pswpin_delta");
 	put_pressure(&j, r);
-	put_runs(&j, &r->facts);
+	put_runs(&j, r);
 	put_copies(&j, r);
 	json_object_end(&j);
 	json_finish(&j);

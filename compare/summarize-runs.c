@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "lib/json-read.h"
 #include "lib/parse.h"
 #include "lib/stats.h"
+#include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "compare/summarize.h"
 
@@ -113,6 +115,7 @@ static void read_gitk(struct summ_run *r, size_t i)
 	get_number(r, file, it, "end_mono_s", &g->end_mono_s);
 	get_number(r, file, it, "user_s", &g->user_s);
 	get_number(r, file, it, "sys_s", &g->sys_s);
+	get_number(r, file, it, "runq_s", &g->runq_s);
 	get_u64(r, file, it, "iterations[0].", "majflt", &g->majflt);
 	get_u64(r, file, it, "iterations[0].", "lines", &g->progress_lines);
 	g->has_window = to_ns(&g->start_mono_s, &g->start_ns) &&
@@ -120,6 +123,56 @@ static void read_gitk(struct summ_run *r, size_t i)
 			g->start_ns <= g->end_ns;
 	json_read_free(root);
 	free(file);
+}
+
+/* The change of the snapshots' KEY (ticks), unset when unknown. */
+static struct summ_u64 tick_delta(struct summ_run *r, const char *fb,
+				  const struct json_node *before,
+				  const char *fa, const struct json_node *after,
+				  const char *key)
+{
+	struct summ_u64 b, a, d = { false, 0 };
+
+	get_u64(r, fb, before, "", key, &b);
+	get_u64(r, fa, after, "", key, &a);
+	if (a.set && b.set && a.v >= b.v)
+		d = (struct summ_u64){ true, a.v - b.v };
+	return d;
+}
+
+/*
+ * The CPU time of the rest of the machine between the snapshots: all
+ * CPUs' busy time less the suite's processes (the driver's tree) and the
+ * kernel's threads, in clock ticks; below 0 (the counters tick apart) is
+ * 0.  Without the suite's time (a snapshot without --suite-pid) unknown.
+ */
+static void read_cpu(struct summ_run *r, struct summ_gitk_run *g,
+		     const char *fb, const struct json_node *before,
+		     const char *fa, const struct json_node *after)
+{
+	struct summ_u64 busy, suite, kthreads, hz_b, hz_a;
+	uint64_t used;
+
+	busy = tick_delta(r, fb, before, fa, after, "cpu_busy_ticks");
+	suite = tick_delta(r, fb, before, fa, after, "suite_cpu_ticks");
+	kthreads = tick_delta(r, fb, before, fa, after, "kthreads_cpu_ticks");
+	get_u64(r, fb, before, "", "clock_ticks_per_s", &hz_b);
+	get_u64(r, fa, after, "", "clock_ticks_per_s", &hz_a);
+	if (!hz_b.set || !hz_a.set || hz_a.v != hz_b.v || !hz_a.v ||
+	    hz_a.v > 1000000)
+		return;
+	if (kthreads.set && kthreads.v <= UINT64_MAX / NSEC_PER_SEC)
+		g->kthreads_cpu_ns =
+			(struct summ_u64){ true,
+					   kthreads.v * NSEC_PER_SEC / hz_a.v };
+	if (!busy.set || !suite.set || !kthreads.set ||
+	    busy.v > UINT64_MAX / NSEC_PER_SEC)
+		return;
+	used = suite.v + kthreads.v;
+	g->others_cpu_ns = (struct summ_u64){
+		true,
+		busy.v > used ? (busy.v - used) * NSEC_PER_SEC / hz_a.v : 0
+	};
 }
 
 /* Snapshot deltas of run I (missing files noted if NOTE_MISSING). */
@@ -144,6 +197,8 @@ static void read_snapshots(struct summ_run *r, size_t i, bool note_missing)
 				  "the snapshots",
 				  i + 1, snap_key[k]);
 	}
+	if (before && after)
+		read_cpu(r, g, fb, before, fa, after);
 	json_read_free(before);
 	json_read_free(after);
 	free(fb);
@@ -391,6 +446,173 @@ static void cpu_stats(const struct summ_run *r, bool sys, double *mean,
 	free(v);
 }
 
+/* A number node's value, NaN when null. */
+static double num_of(const struct json_node *n)
+{
+	return n->type == JSON_NUMBER ? n->num : NAN;
+}
+
+/* The time split of run G per user-CPU second. */
+static void run_ratios(struct summ_gitk_run *g)
+{
+	double e = num_of(&g->elapsed_s), u = num_of(&g->user_s);
+	double s = num_of(&g->sys_s);
+
+	g->wait_s = g->elapsed_per_user = g->sys_per_user = NAN;
+	g->wait_per_user = g->elapsed_less_runq_per_user = NAN;
+	if (isnan(e) || isnan(u) || isnan(s))
+		return;
+	/* The clocks tick apart: a wait below 0 is none. */
+	g->wait_s = e - u - s > 0 ? e - u - s : 0;
+	if (!(u > 0))
+		return;
+	g->elapsed_per_user = e / u;
+	g->sys_per_user = s / u;
+	g->wait_per_user = g->wait_s / u;
+	if (!isnan(num_of(&g->runq_s)) && e > num_of(&g->runq_s))
+		g->elapsed_less_runq_per_user = (e - num_of(&g->runq_s)) / u;
+}
+
+/* The geometric mean of the runs' values at OFF (> 0 only); NaN if none. */
+static double run_geomean(const struct summ_run *r, size_t off)
+{
+	double sum = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n_runs; i++) {
+		double v = *(const double *)((const char *)&r->runs[i] + off);
+
+		if (v > 0) {
+			sum += log(v);
+			n++;
+		}
+	}
+	return n ? exp(sum / (double)n) : NAN;
+}
+
+double summ_geo_ci95_pct(const double *v, size_t n)
+{
+	double *l, half;
+	size_t i;
+
+	if (n < 2)
+		return NAN;
+	l = xcalloc(n, sizeof(*l));
+	for (i = 0; i < n; i++)
+		l[i] = log(v[i]);
+	half = stats_ci_of(l, n, 0.95).half;
+	free(l);
+	return 100 * (exp(half) - 1);
+}
+
+/* The mean of the runs' values at OFF (a double of summ_gitk_run). */
+static double run_mean(const struct summ_run *r, size_t off)
+{
+	struct stats s;
+	size_t i;
+
+	stats_init(&s);
+	for (i = 0; i < r->n_runs; i++) {
+		double v = *(const double *)((const char *)&r->runs[i] + off);
+
+		if (!isnan(v))
+			stats_add(&s, v);
+	}
+	return s.n ? s.mean : NAN;
+}
+
+/* The mean of the runs' times at OFF (a summ_u64 of ns), in seconds. */
+static double run_mean_ns(const struct summ_run *r, size_t off)
+{
+	struct stats s;
+	size_t i;
+
+	stats_init(&s);
+	for (i = 0; i < r->n_runs; i++) {
+		const char *base = (const char *)&r->runs[i];
+		const struct summ_u64 *v = (const void *)(base + off);
+
+		if (v->set)
+			stats_add(&s, (double)v->v / 1e9);
+	}
+	return s.n ? s.mean : NAN;
+}
+
+/* The mean of the runs' runqueue waits (s). */
+static double runq_mean(const struct summ_run *r)
+{
+	struct stats s;
+	size_t i;
+
+	stats_init(&s);
+	for (i = 0; i < r->n_runs; i++)
+		if (r->runs[i].runq_s.type == JSON_NUMBER)
+			stats_add(&s, r->runs[i].runq_s.num);
+	return s.n ? s.mean : NAN;
+}
+
+/* Elapsed per user-CPU second and the machine's figures over the runs. */
+static void ratio_stats(struct summ_run *r)
+{
+	double sum = 0;
+	size_t i;
+
+	r->epu = xcalloc(r->n_runs + 1, sizeof(*r->epu));
+	for (i = 0; i < r->n_runs; i++) {
+		run_ratios(&r->runs[i]);
+		if (!isnan(r->runs[i].elapsed_per_user) &&
+		    r->runs[i].elapsed_per_user > 0)
+			r->epu[r->n_epu++] = r->runs[i].elapsed_per_user;
+	}
+	r->epu_mean = r->epu_cv_pct = r->epu_ci95_pct = NAN;
+	for (i = 0; i < r->n_epu; i++)
+		sum += log(r->epu[i]);
+	if (r->n_epu)
+		r->epu_mean = exp(sum / (double)r->n_epu);
+	if (r->n_epu >= 2) {
+		r->epu_cv_pct = 100 * stats_stddev_of(r->epu, r->n_epu) /
+				stats_mean_of(r->epu, r->n_epu);
+		r->epu_ci95_pct = summ_geo_ci95_pct(r->epu, r->n_epu);
+	}
+	r->spu_mean = run_mean(r, offsetof(struct summ_gitk_run, sys_per_user));
+	r->wpu_mean =
+		run_mean(r, offsetof(struct summ_gitk_run, wait_per_user));
+	r->others_mean_s =
+		run_mean_ns(r, offsetof(struct summ_gitk_run, others_cpu_ns));
+	r->kthreads_mean_s =
+		run_mean_ns(r, offsetof(struct summ_gitk_run, kthreads_cpu_ns));
+	r->runq_mean_s = runq_mean(r);
+	r->erpu_mean = run_geomean(
+		r, offsetof(struct summ_gitk_run, elapsed_less_runq_per_user));
+}
+
+/*
+ * The kernel splits a task's CPU time between user and system mode by
+ * sampling at the clock tick: below this much user time a run's split,
+ * and so its elapsed per user-CPU second, is too coarse to stop on.
+ */
+#define MIN_USER_S 0.1
+
+double summ_precision(const struct summ_run *r, const char **what)
+{
+	struct stats_ci ci;
+	bool coarse = false;
+	size_t i;
+
+	for (i = 0; i < r->n_runs; i++)
+		coarse |= r->runs[i].user_s.type == JSON_NUMBER &&
+			  r->runs[i].user_s.num < MIN_USER_S;
+	if (r->n_epu && r->n_epu == r->n_elapsed && !coarse) {
+		*what = "elapsed_per_user";
+		return r->epu_ci95_pct;
+	}
+	*what = "elapsed";
+	if (r->n_elapsed < 2 || !(r->mean_s > 0))
+		return NAN;
+	ci = stats_ci_of(r->elapsed, r->n_elapsed, 0.95);
+	return 100 * ci.half / r->mean_s;
+}
+
 static void elapsed_stats(struct summ_run *r)
 {
 	struct stats_ci ci;
@@ -403,6 +625,7 @@ static void elapsed_stats(struct summ_run *r)
 	r->mean_s = r->stddev_s = r->cv_pct = r->ci95_pct = NAN;
 	cpu_stats(r, false, &r->user_mean_s, &r->user_cv_pct);
 	cpu_stats(r, true, &r->sys_mean_s, &r->sys_cv_pct);
+	ratio_stats(r);
 	if (!r->n_elapsed)
 		return;
 	r->mean_s = stats_mean_of(r->elapsed, r->n_elapsed);

@@ -76,6 +76,13 @@ static void put_double(FILE *f, double v, int decimals, const char *unit)
 		fprintf(f, "%.*f%s", decimals, v, unit);
 }
 
+/* " KEY=V" with DECIMALS digits, or " KEY=n/a". */
+static void put_key_double(FILE *f, const char *key, double v, int decimals)
+{
+	fprintf(f, " %s=", key);
+	put_double(f, v, decimals, "");
+}
+
 static void put_run(FILE *f, size_t i, const struct summ_gitk_run *g)
 {
 	struct summ_u64 psi;
@@ -102,12 +109,46 @@ static void put_run(FILE *f, size_t i, const struct summ_gitk_run *g)
 		g->user_s.type == JSON_NUMBER ? g->user_s.str : NULL);
 	put_num(f, "sys_s", g->sys_s.type == JSON_NUMBER ? g->sys_s.str : NULL);
 	put_u(f, "progress_lines", g->progress_lines);
+	put_key_double(f, "wait_s", g->wait_s, 3);
+	put_key_double(f, "elapsed_per_user", g->elapsed_per_user, 4);
+	put_key_double(f, "sys_per_user", g->sys_per_user, 4);
+	put_key_double(f, "wait_per_user", g->wait_per_user, 4);
+	put_num(f, "runq_s",
+		g->runq_s.type == JSON_NUMBER ? g->runq_s.str : NULL);
+	put_key_double(f, "elapsed_less_runq_per_user",
+		       g->elapsed_less_runq_per_user, 4);
+	put_ns(f, "others_cpu_s", g->others_cpu_ns);
+	put_ns(f, "kthreads_cpu_s", g->kthreads_cpu_ns);
+	fputc('\n', f);
+}
+
+/* The interleaved A/B run this result is an arm of, if any. */
+static void put_interleave(FILE *f, const struct summ_facts *fa)
+{
+	if (!fa->interleave_arm)
+		return;
+	fputs("interleave: ", f);
+	put_text(f, fa->interleave_name);
+	fputc('=', f);
+	put_text(f, fa->interleave_values);
+	fprintf(f, ", arm %s (", fa->interleave_arm);
+	put_text(f, fa->interleave_value);
+	fputs("), order ", f);
+	put_text(f, fa->interleave_order);
+	fputs(", seed ", f);
+	if (fa->interleave_seed.set)
+		fprintf(f, "%llu", (unsigned long long)fa->interleave_seed.v);
+	else
+		fputs("n/a", f);
+	fputs(", paired with ", f);
+	put_text(f, fa->interleave_other);
 	fputc('\n', f);
 }
 
 static void put_runs(FILE *f, const struct summ_run *r)
 {
 	const struct summ_facts *fa = &r->facts;
+	const char *what;
 	size_t i;
 
 	fprintf(f, "runs: %zu of ", r->n_runs);
@@ -132,6 +173,10 @@ static void put_runs(FILE *f, const struct summ_run *r)
 		fputs("n/a", f);
 	fputs(", time budget ", f);
 	put_double(f, fa->time_budget_s, -1, " s");
+	(void)summ_precision(r, &what);
+	fprintf(f, "; precision of %s",
+		fa->interleave_arm ? "the paired elapsed_per_user ratio"
+				   : what);
 	fputs("\nelapsed: mean ", f);
 	put_double(f, r->mean_s, 3, " s");
 	fputs(", stddev ", f);
@@ -153,7 +198,30 @@ static void put_runs(FILE *f, const struct summ_run *r)
 	put_double(f, r->sys_mean_s, 3, " s");
 	fputs(", CoV ", f);
 	put_double(f, r->sys_cv_pct, 2, "%");
-	fputc('\n', f);
+	/* The machine's speed divided out; raw elapsed is the line above. */
+	fputs("\nper user-CPU second: elapsed_per_user geometric mean ", f);
+	put_double(f, r->epu_mean, 4, "");
+	fputs(", CoV ", f);
+	put_double(f, r->epu_cv_pct, 2, "%");
+	fputs(", 95% CI +/-", f);
+	put_double(f, r->epu_ci95_pct, 2, "%");
+	fputs("; sys_per_user mean ", f);
+	put_double(f, r->spu_mean, 4, "");
+	fputs(", wait_per_user mean ", f);
+	put_double(f, r->wpu_mean, 4, "");
+	/* Dividing by user CPU removes the host's speed, not other work. */
+	fputs("\nmachine: runq mean ", f);
+	put_double(f, r->runq_mean_s, 3, " s");
+	fputs(" (fake-gitk waiting for a CPU; without it, elapsed per user-CPU "
+	      "second ",
+	      f);
+	put_double(f, r->erpu_mean, 4, "");
+	fputs("), others_cpu mean ", f);
+	put_double(f, r->others_mean_s, 3, " s");
+	fputs(" (the rest of the machine's processes), kthreads_cpu mean ", f);
+	put_double(f, r->kthreads_mean_s, 3, " s");
+	fputs(" per run\n", f);
+	put_interleave(f, fa);
 	for (i = 0; i < r->n_runs; i++)
 		put_run(f, i, &r->runs[i]);
 }
@@ -336,6 +404,7 @@ void summ_write_summary(FILE *f, const struct summ_run *r)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
+	summ_vm_text(f, r);
 	put_runs(f, r);
 	put_pressure(f, r);
 	put_kernel(f, r);

@@ -60,6 +60,16 @@ struct summ_facts {
 	bool has_partial, partial;
 	const char *stopped_by, *pressure_mode, *calibration;
 	double precision_pct, pressure_ratio, time_budget_s, stall_s;
+	/*
+	 * An arm of run-test.sh --interleave NAME=A,B: the knob, its two
+	 * values ("3,0"), this arm ("a" or "b") and its value, the order of
+	 * the runs over both arms ("ABBA..."), its seed and the other arm's
+	 * run label; NULL when the run was not interleaved.
+	 */
+	char *interleave_name, *interleave_values, *interleave_value;
+	char *interleave_order, *interleave_other;
+	const char *interleave_arm;
+	struct summ_u64 interleave_seed;
 };
 
 /* The per-run figures of counted fake-gitk run N (gitk_runs[N - 1]). */
@@ -77,7 +87,22 @@ enum summ_counter {
 struct summ_gitk_run {
 	/* Numbers as fake-gitk wrote them (JSON_NULL when unknown). */
 	struct json_node elapsed_s, start_mono_s, end_mono_s, user_s, sys_s;
+	struct json_node runq_s; /* waiting for a CPU (schedstat) */
 	struct summ_u64 majflt, progress_lines;
+	/*
+	 * The time split per user-CPU second (summ_runs_read): off the CPU
+	 * (elapsed - user - sys), and elapsed, sys and that wait divided by
+	 * user; NaN when a part is unknown or user is 0.
+	 */
+	double wait_s, elapsed_per_user, sys_per_user, wait_per_user;
+	/* (elapsed - runq) / user: the wait for a CPU taken out too. */
+	double elapsed_less_runq_per_user;
+	/*
+	 * CPU time between the snapshots (ns): of the processes outside the
+	 * suite (all CPUs' busy time less the suite's processes and the
+	 * kernel's threads), and of the kernel's threads.
+	 */
+	struct summ_u64 others_cpu_ns, kthreads_cpu_ns;
 	struct summ_u64 delta[SC_COUNT];	/* snapshot after - before */
 	struct summ_u64 reclaim_ns, compact_ns; /* from trace-events.log */
 	/*
@@ -117,8 +142,21 @@ struct summ_run {
 	double mean_s, stddev_s, cv_pct, ci95_pct;
 	/* fake-gitk's CPU time over the runs: mean (s) and CoV (%). */
 	double user_mean_s, user_cv_pct, sys_mean_s, sys_cv_pct;
+	/*
+	 * Elapsed per user-CPU second over the runs that have it: geometric
+	 * mean, CoV (%) and the 95% confidence interval of the geometric
+	 * mean (% above it, from the logs); the means of the other ratios,
+	 * of the runqueue wait and of the others' CPU time.
+	 */
+	size_t n_epu;
+	double *epu;
+	double epu_mean, epu_cv_pct, epu_ci95_pct;
+	double spu_mean, wpu_mean, runq_mean_s, others_mean_s, kthreads_mean_s;
+	double erpu_mean; /* geometric mean of elapsed_less_runq_per_user */
 	struct summ_part vmstat, kmsg, trace, seqbench, ringbench,
 		machine_before, machine_after, calibration, highorder;
+	/* vm.json (latency-vm) and device.json (latency-device-setup). */
+	struct summ_part vm, device;
 	/* latency-highorder's orders, ascending, and its p99 over all. */
 	size_t n_ho;
 	struct summ_ho *ho;
@@ -184,6 +222,19 @@ const char *summ_part_num(const struct summ_part *p, const char *key);
 void summ_runs_read(struct summ_run *r);
 /* Output key and snapshot key of each counter. */
 extern const char *const summ_counter_key[SC_COUNT];
+/*
+ * The precision of --gitk-runs=auto: the 95% confidence interval of the
+ * geometric mean of elapsed per user-CPU second, in % of it, when every
+ * run has its CPU times and 0.1 s of user time or more ("elapsed_per_user"
+ * in *WHAT), else that of the mean elapsed time ("elapsed"); NaN with
+ * fewer than 2 runs.
+ */
+double summ_precision(const struct summ_run *r, const char **what);
+/*
+ * The 95% confidence interval of the geometric mean of V[0..N) (all > 0),
+ * as % above it; NaN when N < 2.
+ */
+double summ_geo_ci95_pct(const double *v, size_t n);
 
 /* summarize-highorder.c */
 /* Fill R's high-order figures from its highorder and kmsg parts. */
@@ -203,6 +254,14 @@ void summ_highorder_line(FILE *f, const struct summ_run *r);
  * when the kernel log had failures with an order.
  */
 void summ_highorder_text(FILE *f, const struct summ_run *r);
+
+/* summarize-vm.c */
+/* Load and check vm.json and device.json (absent: left out silently). */
+void summ_vm_read(struct summ_run *r);
+/* result.json's "vm" and "device" objects, where the run had them. */
+void summ_vm_json(struct json *j, const struct summ_run *r);
+/* summary.txt's "vm:", "vm cmdline:" and "device:" lines, likewise. */
+void summ_vm_text(FILE *f, const struct summ_run *r);
 
 /* summarize-result.c */
 /* Write result.json's content to F. */

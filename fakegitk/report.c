@@ -100,6 +100,10 @@ static void write_json(const struct fg_config *c, const struct totals *t,
 		json_ns_as_s(&j, "user_s", c->res[i].user_ns);
 		json_ns_as_s(&j, "sys_s", c->res[i].sys_ns);
 		json_u64(&j, "lines", c->res[i].lines);
+		if (c->res[i].has_runq)
+			json_ns_as_s(&j, "runq_s", c->res[i].runq_ns);
+		else
+			json_null(&j, "runq_s");
 		json_object_end(&j);
 	}
 	json_array_end(&j);

@@ -31,6 +31,7 @@
 #include <zlib.h>
 
 #include "lib/err.h"
+#include "lib/parse.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
@@ -718,11 +719,34 @@ static uint64_t tv_ns(const struct timeval *tv)
 	       (uint64_t)tv->tv_usec * 1000u;
 }
 
+/*
+ * The time this (single-threaded) process has spent runnable but waiting
+ * for a CPU, the second field of /proc/self/schedstat (ns); false where
+ * the kernel keeps no scheduler statistics.
+ */
+static bool runq_wait(uint64_t *ns)
+{
+	char buf[128], *sp, *end;
+	ssize_t n = read_small_file("/proc/self/schedstat", buf, sizeof(buf));
+
+	if (n <= 0)
+		return false;
+	sp = strchr(buf, ' ');
+	if (!sp)
+		return false;
+	end = strchr(sp + 1, ' ');
+	if (end)
+		*end = '\0';
+	return !parse_u64(sp + 1, ns);
+}
+
 int walk_history(const struct walk_opts *o, unsigned iter,
 		 struct walk_result *res, struct children_map *map_out)
 {
 	struct rusage ru0, ru1;
 	struct walker w;
+	uint64_t rq0 = 0, rq1 = 0;
+	bool rq;
 	int r;
 
 	memset(&w, 0, sizeof(w));
@@ -737,6 +761,7 @@ int walk_history(const struct walk_opts *o, unsigned iter,
 	/* The faults are counted over a span that holds the timed one. */
 	if (getrusage(RUSAGE_SELF, &ru0))
 		memset(&ru0, 0, sizeof(ru0));
+	rq = runq_wait(&rq0);
 	res->start_ns = w.last_line_ns = mono_ns();
 	r = open_repo(&w);
 	if (!r)
@@ -755,6 +780,8 @@ int walk_history(const struct walk_opts *o, unsigned iter,
 		res->user_ns = tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime);
 		res->sys_ns = tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
 	}
+	res->has_runq = rq && runq_wait(&rq1) && rq1 >= rq0;
+	res->runq_ns = res->has_runq ? rq1 - rq0 : 0;
 	release(&w, r ? NULL : map_out);
 	return r;
 }

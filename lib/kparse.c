@@ -371,6 +371,65 @@ int kparse_pid_stat(const char *buf, size_t len, uint64_t *majflt,
 	return 0;
 }
 
+int kparse_pid_cpu(const char *buf, size_t len, struct kparse_pid_cpu *out)
+{
+	struct kparse_pid_cpu c;
+	uint64_t u;
+	int64_t i64, cut, cst;
+	struct tok t;
+	char state;
+	int i, r;
+
+	r = pid_stat_state(buf, len, &t, &state);
+	if (r)
+		return r;
+	if ((r = tok_i64(&t, &c.ppid)))
+		return r;
+	/* pgrp, session, tty_nr, tpgid: signed (tpgid is often -1) */
+	for (i = 0; i < 4; i++)
+		if ((r = tok_i64(&t, &i64)))
+			return r;
+	if ((r = tok_u64(&t, &c.flags)))
+		return r;
+	/* minflt, cminflt, majflt, cmajflt */
+	for (i = 0; i < 4; i++)
+		if ((r = tok_u64(&t, &u)))
+			return r;
+	if ((r = tok_u64(&t, &c.utime)) || (r = tok_u64(&t, &c.stime)) ||
+	    (r = tok_i64(&t, &cut)) || (r = tok_i64(&t, &cst)))
+		return r;
+	if (cut < 0 || cst < 0)
+		return -EINVAL;
+	c.cutime = (uint64_t)cut;
+	c.cstime = (uint64_t)cst;
+	*out = c;
+	return 0;
+}
+
+int kparse_proc_stat_busy(const char *buf, size_t len, uint64_t *ticks)
+{
+	uint64_t v[3];
+	struct tok t;
+	const char *line;
+	size_t n, pos = 0;
+	int i, r;
+
+	if (!kparse_line(buf, len, &pos, &line, &n) || n < 4 ||
+	    memcmp(line, "cpu ", 4))
+		return -EINVAL;
+	/* "cpu" is padded to the width of "cpu0": one blank or more. */
+	for (pos = 3; pos < n && line[pos] == ' '; pos++)
+		;
+	tok_init(&t, line + pos, n - pos, ' ');
+	for (i = 0; i < 3; i++)
+		if ((r = tok_u64(&t, &v[i])))
+			return r;
+	if (v[0] > UINT64_MAX - v[1] || v[0] + v[1] > UINT64_MAX - v[2])
+		return -ERANGE;
+	*ticks = v[0] + v[1] + v[2];
+	return 0;
+}
+
 int kparse_pid_start(const char *buf, size_t len, char *state, uint64_t *start)
 {
 	uint64_t u, st;

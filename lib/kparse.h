@@ -99,6 +99,25 @@ int kparse_psi(const char *buf, size_t len, struct kparse_psi *out);
 int kparse_pid_stat(const char *buf, size_t len, uint64_t *majflt,
 		    uint64_t *cmajflt);
 
+/* The CPU figures of a /proc/PID/stat line (times in clock ticks). */
+struct kparse_pid_cpu {
+	int64_t ppid;
+	uint64_t flags; /* PF_KTHREAD (0x00200000): a kernel thread */
+	uint64_t utime, stime;
+	uint64_t cutime, cstime; /* of its children it has waited for */
+};
+
+/* /proc/PID/stat: fields 4 (ppid) to 17 (cstime) well formed. */
+int kparse_pid_cpu(const char *buf, size_t len, struct kparse_pid_cpu *out);
+
+/*
+ * /proc/stat: the busy time of all CPUs, in clock ticks, from its first
+ * line "cpu  USER NICE SYSTEM IDLE ...": USER + NICE + SYSTEM, the time
+ * tasks spent on the CPUs (guests are inside USER); interrupts, idle,
+ * iowait and steal apart.
+ */
+int kparse_proc_stat_busy(const char *buf, size_t len, uint64_t *ticks);
+
 /* /proc/PID/status: the line "KEY:<blanks>N kB" -> N (KiB). */
 int kparse_status_kb(const char *buf, size_t len, const char *key,
 		     uint64_t *kb);

@@ -81,6 +81,7 @@ static void usage(int status)
 	/* clang-format off */
 	printf("Usage: latency-machine begin --owner=PID\n"
 	       "  or:  latency-machine record --owner=PID KIND [ARG]...\n"
+	       "  or:  latency-machine set --owner=PID NAME VALUE\n"
 	       "  or:  latency-machine restore [--owner=PID]\n"
 	       "  or:  latency-machine show [--format=FORMAT]\n"
 	       "  or:  latency-machine shrink --owner=PID --keep=SIZE [--dry-run] [--timeout=TIME]\n"
@@ -105,6 +106,9 @@ static void usage(int status)
 	       "reset, and hot_remove when the run made it), zramnew LIST (hot_remove the\n"
 	       "zram devices not in LIST, the ones before a hot_add, never set up), pid PID\n"
 	       "(SIGTERM, then SIGKILL, if still the same process).\n"
+	       "set records NAME's value the first time the run sets it (a sysctl vm.NAME,\n"
+	       "or a sysfs knob under /sys/kernel/mm/, /sys/module/zswap/parameters/ or a\n"
+	       "block device's queue/read_ahead_kb), then writes VALUE.\n"
 	       "The record is LATENCY_STATE_DIR/state (default /var/lib/latency-tests/state).\n"
 	       "Exit status: 0 done, 1 failed (restore: a change kept), 2 usage error, 3 another\n"
 	       "run is in progress or the machine cannot do it.\n");
@@ -197,6 +201,14 @@ static int cmd_record(const struct cmdline *cl, struct run_info *ri)
 	free(line);
 	(void)close(dirfd);
 	return EXIT_OK;
+}
+
+static int cmd_set(const struct cmdline *cl, struct run_info *ri)
+{
+	(void)ri;
+	if (cl->nargs != 2)
+		usage_error("set: takes NAME and VALUE");
+	return set_knob(cl->owner, cl->args[0], cl->args[1]);
 }
 
 static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
@@ -378,6 +390,7 @@ static int cmd_shrink(const struct cmdline *cl, struct run_info *ri)
 static const struct command commands[] = {
 	{ "begin", HAS_OWNER, HAS_OWNER, false, cmd_begin },
 	{ "record", HAS_OWNER, HAS_OWNER, true, cmd_record },
+	{ "set", HAS_OWNER, HAS_OWNER, true, cmd_set },
 	{ "restore", HAS_OWNER, 0, false, cmd_restore },
 	{ "show", HAS_FORMAT, 0, false, cmd_show },
 	{ "shrink", HAS_OWNER | HAS_KEEP | HAS_DRY_RUN | HAS_TIMEOUT, HAS_KEEP,

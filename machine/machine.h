@@ -176,6 +176,15 @@ bool entry_undo(const struct record_entry *e, const char *prefix);
  */
 size_t record_restore(int dirfd, struct record *r, const char *prefix);
 
+/* ---- machine-set.c ---- */
+
+/*
+ * The set subcommand: record the knob NAME's value the first time OWNER's
+ * run sets it, then write VALUE.  Returns the exit status; dies on bad
+ * input (2), a knob this machine does not have (3) or a refused value (1).
+ */
+int set_knob(pid_t owner, const char *name, const char *value);
+
 /* ---- machine-shrink.c ---- */
 
 struct shrink_opts {

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/err.h"
 #include "lib/kparse.h"
@@ -22,6 +23,7 @@
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
+#include "monitors/cpu-time.h"
 #include "monitors/monitor.h"
 
 enum {
@@ -30,6 +32,7 @@ enum {
 	OPT_CGROUP,
 	OPT_PROC,
 	OPT_SNAPSHOT,
+	OPT_SUITE_PID,
 };
 
 /* clang-format off */
@@ -40,6 +43,7 @@ static const struct option long_options[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "proc", required_argument, NULL, OPT_PROC },
 	{ "snapshot", no_argument, NULL, OPT_SNAPSHOT },
+	{ "suite-pid", required_argument, NULL, OPT_SUITE_PID },
 	OPT_LONG_END
 };
 /* clang-format on */
@@ -133,6 +137,7 @@ struct vmstat {
 	const char *proc;   /* "/proc" or --proc DIR */
 	bool fake;	    /* --proc: prefer FILE.<sample> */
 	long pid;	    /* --pid, 0 for none */
+	long suite_pid;	    /* --suite-pid, 0 for none */
 	const char *cgroup; /* --cgroup, NULL for none */
 	int cg_version;	    /* 1 or 2 once known, 0 before */
 	bool psi;	    /* /proc/pressure/memory readable */
@@ -148,12 +153,14 @@ static void usage(int status)
 		usage_error(NULL);
 	/* clang-format off */
 	printf("Usage: %s [OPTION]...\n"
-	       "  or:  %s --snapshot [--cgroup=PATH] [--proc=DIR] [-o FILE]\n"
+	       "  or:  %s --snapshot [--cgroup=PATH] [--suite-pid=PID] [--proc=DIR] [-o FILE]\n"
 	       "Sample /proc/vmstat and pressure stall information at fixed intervals,\n"
 	       "or read them once and write one JSON object.\n"
 	       "\n"
 	       "      --snapshot       read the counters once, write them as JSON (to -o FILE,\n"
 	       "                       atomically) and exit\n"
+	       "      --suite-pid=PID  --snapshot: also the CPU time of PID and every process\n"
+	       "                       below it (the suite), beside the machine's busy time\n"
 	       "  -i, --interval=TIME  time between samples (default 1s)\n"
 	       "      --pid=PID        also sample this process's major faults and swap\n"
 	       "      --cgroup=PATH    also sample this memory cgroup (v1 or v2 directory)\n"
@@ -564,7 +571,7 @@ struct snap {
 		const char *key;
 		bool have; /* else null */
 		uint64_t v;
-	} f[N_SNAP_VM + 16];
+	} f[N_SNAP_VM + 24];
 	size_t n;
 };
 
@@ -618,6 +625,22 @@ static int snap_cgroup(const struct vmstat *s, struct snap *sn)
 }
 
 /*
+ * Who used the CPUs, in clock ticks: all of them, the suite's process tree
+ * (--suite-pid) and the kernel's threads; null where /proc/stat cannot be
+ * read or the suite's process is not there.
+ */
+static void snap_cpu(const struct vmstat *s, struct snap *sn)
+{
+	struct cpu_time t;
+	bool have = !cpu_time_read(s->proc, s->suite_pid, &t);
+
+	snap_add(sn, "cpu_busy_ticks", have, t.busy);
+	snap_add(sn, "suite_cpu_ticks", have && t.has_suite, t.suite);
+	snap_add(sn, "kthreads_cpu_ticks", have, t.kthreads);
+	snap_add(sn, "clock_ticks_per_s", have, (uint64_t)sysconf(_SC_CLK_TCK));
+}
+
+/*
  * --snapshot: read every counter once and write one JSON object, atomically
  * to -o FILE or to stdout.  Returns the exit status.
  */
@@ -654,6 +677,7 @@ static int snapshot(struct vmstat *s, int argc, char **argv)
 		 have, &p);
 	if (s->cgroup)
 		version = snap_cgroup(s, &sn);
+	snap_cpu(s, &sn);
 	ri.end_real_ns = real_ns();
 
 	r = atomic_open(&af, out);
@@ -711,6 +735,10 @@ static void parse_options(struct vmstat *s, int argc, char **argv)
 		case OPT_SNAPSHOT:
 			s->snapshot = true;
 			break;
+		case OPT_SUITE_PID:
+			s->suite_pid = (long)opt_u64("--suite-pid", optarg, 1,
+						     INT32_MAX);
+			break;
 		default:
 			usage(EXIT_USAGE);
 		}
@@ -727,6 +755,8 @@ static void parse_options(struct vmstat *s, int argc, char **argv)
 
 		if (no)
 			usage_error("%s does not apply to --snapshot", no);
+	} else if (s->suite_pid) {
+		usage_error("--suite-pid goes with --snapshot");
 	}
 }
 

@@ -107,12 +107,6 @@ confine_swap_make() {
 	mkswap -q "$1" >/dev/null
 }
 
-# confine_sysctl_file NAME: the /proc/sys file of the sysctl NAME
-# (vm.page-cluster).
-confine_sysctl_file() {
-	printf '/proc/sys/%s\n' "$(printf '%s' "$1" | tr . /)"
-}
-
 # confine_calibration_key REPO FAKE_GITK GITK_ARGS: what fake-gitk's
 # footprint depends on (the repository, its refs, the options, the
 # version) as a 16-digit hash.

@@ -154,7 +154,22 @@ setup() {
 	run mkdir -p "$mount"
 	run mount "/dev/$name/scratch" "$mount"
 	run swapon "/dev/$name/swap"
+	[ "$dry_run" = yes ] || describe >"$mount/latency-device.json" ||
+		die "cannot write $mount/latency-device.json"
 	echo "# ready: latency-run-test --scratch=$mount --swap=/dev/$name/swap"
+}
+
+# describe: the stack as JSON, for the results made on it (latency-run-test
+# --scratch=MOUNT copies it into the result as device.json).
+describe() {
+	printf '{\n  "stack": "crypt-lvm",\n  "cipher": "aes-xts-plain64",\n'
+	printf '  "key_bits": 512,\n  "key": "random, thrown away",\n'
+	printf '  "lv": %s,\n' "$(json_string "$name/scratch")"
+	printf '  "swap_lv": %s,\n' "$(json_string "$name/swap")"
+	printf '  "fs": "ext3",\n  "device": %s,\n' "$(json_string "$device")"
+	printf '  "scratch_size": %s,\n' "$(json_string "$scratch_size")"
+	printf '  "swap_size": %s,\n' "$(json_string "$swap_size")"
+	printf '  "mount": %s\n}\n' "$(json_string "$mount")"
 }
 
 teardown() {

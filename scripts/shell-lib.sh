@@ -81,3 +81,33 @@ log_cmd() {
 	shift
 	printf '%s\n' "$(quote_args "$@")" >>"$_log"
 }
+
+# lt_find_prog TOP BINDIR NAME: the program's path, from
+# LATENCY_TESTS_BINDIR, the built tree TOP (any folder: TOP/FOLDER/NAME),
+# the installed BINDIR (unless left as @bindir@), or PATH.
+lt_find_prog() {
+	if [ -n "${LATENCY_TESTS_BINDIR:-}" ] && [ -x "$LATENCY_TESTS_BINDIR/$3" ]; then
+		echo "$LATENCY_TESTS_BINDIR/$3"
+		return 0
+	fi
+	for _f in "$1"/*/"$3"; do
+		[ -f "$_f" ] && [ -x "$_f" ] && {
+			echo "$_f"
+			return 0
+		}
+	done
+	if case $2 in @*) false ;; *) [ -x "$2/$3" ] ;; esac then
+		echo "$2/$3"
+	elif command -v "$3" >/dev/null 2>&1; then
+		command -v "$3"
+	else
+		return 1
+	fi
+}
+
+# json_string S: S as a JSON string on stdout (no newline), control
+# characters left out.
+json_string() {
+	printf '"%s"' "$(printf '%s' "$1" | tr -d '\000-\037' |
+		sed 's/\\/\\\\/g; s/"/\\"/g')"
+}

@@ -2,11 +2,30 @@
 # Helpers of the latency-compare tests (t58xx), sourced after test-lib.sh.
 # shellcheck shell=sh
 
-# Field NAME of the CSV row of LABEL in FILE.
+# Field NAME of the CSV row of LABEL in FILE (fields may be quoted, with
+# commas and doubled quotes inside).
 csv_get() {
-	awk -F, -v name="$1" -v label="$2" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == label { print $col[name] }' "$3"
+	awk -v name="$1" -v label="$2" '
+		function split_csv(s, f,    n, i, c, q, cur) {
+			n = 1; q = 0; cur = ""
+			for (i = 1; i <= length(s); i++) {
+				c = substr(s, i, 1)
+				if (q && c == "\"" && substr(s, i + 1, 1) == "\"") {
+					cur = cur c; i++
+				} else if (c == "\"") {
+					q = !q
+				} else if (c == "," && !q) {
+					f[n++] = cur; cur = ""
+				} else {
+					cur = cur c
+				}
+			}
+			f[n] = cur
+			return n
+		}
+		NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
+		{ split_csv($0, f) }
+		f[1] == label { print f[col[name]] }' "$3"
 }
 
 # The member KEY of the change object in the JSON report FILE (with one

@@ -36,7 +36,7 @@ test_expect_success JQ 'the JSON result carries the fields of doc/design.md, con
 	test_json out.json ".iterations[0] | [.commits, .interrupted, .lines] |
 		tojson" "[18,false,0]" &&
 	test_json out.json ".iterations[0] | [.elapsed_s, .start_mono_s,
-		.end_mono_s, .majflt, .minflt, .user_s, .sys_s] |
+		.end_mono_s, .majflt, .minflt, .user_s, .sys_s, .runq_s] |
 		map(type == \"number\") | all" true &&
 	test_json out.json .commit_graph false &&
 	test_json out.json .interrupted false

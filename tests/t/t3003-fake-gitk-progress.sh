@@ -109,6 +109,11 @@ test_expect_success 'user_s and sys_s: the CPU time of each load, some of it spe
 		.user_s + .sys_s < 600] | length == 3 and all" true
 '
 
+test_expect_success JQ 'runq_s: the wait for a CPU of each load, within its time' '
+	jq -e "[.iterations[] | .runq_s >= 0 and .runq_s <= .elapsed_s]
+		| length == 3 and all" t.json
+'
+
 test_expect_success 'what the driver reads: iterations[0] of one load with --reread' '
 	fake-gitk --iterations 1 --format json -o one.json --reread gen >out 2>err &&
 	test_json one.json ".iterations | length" 1 &&
@@ -116,11 +121,11 @@ test_expect_success 'what the driver reads: iterations[0] of one load with --rer
 		"$iteration_keys" &&
 	test_json one.json ".iterations[0] | [.commits, .interrupted, .lines] |
 		tojson" "[3000,false,$(wc -l <out | tr -d " ")]" &&
-	for k in elapsed_s start_mono_s end_mono_s user_s sys_s; do
+	for k in elapsed_s start_mono_s end_mono_s user_s sys_s runq_s; do
 		iter_values $k one.json || return 1
 	done >v &&
 	grep -c "^[0-9]*\\.[0-9]\\{9\\}$" v >n &&
-	echo 5 >expect && test_cmp expect n
+	echo 6 >expect && test_cmp expect n
 '
 
 test_expect_success 'elapsed_s is end_mono_s - start_mono_s' '

@@ -74,6 +74,7 @@ precision=2
 max-runs=10
 time-budget=6m
 sysctl=
+interleave=
 quick=no
 EOF_
 
@@ -135,8 +136,26 @@ test_expect_success 'bad values stop the run before any work (exit 2)' '
 	bad_option "invalid value '\''cgroup'\'' for --confine (expected auto, global, memcg or none)" --confine=cgroup &&
 	bad_option "invalid value '\''x'\'' for --gitk-runs (expected a whole number)" --gitk-runs=x &&
 	bad_option "invalid value '\''vm.page-cluster'\'' for --sysctl (expected NAME=VALUE[,NAME=VALUE]...)" --sysctl=vm.page-cluster &&
-	bad_option "invalid sysctl name '\''vm/../x'\'' in --sysctl" --sysctl=vm/../x=1 &&
-	bad_option "invalid sysctl value '\''1;reboot'\'' in --sysctl (letters, digits and . _ : - only)" "--sysctl=vm.swappiness=1;reboot"
+	bad_option "invalid knob '\''vm/../x'\'' in --sysctl: only sysctls under vm. may be changed (vm.NAME)" --sysctl=vm/../x=1 &&
+	bad_option "invalid knob value '\''1;reboot'\'' in --sysctl (letters, digits, . _ : - [ ] and single spaces only)" "--sysctl=vm.swappiness=1;reboot" &&
+	bad_option "invalid knob '\''kernel.core_pattern'\'' in --sysctl: only sysctls under vm. may be changed (vm.NAME)" --sysctl=kernel.core_pattern=x &&
+	bad_option "invalid knob '\''vm.drop_caches'\'' in --sysctl: a write-only trigger has no value to restore" --sysctl=vm.drop_caches=3 &&
+	bad_option "invalid knob '\''/sys/power/state'\'' in --sysctl: only sysfs knobs under /sys/kernel/mm/, /sys/module/zswap/parameters/ and a block device'\''s queue/read_ahead_kb may be changed" --sysctl=/sys/power/state=mem &&
+	bad_option "invalid knob '\''/sys/kernel/mm/../../power/state'\'' in --interleave: not a clean absolute path" --interleave=/sys/kernel/mm/../../power/state=a,b &&
+	bad_option "invalid value '\''vm.page-cluster=3'\'' for --interleave (expected NAME=A,B: one knob, two values)" --interleave=vm.page-cluster=3 &&
+	bad_option "invalid value '\''vm.page-cluster=1,2,3'\'' for --interleave (expected NAME=A,B: one knob, two values)" --interleave=vm.page-cluster=1,2,3 &&
+	bad_option "invalid knob value '\''0;reboot'\'' in --interleave (letters, digits, . _ : - [ ] and single spaces only)" "--interleave=vm.page-cluster=3,0;reboot" &&
+	bad_option "--interleave and --sysctl both set '\''vm.page-cluster'\''" --interleave=vm.page-cluster=3,0 --sysctl=vm/page-cluster=1
+'
+
+test_expect_success 'sysfs knobs and THP choices in --sysctl; --interleave with --quick: 5 runs an arm' '
+	"$rt" --print-config --sysctl="/sys/kernel/mm/transparent_hugepage/enabled=never,vm.page-cluster=0" >config &&
+	grep -x "sysctl=/sys/kernel/mm/transparent_hugepage/enabled=never,vm.page-cluster=0" config &&
+	"$rt" --quick --interleave=/sys/module/zswap/parameters/enabled=N,Y --print-config >config &&
+	grep -x "interleave=/sys/module/zswap/parameters/enabled=N,Y" config &&
+	grep -x "gitk-runs=5" config &&
+	"$rt" --quick --interleave=vm.page-cluster=3,0 --gitk-runs=2 --print-config >config &&
+	grep -x "gitk-runs=2" config
 '
 
 test_expect_success 'the label defaults to uname -r' '

@@ -15,9 +15,11 @@ for d in /dev/loop0 /dev/loop1 /dev/loop7; do
 	fi
 done
 [ -n "$dev" ] && test_set_prereq BLOCKDEV
+# A /dev/mapper/control node without the driver behind it (a host whose
+# kernel has no device-mapper, after lvm2 was installed) is no DM.
 if test_have_prereq ROOT && [ -e /dev/mapper/control ] &&
 	command -v cryptsetup >/dev/null && command -v lvcreate >/dev/null &&
-	command -v losetup >/dev/null; then
+	command -v losetup >/dev/null && dmsetup version >/dev/null 2>&1; then
 	test_set_prereq DM
 fi
 

@@ -193,7 +193,10 @@ test_expect_success JQ 'gitk-runs=auto stops at the precision, or at max-runs' '
 	json_get res/auto-2/result.json "[.runs.asked, .runs.done, .runs.stopped_by] | map(tostring) | join(\" \")" >got &&
 	echo "auto 4 max-runs" >expect &&
 	test_cmp expect got &&
-	grep -x "stopped by: max-runs; precision target 0.001%, max runs 4, time budget 360 s" res/auto-2/summary.txt
+	grep -x "stopped by: max-runs; precision target 0.001%, max runs 4, time budget 360 s; precision of elapsed" res/auto-2/summary.txt &&
+	jq -r ".runs.precision_of" res/auto-2/result.json >got &&
+	echo elapsed >expect &&
+	test_cmp expect got
 '
 
 test_expect_success CONFINE,JQ 'memcg pressure: the footprint calibrated once, divided by the ratio' '

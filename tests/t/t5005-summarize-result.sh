@@ -77,7 +77,7 @@ test_expect_success JQ 'the header, the statistics, pressure and runs' '
 	echo "{\"mode\":\"memcg\",\"why\":\"--quick keeps memcg: safe on shared machines and in CI\",\"ratio\":4,\"footprint_bytes\":314572800,\"memory_bytes\":78643200,\"calibration\":\"measured\",\"calibration_peak_rss_bytes\":314572800,\"shrink\":{\"floor_bytes\":1073741824,\"goal_bytes\":2147483648,\"offline_blocks\":3,\"offline_bytes\":402653184,\"hugetlb_pages\":10000,\"hugetlb_bytes\":20971520000,\"mem_total_before\":25769803776,\"mem_total_after\":25367150592,\"reserve_bytes\":180355072,\"workload_free_bytes\":78643200,\"reached\":true}}" >expect &&
 	test_cmp expect pressure &&
 	json_get full/result.json "[.runs, .confinement] | tojson" >runs &&
-	echo "[{\"asked\":\"auto\",\"done\":3,\"warmup\":1,\"stopped_by\":\"precision\",\"precision_pct\":2,\"max_runs\":20,\"time_budget_s\":600},{\"mem_limit\":\"75M\",\"swap\":\"512M\"}]" >expect &&
+	echo "[{\"asked\":\"auto\",\"done\":3,\"warmup\":1,\"stopped_by\":\"precision\",\"precision_pct\":2,\"max_runs\":20,\"time_budget_s\":600,\"precision_of\":\"elapsed_per_user\"},{\"mem_limit\":\"75M\",\"swap\":\"512M\"}]" >expect &&
 	test_cmp expect runs &&
 	json_get full/result.json ".notes | tojson" >notes &&
 	echo "[\"unconfined: no memory limit 64M (not root)\",\"swap readahead: page-cluster 3\",\"fake-gitk-3: allocstall went backwards between the snapshots\",\"trace-events.log: 1 malformed lines ignored\"]" >expect &&
@@ -176,7 +176,7 @@ test_expect_success 'a partial run: 1 of 3 runs, the interrupted one not counted
 	EOF
 	test_cmp expect head &&
 	grep -x "pressure: none: no memory pressure was applied: not root: the workloads ran unconfined" partial/summary.txt &&
-	grep -x "  fake-gitk-1 elapsed_s=692.258 majflt=12 pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=200" partial/summary.txt &&
+	grep -x "  fake-gitk-1 elapsed_s=692.258 majflt=12 pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=200 wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" partial/summary.txt &&
 	! grep fake-gitk-2 partial/summary.txt
 '
 
@@ -200,11 +200,13 @@ test_expect_success 'missing parts: nulls and notes, never a crash' '
 	bare HighOrder: none (not probed)
 
 	runs: 2 of n/a counted fake-gitk runs (warmup n/a)
-	stopped by: n/a; precision target n/a, max runs n/a, time budget n/a
+	stopped by: n/a; precision target n/a, max runs n/a, time budget n/a; precision of elapsed
 	elapsed: mean n/a, stddev n/a, CoV n/a, 95% CI of the mean +/-n/a
 	cpu: user mean n/a, CoV n/a (the same work every run: the machine'\''s own spread); sys mean n/a, CoV n/a
-	  fake-gitk-1 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=n/a
-	  fake-gitk-2 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=n/a
+	per user-CPU second: elapsed_per_user geometric mean n/a, CoV n/a, 95% CI +/-n/a; sys_per_user mean n/a, wait_per_user mean n/a
+	machine: runq mean n/a (fake-gitk waiting for a CPU; without it, elapsed per user-CPU second n/a), others_cpu mean n/a (the rest of the machine'\''s processes), kthreads_cpu mean n/a per run
+	  fake-gitk-1 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
+	  fake-gitk-2 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
 	pressure: mode=n/a ratio=n/a footprint_bytes=n/a memory_bytes=n/a calibration=n/a
 	pressure why: n/a
 	confinement: mem-limit=n/a swap=n/a
@@ -229,8 +231,8 @@ test_expect_success JQ 'missing parts in result.json' '
 		.partial_reason, .gitk_runs, .elapsed_mean_s, .failures,
 		.oom_kills, .pswpout_delta, .pressure, .runs, .confinement,
 		.latency, .monitors, has(\"seqbench\")] | tojson" >got &&
-	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"high_order\":null,\"user_s\":null,\"sys_s\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null}" &&
-	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null,\"highorder\":null},false]" >expect &&
+	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"high_order\":null,\"user_s\":null,\"sys_s\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null,\"wait_s\":null,\"elapsed_per_user\":null,\"sys_per_user\":null,\"wait_per_user\":null,\"runq_s\":null,\"elapsed_less_runq_per_user\":null,\"others_cpu_s\":null,\"kthreads_cpu_s\":null,\"pair\":null}" &&
+	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null,\"precision_of\":\"elapsed\"},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null,\"highorder\":null},false]" >expect &&
 	test_cmp expect got
 '
 
@@ -279,7 +281,7 @@ test_expect_success 'hostile strings: an escaped summary' '
 	grep -x "note: note with \\\\x1b\[31mcolour" hostile/summary.txt &&
 	grep -x "note: and ${fffd} a bad byte" hostile/summary.txt &&
 	! LC_ALL=C grep -q "$(printf "[\001-\010\013-\037\177]")" hostile/summary.txt &&
-	test_line_count = 24 hostile/summary.txt
+	test_line_count = 26 hostile/summary.txt
 '
 
 test_expect_success JQ 'hostile strings: valid JSON with the strings intact' '
@@ -346,7 +348,7 @@ test_expect_success JQ 'trace events: malformed lines counted, the rest summed' 
 	} >ev/trace-events.log &&
 	latency-summarize --result-dir=ev &&
 	grep "^  fake-gitk-1 " ev/summary.txt >got &&
-	echo "  fake-gitk-1 elapsed_s=2 majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=0.750 compact_s=3.000 psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=n/a" >expect &&
+	echo "  fake-gitk-1 elapsed_s=2 majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=0.750 compact_s=3.000 psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" >expect &&
 	test_cmp expect got &&
 	grep -x "note: trace-events.log: 6 malformed lines ignored" ev/summary.txt &&
 	test_json ev/result.json ".gitk_runs[0] | [.reclaim_s, .compact_s] |

@@ -158,7 +158,7 @@ test_expect_success '--stop-rule: runs, precision, max-runs, time-budget' '
 	latency-summarize --stop-rule --result-dir=u >out &&
 	echo stop= >expect && test_cmp expect out &&
 	test_expect_code 2 latency-summarize --stop-rule >out 2>err &&
-	grep -x "latency-summarize: --stop-rule takes only --result-dir" err
+	grep -x "latency-summarize: --stop-rule takes only --result-dir (and --paired-dir)" err
 '
 
 test_done

@@ -95,6 +95,10 @@ test_expect_success 'exact counters, the allocstall sum and nulls; a v2 cgroup' 
 	cg_swap_bytes 8192
 	cg_psi_memory_some_total_us 555
 	cg_psi_memory_full_total_us 444
+	cpu_busy_ticks null
+	suite_cpu_ticks null
+	kthreads_cpu_ticks null
+	clock_ticks_per_s null
 	EOF
 	test_cmp expect actual
 '
@@ -157,10 +161,48 @@ test_expect_success JQ 'an old kernel: one allocstall, workingset_refault, no PS
 	workingset_refault 77
 	psi_memory_some_total_us null
 	psi_memory_full_total_us null
+	cpu_busy_ticks null
+	suite_cpu_ticks null
+	kthreads_cpu_ticks null
+	clock_ticks_per_s null
 	EOF
 	test_cmp expect actual &&
 	test_json snap-old.json .cgroup null &&
 	test_json snap-old.json .cgroup_version null
+'
+
+# pid_stat DIR PID PPID FLAGS UTIME STIME CUTIME CSTIME: a fake
+# DIR/PID/stat, its command name holding spaces and parentheses.
+pid_stat() {
+	mkdir -p "$1/$2" &&
+	echo "$2 (a (b) c) S $3 $2 $2 0 -1 $4 0 0 0 0 $5 $6 $7 $8 20 0 1 0 100" \
+		>"$1/$2/stat"
+}
+
+test_expect_success 'who used the CPUs: all, the suite tree, the kernel threads' '
+	cp -R old cpu &&
+	printf "%s\n" "cpu  1000 50 500 9000 20 3 4 0 0 0" \
+		"cpu0 500 25 250 4500 10 1 2 0 0 0" >cpu/stat &&
+	pid_stat cpu 10 1 4194560 100 20 7 3 &&
+	pid_stat cpu 11 10 4194560 50 5 0 0 &&
+	pid_stat cpu 12 11 4194560 1 2 0 0 &&
+	pid_stat cpu 13 1 4194560 300 30 0 0 &&
+	pid_stat cpu 2 0 2129984 0 1 0 0 &&
+	pid_stat cpu 20 2 69238880 40 60 0 0 &&
+	mkdir cpu/self &&
+	latency-vmstat --snapshot --proc cpu --suite-pid 10 -o s.json &&
+	sed -n "/_ticks/p" s.json >actual &&
+	cat >expect <<-EOF &&
+	  "cpu_busy_ticks": 1550,
+	  "suite_cpu_ticks": 188,
+	  "kthreads_cpu_ticks": 101,
+	  "clock_ticks_per_s": $(getconf CLK_TCK)
+	EOF
+	test_cmp expect actual &&
+	latency-vmstat --snapshot --proc cpu --suite-pid 99 -o s.json &&
+	grep -x "  \"suite_cpu_ticks\": null," s.json &&
+	test_expect_code 2 latency-vmstat --suite-pid 10 --duration 1s 2>err &&
+	grep "^latency-vmstat: --suite-pid goes with --snapshot$" err
 '
 
 test_expect_success '-o is written atomically and replaces an old file' '

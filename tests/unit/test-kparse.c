@@ -742,6 +742,45 @@ static void test_mountinfo(void)
 	}
 }
 
+/* The CPU figures of a process and of the whole machine. */
+static void test_cpu(void)
+{
+	static const char stat[] = "77 (kworker/0:1 (x)) I 2 0 0 0 -1 "
+				   "69238880 0 0 0 0 123 45 6 7 20 0 1\n";
+	static const char *const bad[] = {
+		"77 (x) I 2 0 0 0 -1 69238880 0 0 0 0 123 45 -6 7\n",
+		"77 (x) I 2 0 0 0 -1 69238880 0 0 0 0 123 45 6\n",
+		"77 (x) I 2 0 0 0 -1 69238880 0 0 0 0 1x3 45 6 7\n",
+	};
+	static const char pstat[] = "cpu  48483 7 43679 261176 1259 0 642 0 0 "
+				    "0\ncpu0 22515 0 20391 134183 266 0 198 "
+				    "0 0 0\n";
+	struct kparse_pid_cpu c;
+	uint64_t busy = 0;
+	char *s = exact(stat);
+	size_t i;
+
+	is_int(kparse_pid_cpu(s, strlen(stat), &c), 0, "pid cpu");
+	ok(c.ppid == 2 && c.flags == 69238880 && c.utime == 123 &&
+		   c.stime == 45 && c.cutime == 6 && c.cstime == 7,
+	   "ppid 2, flags, utime 123, stime 45, cutime 6, cstime 7");
+	free(s);
+	for (i = 0; i < N(bad); i++) {
+		s = exact(bad[i]);
+		ok(kparse_pid_cpu(s, strlen(bad[i]), &c) < 0,
+		   "pid cpu: refuses bad case %zu", i);
+		free(s);
+	}
+	s = exact(pstat);
+	is_int(kparse_proc_stat_busy(s, strlen(pstat), &busy), 0, "/proc/stat");
+	is_u64(busy, 48483 + 7 + 43679, "busy: user + nice + system");
+	free(s);
+	is_int(kparse_proc_stat_busy(LIT("cpu0 1 2 3 4\n"), &busy), -EINVAL,
+	       "/proc/stat without the total line");
+	is_int(kparse_proc_stat_busy(LIT("cpu 1 -2 3 4\n"), &busy), -EINVAL,
+	       "/proc/stat with a sign");
+}
+
 int main(void)
 {
 	test_u64();
@@ -751,6 +790,7 @@ int main(void)
 	test_kv();
 	test_psi();
 	test_pid();
+	test_cpu();
 	test_kmsg();
 	test_syslog();
 	test_trace();

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+# lib-vm.sh: what the latency-vm tests share (sourced after test-lib.sh).
+# Each test has its own cache (kernels, images, repositories) in its
+# trash directory; a test that boots a real kernel takes it from
+# LATENCY_VM_TEST_KERNEL (a bzImage beside its lib/modules, as latency-vm
+# unpacks a package: latency-vm --build-image=quick --print-paths), never
+# from the network.
+
+vm=$abs_top_builddir/vm/latency-vm
+LATENCY_CACHE_DIR=$TRASH_DIRECTORY/cache
+export LATENCY_CACHE_DIR
+
+# The tools of the quick image (what latency-vm would install as root).
+if command -v qemu-system-x86_64 >/dev/null 2>&1; then
+	test_set_prereq QEMU
+fi
+_vm_tools=yes
+for _t in busybox cryptsetup lvm dmsetup mke2fs debugfs e2fsck mkswap kmod \
+	cpio dash; do
+	[ -x "/usr/sbin/$_t" ] || [ -x "/sbin/$_t" ] || [ -x "/usr/bin/$_t" ] ||
+		[ -x "/bin/$_t" ] || _vm_tools=no
+done
+[ $_vm_tools = no ] || test_set_prereq VM_TOOLS
+if [ -n "${LATENCY_VM_TEST_KERNEL:-}" ] && [ -f "$LATENCY_VM_TEST_KERNEL" ]; then
+	test_set_prereq VM_KERNEL
+fi
+
+# fake_bzimage FILE RELEASE: a kernel image in the x86 boot protocol
+# (version 2.03, RELEASE in its header) whose setup code is one
+# instruction, a jump to itself: QEMU loads it and the guest loops for
+# ever, saying nothing.
+fake_bzimage() {
+	head -c 2048 /dev/zero >"$1"
+	fake_put "$1" 497 '\001'		# setup_sects
+	fake_put "$1" 510 '\125\252'		# boot flag 0xaa55
+	fake_put "$1" 512 '\353\376'		# setup entry: jmp $
+	fake_put "$1" 514 'HdrS'
+	fake_put "$1" 518 '\003\002'		# protocol 2.03
+	fake_put "$1" 526 '\000\001'		# kernel_version at 0x300
+	fake_put "$1" 529 '\001'		# loadflags: LOADED_HIGH
+	fake_put "$1" 556 '\377\377\377\067'	# initrd_addr_max
+	fake_put "$1" 768 "$2 (test@localhost) #1\\000"
+}
+
+fake_put() {
+	# shellcheck disable=SC2059 # the bytes are printf escapes
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# vm_runs_left: the run directories latency-vm left in the cache.
+vm_runs_left() {
+	ls -d "$LATENCY_CACHE_DIR"/vm/run.* 2>/dev/null
+}

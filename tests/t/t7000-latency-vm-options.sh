@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='latency-vm: options, the kernel check, the QEMU command line and the image recipe (nothing booted)'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$abs_top_srcdir/tests/t/lib-vm.sh"
+
+test_expect_success 'bad values are usage errors, before any work' '
+	test_expect_code 2 "$vm" --memory=12X 2>err &&
+	grep -x "latency-vm: invalid value '\''12X'\'' for --memory (expected a size such as 512M)" err &&
+	test_expect_code 2 "$vm" --memory=32M 2>err &&
+	grep -x "latency-vm: invalid value '\''32M'\'' for --memory (at least 64M)" err &&
+	test_expect_code 2 "$vm" --cpus=0 2>err &&
+	test_expect_code 2 "$vm" --accel=hvf 2>err &&
+	grep -x "latency-vm: invalid value '\''hvf'\'' for --accel (expected auto, kvm or tcg)" err &&
+	test_expect_code 2 "$vm" --device=raid 2>err &&
+	test_expect_code 2 "$vm" --timeout=1h 2>err &&
+	grep -x "latency-vm: invalid value '\''1h'\'' for --timeout (expected a duration such as 90s or 5m)" err &&
+	test_expect_code 2 "$vm" --label=../x 2>err &&
+	test_expect_code 2 "$vm" --label=.hidden 2>err &&
+	test_expect_code 2 "$vm" "--cmdline=a\"b" 2>err &&
+	test_expect_code 2 "$vm" --build-image=iso 2>err &&
+	test_expect_code 2 "$vm" --print-paths 2>err &&
+	grep -x "latency-vm: --print-paths goes with --build-image" err &&
+	test_expect_code 2 "$vm" --setup=no-such-script 2>err &&
+	test_expect_code 2 "$vm" --device=crypt-lvm --disk-size=1G --swap-size=1G 2>err &&
+	grep "leaves no room for the scratch volume" err &&
+	grep -q "^Try '\''latency-vm --help'\'' for more information.$" err
+'
+
+test_expect_success 'the driver options after -- are checked as the driver checks them' '
+	test_expect_code 2 "$vm" -- --results=/tmp/x 2>err &&
+	grep -x "latency-vm: '\''--results'\'' is latency-vm'\''s to give: see latency-vm --help" err &&
+	test_expect_code 2 "$vm" -- --label x 2>err &&
+	grep -x "latency-vm: '\''--label'\'' is latency-vm'\''s to give: see latency-vm --help" err &&
+	test_expect_code 2 "$vm" -- --scratch=/x 2>err &&
+	test_expect_code 2 "$vm" -- --config=c 2>err &&
+	test_expect_code 2 "$vm" -- --gitk-runs=many 2>err &&
+	grep "^latency-vm: after --: " err &&
+	test_expect_code 2 "$vm" -- --no-such-driver-option 2>err &&
+	grep "^latency-vm: after --: " err
+'
+
+test_expect_success 'a kernel that is not a bootable image is refused, nothing made' '
+	printf "not a kernel\n" >notakernel &&
+	test_expect_code 1 "$vm" --kernel=notakernel --results=res 2>err &&
+	grep -x "latency-vm: --kernel=notakernel: '\''$PWD/notakernel'\'' is not a bootable x86 kernel image (no bzImage header)" err &&
+	! test -e res && test -z "$(vm_runs_left)" &&
+	test_expect_code 1 "$vm" --kernel=no-such-file 2>err &&
+	grep -x "latency-vm: --kernel=no-such-file: no such file, and not a Debian kernel package name (linux-image-...)" err
+'
+
+test_expect_success 'the release comes from the image header' '
+	fake_bzimage bzImage 9.8.7-test+ &&
+	( . "$abs_top_srcdir/scripts/shell-lib.sh" &&
+	  . "$abs_top_srcdir/scripts/vm-image.sh" &&
+	  vm_kernel_release bzImage >release ) &&
+	echo 9.8.7-test+ >expect &&
+	test_cmp expect release
+'
+
+test_expect_success VM_TOOLS '--dry-run: the QEMU command line, exactly' '
+	fake_bzimage bzImage 9.8.7-test &&
+	"$vm" --dry-run --kernel=bzImage --memory=384M --cpus=3 --accel=tcg \
+		--cmdline="zswap.enabled=1 quiet" --device=crypt-lvm \
+		-- --quick --commits=5000 >out 2>err &&
+	c=$LATENCY_CACHE_DIR &&
+	sed -n "/^qemu-system/p" out |
+		sed "s/quick-[0-9a-f]\{16\}/quick-KEY/g; s/test-[0-9a-f]\{16\}/test-KEY/g" >cmd &&
+	printf "%s\n" "qemu-system-x86_64 -name latency-vm -nodefaults -no-user-config -display none -no-reboot -machine q35 -accel tcg -cpu max -smp 3 -m 384M -kernel $PWD/bzImage -initrd $c/vm/images/initrd-9.8.7-test-KEY/initrd.img -append '\''console=ttyS0,115200 panic=-1 zswap.enabled=1 quiet'\'' -chardev file,id=console,path=RUNDIR/console.log -serial chardev:console -chardev pipe,id=control,path=RUNDIR/control -serial chardev:control -pidfile RUNDIR/qemu.pid -drive file=$c/vm/images/quick-KEY/rootfs.img,format=raw,if=none,id=root,readonly=on,cache=writeback -device virtio-blk-pci,drive=root,serial=lt-root -drive file=RUNDIR/results.img,format=raw,if=none,id=results,readonly=off,cache=writeback -device virtio-blk-pci,drive=results,serial=lt-results -drive file=RUNDIR/scratch.img,format=raw,if=none,id=scratch,readonly=off,cache=none -device virtio-blk-pci,drive=scratch,serial=lt-scratch -drive file=$c/vm/repos/repo-5000-137/repo.img,format=raw,if=none,id=repo,readonly=on,cache=writeback -device virtio-blk-pci,drive=repo,serial=lt-repo" >expect &&
+	test_cmp expect cmd &&
+	grep -x "# guest: latency-run-test --quick --commits=5000 --results=/mnt/results --label=9.8.7-test" out &&
+	! test -e "$c/vm/images" && ! test -e "$c/repo-5000-137" &&
+	! test -e results
+'
+
+test_expect_success VM_TOOLS '--dry-run: plain disks, a swap disk, KVM asked for where there is none' '
+	fake_bzimage bzImage 9.8.7-test &&
+	"$vm" --dry-run --kernel=bzImage --accel=tcg --disk-cache=writeback \
+		--label=base >out 2>err &&
+	grep -o -- "-drive file=RUNDIR/swap.img[^ ]*" out >swap &&
+	echo "-drive file=RUNDIR/swap.img,format=raw,if=none,id=swap,readonly=off,cache=writeback" >expect &&
+	test_cmp expect swap &&
+	grep -q -- "-m 512M .* -smp 2 \|-smp 2 -m 512M" out &&
+	grep -x "# guest: latency-run-test --results=/mnt/results --label=base" out &&
+	LATENCY_VM_KVM=$PWD/no-kvm test_expect_code 3 "$vm" --dry-run \
+		--kernel=bzImage --accel=kvm 2>err &&
+	grep -x "latency-vm: --accel=kvm: $PWD/no-kvm is not usable here" err
+'
+
+test_expect_success VM_TOOLS '--dry-run: the image recipe lists what goes in, from where' '
+	fake_bzimage bzImage 9.8.7-test &&
+	"$vm" --dry-run --kernel=bzImage --accel=tcg >out 2>err &&
+	grep -x "  exec /sbin/latency-vm-guest $abs_top_srcdir/scripts/vm-guest.sh" out &&
+	grep -x "  file /opt/latency-tests/bin/fake-gitk $abs_top_builddir/fakegitk/fake-gitk" out &&
+	grep -x "  file /opt/latency-tests/bin/latency-run-test $abs_top_builddir/latency-run-test" out &&
+	grep -x "  file /opt/latency-tests/share/confine.sh $abs_top_srcdir/scripts/confine.sh" out &&
+	grep -x "  link /usr/sbin/vgcreate lvm" out &&
+	grep -x "  exec /init $abs_top_srcdir/scripts/vm-initrd.sh" out &&
+	grep "^  file /lib/x86_64-linux-gnu/libgit2\.so" out &&
+	! grep "^  module " out
+'
+
+test_expect_success VM_TOOLS 'the initramfs recipe: the modules of the kernel, with their dependencies, in order' '
+	mkdir -p k/boot && fake_bzimage k/boot/vmlinuz-9.8.7-test 9.8.7-test &&
+	m=k/lib/modules/9.8.7-test &&
+	mkdir -p $m/kernel/a $m/kernel/b &&
+	: >$m/kernel/a/virtio.ko && : >$m/kernel/b/virtio_blk.ko &&
+	: >$m/kernel/b/dm-mod.ko && : >$m/kernel/b/dm-crypt.ko &&
+	printf "%s\n" "kernel/a/virtio.ko:" \
+		"kernel/b/virtio_blk.ko: kernel/a/virtio.ko" \
+		"kernel/b/dm-mod.ko:" "kernel/b/dm-crypt.ko: kernel/b/dm-mod.ko" \
+		>$m/modules.dep &&
+	"$vm" --dry-run --kernel=k/boot/vmlinuz-9.8.7-test --accel=tcg >out 2>err &&
+	sed -n "s/^  module \([^ ]*\) .*/\1/p" out >modules &&
+	printf "%s\n" kernel/a/virtio.ko kernel/b/virtio_blk.ko \
+		kernel/b/dm-mod.ko kernel/b/dm-crypt.ko >expect &&
+	test_cmp expect modules &&
+	grep -x "  module kernel/b/dm-crypt.ko $PWD/$m/kernel/b/dm-crypt.ko" out
+'
+
+test_done

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+test_description='latency-vm under QEMU with a kernel that never reports: the boot timeout, SIGTERM during the boot'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$abs_top_srcdir/tests/t/lib-vm.sh"
+
+test_have_prereq QEMU ||
+	test_skip_all 'qemu-system-x86_64 is not installed (package qemu-system-x86)'
+test_have_prereq VM_TOOLS ||
+	test_skip_all 'the quick image tools are not installed (busybox-static cryptsetup-bin lvm2 dmsetup e2fsprogs kmod cpio dash)'
+
+# A kernel QEMU boots that loops in its first instruction: the guest never
+# reaches the suite, whatever the timeout.
+fake_bzimage bzImage 9.8.7-loop
+
+test_expect_success 'a guest that never reports: stopped at the boot timeout, a partial result' '
+	test_expect_code 1 "$vm" --kernel=bzImage --accel=tcg --memory=128M \
+		--cpus=1 --boot-timeout=3s --results=res -- --commits=2000 \
+		>out 2>err &&
+	grep -x "latency-vm: the guest did not reach the suite within 3s (result in $PWD/res/9.8.7-loop)" err &&
+	r=res/9.8.7-loop &&
+	test -f $r/console.log && test -f $r/qemu.cmdline &&
+	grep -q "^  \"partial\": true,$" $r/result.json &&
+	grep -q "^  \"partial_reason\": \"the guest did not reach the suite within 3s\",$" $r/result.json &&
+	grep -q "^    \"accel\": \"tcg\",$" $r/result.json &&
+	grep -q "^    \"memory_bytes\": 134217728,$" $r/result.json &&
+	grep -q "^    \"outcome\": \"boot-timeout\"$" $r/result.json &&
+	sed -n 1p $r/summary.txt >line1 &&
+	echo "9.8.7-loop partial: no fake-gitk run completed" >expect &&
+	test_cmp expect line1 &&
+	grep -x "vm: kernel=9.8.7-loop accel=tcg memory_bytes=134217728 cpus=1 qemu=.*" $r/summary.txt &&
+	test -z "$(vm_runs_left)" &&
+	! pgrep -f "qemu-system-x86_64 -name latency-vm .*$LATENCY_CACHE_DIR" >/dev/null
+'
+
+test_expect_success 'a second run of the same label is LABEL-2, the first kept' '
+	test_expect_code 1 "$vm" --kernel=bzImage --accel=tcg --memory=128M \
+		--cpus=1 --boot-timeout=2s --results=res -- --commits=2000 \
+		2>err &&
+	test -f res/9.8.7-loop/result.json &&
+	grep -q "^  \"run_label\": \"9.8.7-loop-2\",$" res/9.8.7-loop-2/result.json &&
+	grep -q "^  \"label\": \"9.8.7-loop\",$" res/9.8.7-loop-2/result.json
+'
+
+test_expect_success 'SIGTERM during the boot: QEMU stopped, the disks removed, the result partial' '
+	"$vm" --kernel=bzImage --accel=tcg --memory=128M --cpus=1 \
+		--boot-timeout=5m --results=sig --label=sig -- --commits=2000 \
+		>out 2>err &
+	pid=$! &&
+	n=0 &&
+	while ! test -s "$(ls "$LATENCY_CACHE_DIR"/vm/run.*/qemu.pid 2>/dev/null | head -n 1)" &&
+		[ $n -lt 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done &&
+	qpid=$(cat "$LATENCY_CACHE_DIR"/vm/run.*/qemu.pid) &&
+	kill -0 "$qpid" &&
+	kill -TERM $pid &&
+	{ wait $pid; st=$?; } ;
+	test "$st" = 143 &&
+	! kill -0 "$qpid" 2>/dev/null &&
+	test -z "$(vm_runs_left)" &&
+	grep -q "^  \"partial_reason\": \"interrupted by SIGTERM\",$" sig/sig/result.json &&
+	grep -q "^    \"outcome\": \"stopped\"$" sig/sig/result.json
+'
+
+test_done

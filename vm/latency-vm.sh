@@ -1,0 +1,933 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# latency-vm: boots the kernel under test in QEMU (KVM where /dev/kvm is
+# usable, TCG otherwise) with the 2009 machine's memory, runs
+# latency-run-test inside on virtio disks backed by files (scratch, swap,
+# the repository made once on the host and shared read-only, and a results
+# disk), and brings the guest's result directory back as RESULTS/LABEL,
+# with the VM it ran in recorded (vm.json, result.json's "vm").  Also
+# builds the image a LAVA job boots (--build-image=package).  It
+# orchestrates only: the workloads, the monitors and the arithmetic are
+# the suite's programs, run inside the guest.  See latency-vm(1).
+#
+# Environment (defaults in brackets):
+#   LATENCY_TESTS_BINDIR   where the suite's programs are [the built tree
+#                          next to this script, else @bindir@, else PATH]
+#   LATENCY_TESTS_DATADIR  where the helpers (scripts/*.sh) are [scripts/
+#                          in the source tree, else @pkgdatadir@]
+#   LATENCY_CACHE_DIR      kernels, images and the repository
+#                          [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
+#   LATENCY_VM_QEMU        the QEMU program [qemu-system-x86_64]
+#   LATENCY_VM_KVM         the KVM device [/dev/kvm]
+#   LATENCY_VM_STOP_GRACE  seconds a stopped guest gets to write its
+#                          partial result before QEMU is killed [60]
+#   LATENCY_VM_APT_SOURCES the apt sources of the package image
+#                          [/etc/apt/sources.list.d/debian.sources, else
+#                          /etc/apt/sources.list]
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+version='@VERSION@'
+builtin_bindir='@bindir@'
+
+for datadir in "${LATENCY_TESTS_DATADIR:-}" "$top/scripts" '@pkgdatadir@'; do
+	[ -f "$datadir/vm-image.sh" ] && break
+done
+if ! [ -f "$datadir/vm-image.sh" ]; then
+	printf '%s: cannot find the helpers shell-lib.sh, vm-image.sh, ... (set LATENCY_TESTS_DATADIR)\n' \
+		"${0##*/}" >&2
+	exit 1
+fi
+# shellcheck source=scripts/shell-lib.sh
+. "$datadir/shell-lib.sh"
+# shellcheck source=scripts/vm-image.sh
+. "$datadir/vm-image.sh"
+# shellcheck source=scripts/vm-package.sh
+. "$datadir/vm-package.sh"
+
+# shellcheck disable=SC2154 # prog is set by shell-lib.sh (checked with -x)
+usage() {
+	print_stdout <<EOF
+Usage: $prog [OPTION]... [-- RUN-TEST-OPTION...]
+  or:  $prog --build-image=quick|package [--print-paths] [OPTION]...
+Boot a kernel under QEMU with the 2009 machine's memory, run
+latency-run-test inside with the options after --, and write the guest's
+result to RESULTS/LABEL like any other result.
+
+The guest:
+  --kernel=IMAGE|PACKAGE  the kernel: a bzImage file, or a Debian kernel
+                       package fetched with apt-get download into the
+                       cache and never installed (default linux-image-amd64)
+  --modules=DIR        the module tree of an IMAGE (lib/modules/RELEASE;
+                       default: the one beside an unpacked package's image)
+  --memory=SIZE        the guest's memory (default 512M, the 2009 mem=512M)
+  --cpus=N             virtual CPUs (default 2)
+  --cmdline=ARGS       more kernel command line (e.g. zswap.enabled=1)
+  --accel=auto|kvm|tcg  KVM where /dev/kvm is usable, else TCG (default auto)
+  --device=plain|crypt-lvm  the scratch and swap: a plain ext4 disk and a
+                       swap disk, or latency-device-setup's crypted LVM on
+                       the scratch disk (default plain)
+  --disk-size=SIZE     the scratch disk (default 4G, a sparse file)
+  --swap-size=SIZE     the swap (default 1G)
+  --disk-cache=MODE    QEMU's cache mode of the scratch and swap disks:
+                       none (the host's disk) or writeback (its page
+                       cache) (default none)
+  --setup=SCRIPT       a shell script the guest runs before the run
+  --timeout=DURATION   stop a run that has not finished (default 120m)
+  --boot-timeout=DURATION  stop a guest that has not reached the suite
+                       (default 5m)
+
+Results:
+  --results=DIR        results go to DIR/LABEL, or DIR/LABEL-2, ... so
+                       nothing is overwritten (default: ./results)
+  --label=LABEL        name of the run (default: the guest kernel's release)
+
+Images:
+  --build-image=KIND   build the quick image or the package image (a
+                       Debian root with the suite's .deb, for LAVA) and exit
+  --print-paths        with --build-image: print kernel=, initrd=,
+                       rootfs= and cmdline= lines
+  --deb=FILE           the .deb for the package image (default: built from
+                       this checkout with dpkg-buildpackage)
+  --dry-run            print the image recipe and the QEMU command line;
+                       build and boot nothing
+  -v, --verbose        copy the guest's console to stderr
+  -h, --help           display this help and exit
+  -V, --version        output version information and exit
+
+After --: latency-run-test's options (e.g. --quick, --seqbench=ARGS,
+--commits=N, --seed=N, --repo=PATH of the host), but not --results,
+--label, --scratch, --config, --print-config or --restore, which are
+latency-vm's; the guest adds --repo, --scratch and --swap for its disks.
+
+Sizes take binary suffixes (512M, 4G); durations take s and m.  Exit
+status: the guest's latency-run-test's (0 complete, 1 failed, 3
+unsupported), 1 when the guest did not boot, panicked or timed out (the
+console log is kept in the result), 2 usage error, 3 QEMU or a tool is
+missing here, 128+N stopped by signal N (the result is kept, partial).
+EOF
+	exit 0
+}
+
+# --- options -------------------------------------------------------------------
+opt_kernel=linux-image-amd64 opt_modules='' opt_memory=512M opt_cpus=2
+opt_cmdline='' opt_accel=auto opt_device=plain opt_disk_size=4G
+opt_swap_size=1G opt_disk_cache=none opt_setup='' opt_timeout=120m
+opt_boot_timeout=5m opt_results=results opt_label='' opt_build_image=''
+opt_print_paths=no opt_deb='' opt_dry_run=no opt_verbose=no
+
+# size_bytes OPTION VALUE: VALUE (binary suffixes) in bytes, or a usage
+# error.
+size_bytes() {
+	_n=${2%[kKMGT]}
+	case $_n in
+	'' | *[!0-9]* | 0*) usage_error "invalid value '$2' for --$1 (expected a size such as 512M)" ;;
+	esac
+	case $2 in
+	*[kK]) echo $((_n * 1024)) ;;
+	*M) echo $((_n * 1048576)) ;;
+	*G) echo $((_n * 1073741824)) ;;
+	*T) echo $((_n * 1099511627776)) ;;
+	*) echo "$_n" ;;
+	esac
+}
+
+# seconds OPTION VALUE: a duration (s, m) in seconds, or a usage error.
+seconds() {
+	_n=${2%[sm]}
+	case $_n in
+	'' | *[!0-9]* | 0*) usage_error "invalid value '$2' for --$1 (expected a duration such as 90s or 5m)" ;;
+	esac
+	case $2 in
+	*m) echo $((_n * 60)) ;;
+	*) echo "$_n" ;;
+	esac
+}
+
+parse_options() {
+	while [ $# -gt 0 ]; do
+		_o=$1
+		shift
+		case $_o in
+		--) break ;;
+		--*=*) _n=${_o%%=*} _v=${_o#*=} ;;
+		--kernel | --modules | --memory | --cpus | --cmdline | --accel | \
+			--device | --disk-size | --swap-size | --disk-cache | \
+			--setup | --timeout | --boot-timeout | --results | --label | \
+			--build-image | --deb)
+			[ $# -gt 0 ] || usage_error "option '$_o' requires an argument"
+			_n=$_o _v=$1
+			shift
+			;;
+		*) _n=$_o _v= ;;
+		esac
+		case $_n in
+		-h | --help) usage ;;
+		-V | --version) show_version "$version" "$top" ;;
+		-v | --verbose) opt_verbose=yes ;;
+		--dry-run) opt_dry_run=yes ;;
+		--print-paths) opt_print_paths=yes ;;
+		--kernel) opt_kernel=$_v ;;
+		--modules) opt_modules=$_v ;;
+		--memory) opt_memory=$_v ;;
+		--cpus) opt_cpus=$_v ;;
+		--cmdline) opt_cmdline=$_v ;;
+		--accel) opt_accel=$_v ;;
+		--device) opt_device=$_v ;;
+		--disk-size) opt_disk_size=$_v ;;
+		--swap-size) opt_swap_size=$_v ;;
+		--disk-cache) opt_disk_cache=$_v ;;
+		--setup) opt_setup=$_v ;;
+		--timeout) opt_timeout=$_v ;;
+		--boot-timeout) opt_boot_timeout=$_v ;;
+		--results) opt_results=$_v ;;
+		--label) opt_label=$_v ;;
+		--build-image) opt_build_image=$_v ;;
+		--deb) opt_deb=$_v ;;
+		*) usage_error "unrecognized option '$_n'" ;;
+		esac
+	done
+	run_args=$(quote_args "$@")
+	check_options
+	check_run_args "$@"
+}
+
+check_options() {
+	memory_bytes=$(size_bytes memory "$opt_memory")
+	disk_bytes=$(size_bytes disk-size "$opt_disk_size")
+	swap_bytes=$(size_bytes swap-size "$opt_swap_size")
+	timeout_s=$(seconds timeout "$opt_timeout")
+	boot_timeout_s=$(seconds boot-timeout "$opt_boot_timeout")
+	[ "$memory_bytes" -ge 67108864 ] ||
+		usage_error "invalid value '$opt_memory' for --memory (at least 64M)"
+	case $opt_cpus in
+	[1-9] | [1-9][0-9] | [1-2][0-9][0-9]) ;;
+	*) usage_error "invalid value '$opt_cpus' for --cpus (expected 1 to 255)" ;;
+	esac
+	case $opt_accel in
+	auto | kvm | tcg) ;;
+	*) usage_error "invalid value '$opt_accel' for --accel (expected auto, kvm or tcg)" ;;
+	esac
+	case $opt_device in
+	plain | crypt-lvm) ;;
+	*) usage_error "invalid value '$opt_device' for --device (expected plain or crypt-lvm)" ;;
+	esac
+	case $opt_disk_cache in
+	none | writeback) ;;
+	*) usage_error "invalid value '$opt_disk_cache' for --disk-cache (expected none or writeback)" ;;
+	esac
+	case $opt_build_image in
+	'' | quick | package) ;;
+	*) usage_error "invalid value '$opt_build_image' for --build-image (expected quick or package)" ;;
+	esac
+	[ "$opt_print_paths" = no ] || [ -n "$opt_build_image" ] ||
+		usage_error "--print-paths goes with --build-image"
+	# The command line and the label reach QEMU, the guest's shell and
+	# file names: printable characters only.
+	case $opt_cmdline in
+	*[![:print:]]* | *'"'*) usage_error "invalid value for --cmdline (printable characters, no double quote)" ;;
+	esac
+	case $opt_label in
+	.* | *[!A-Za-z0-9._+-]*) usage_error "invalid value '$opt_label' for --label (letters, digits, . _ + -, not starting with .)" ;;
+	esac
+	if [ "$opt_device" = crypt-lvm ] &&
+		[ "$disk_bytes" -le $((swap_bytes + 134217728)) ]; then
+		usage_error "--disk-size=$opt_disk_size leaves no room for the scratch volume beside --swap-size=$opt_swap_size (128M at least)"
+	fi
+	[ -z "$opt_setup" ] || [ -f "$opt_setup" ] ||
+		usage_error "--setup=$opt_setup: no such file"
+}
+
+# check_run_args ARG...: run-test.sh's options, checked by latency-summarize
+# as run-test.sh checks them; those latency-vm sets itself are refused.
+check_run_args() {
+	for _a in "$@"; do
+		case $_a in
+		--results | --results=* | --label | --label=* | --scratch | \
+			--scratch=* | --config | --config=* | --print-config | \
+			--restore | -h | --help | -V | --version)
+			usage_error "'${_a%%=*}' is latency-vm's to give: see latency-vm --help"
+			;;
+		*'
+'*) usage_error "a run-test.sh option holds a newline" ;;
+		esac
+	done
+	p_latency_summarize=$(find_prog latency-summarize) ||
+		die "cannot find latency-summarize (build the tree, or set LATENCY_TESTS_BINDIR)"
+	if _out=$("$p_latency_summarize" --run-config --shell -- "$@" 2>&1); then
+		:
+	else
+		_st=$?
+		[ "$_st" = 2 ] || die "latency-summarize --run-config failed: $_out"
+		usage_error "after --: $(printf '%s\n' "$_out" | sed -n '1s/^latency-summarize: //p')"
+	fi
+	cfg_commits=$(printf '%s\n' "$_out" | sed -n 's/^commits=//p')
+	cfg_seed=$(printf '%s\n' "$_out" | sed -n 's/^seed=//p')
+	cfg_repo=$(printf '%s\n' "$_out" | sed -n 's/^repo=//p')
+}
+
+find_prog() {
+	lt_find_prog "$top" "$builtin_bindir" "$1"
+}
+
+# --- the host's tools ----------------------------------------------------------
+# need_tools TOOL...: install the Debian packages of missing tools as
+# root (saying what, as bootstrap.sh does), else exit 3 naming them.
+need_tools() {
+	_pk=$(vm_missing_packages "$@")
+	[ -n "$_pk" ] || return 0
+	if [ "$opt_dry_run" = yes ]; then
+		warn "not installed here: $_pk"
+		return 0
+	fi
+	apt_install "missing on this host" "$_pk"
+	_pk=$(vm_missing_packages "$@")
+	[ -z "$_pk" ] || die_unsupported "still missing after apt-get install: $_pk"
+}
+
+# apt_install WHAT PACKAGES: install them as root, saying what; otherwise
+# exit 3 naming them.
+apt_install() {
+	is_root_user || die_unsupported "$1: $2 (apt-get install $2)"
+	echo "$prog: installing $2" >&2
+	# shellcheck disable=SC2086 # a list of package names
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $2 >&2 || die "apt-get install $2 failed"
+}
+
+is_root_user() {
+	[ "$(id -u)" = 0 ]
+}
+
+progress() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+}
+
+# --- the kernel ------------------------------------------------------------------
+# resolve_kernel: kernel_image, kernel_release, kernel_moddir, and for a
+# package kernel_package, kernel_package_version.
+resolve_kernel() {
+	kernel_package='' kernel_package_version=''
+	if [ -f "$opt_kernel" ]; then
+		kernel_image=$(cd "$(dirname "$opt_kernel")" && pwd -P)/${opt_kernel##*/}
+	else
+		case $opt_kernel in
+		linux-image-*) ;;
+		*) die "--kernel=$opt_kernel: no such file, and not a Debian kernel package name (linux-image-...)" ;;
+		esac
+		_pv=$(vm_kernel_package "$opt_kernel") ||
+			die "--kernel=$opt_kernel: no such package in the apt lists (apt-get update?)"
+		kernel_package=${_pv% *} kernel_package_version=${_pv#* }
+		_kdir=$cache_dir/vm/kernels/${kernel_package}_$kernel_package_version
+		if [ "$opt_dry_run" = no ] && ! [ -d "$_kdir" ]; then
+			progress "fetching $kernel_package $kernel_package_version (apt-get download, unpacked into $_kdir; not installed)"
+			mkdir -p "$cache_dir/vm/kernels"
+			vm_kernel_fetch "$_kdir" "$kernel_package" \
+				"$kernel_package_version" "$cache_dir/vm/kernels/fetch.log" ||
+				die "cannot fetch $kernel_package $kernel_package_version (see $cache_dir/vm/kernels/fetch.log)"
+		fi
+		kernel_image=
+		for _f in "$_kdir"/boot/vmlinuz-*; do
+			kernel_image=$_f
+		done
+		[ "$opt_dry_run" = yes ] || [ -f "$kernel_image" ] ||
+			die "$kernel_package has no /boot/vmlinuz-* image"
+	fi
+	if [ -f "$kernel_image" ]; then
+		kernel_release=$(vm_kernel_release "$kernel_image") ||
+			die "--kernel=$opt_kernel: '$kernel_image' is not a bootable x86 kernel image (no bzImage header)"
+	else
+		kernel_release=${kernel_image##*/vmlinuz-}
+	fi
+	kernel_moddir=
+	if [ -n "$opt_modules" ]; then
+		[ -d "$opt_modules" ] || die "--modules=$opt_modules: no such directory"
+		kernel_moddir=$(cd "$opt_modules" && pwd -P)
+	else
+		_d=$(dirname "$kernel_image")/../lib/modules/$kernel_release
+		if [ -d "$_d" ]; then
+			kernel_moddir=$(cd "$_d" && pwd -P)
+		fi
+	fi
+}
+
+# --- images ------------------------------------------------------------------------
+# The suite's programs and scripts as the guest gets them.
+guest_programs() {
+	for _p in latency-output unbuffered seqbench fake-gitk fake-music \
+		ringbench latency-vmstat latency-kmsg latency-trace \
+		latency-highorder latency-summarize latency-compare \
+		latency-machine; do
+		find_prog "$_p" || die "cannot find program $_p (build the tree, or set LATENCY_TESTS_BINDIR)"
+	done
+	# The high-order proof's fragmenter, where the tests were built.
+	[ ! -x "$top/tests/helpers/fragment" ] ||
+		echo "$top/tests/helpers/fragment"
+}
+
+guest_scripts() {
+	# The built driver is at the top of the tree.
+	if [ -x "$top/latency-run-test" ]; then
+		echo "$top/latency-run-test"
+	else
+		find_prog latency-run-test
+	fi || die "cannot find latency-run-test (build the tree, or set LATENCY_TESTS_BINDIR)"
+	find_prog latency-device-setup ||
+		die "cannot find latency-device-setup (build the tree, or set LATENCY_TESTS_BINDIR)"
+}
+
+guest_helpers() {
+	for _h in shell-lib.sh confine.sh sysinfo.sh plot.sh workloads.sh; do
+		echo "$datadir/$_h"
+	done
+}
+
+# quick_images: rootfs_img, initrd_img (built unless cached, or only
+# named with --dry-run).
+quick_images() {
+	_busybox=$(vm_tool_path busybox) || die "no busybox (install busybox-static)"
+	_m=$tmp/rootfs.manifest
+	_progs=$(guest_programs) || exit
+	_scripts=$(guest_scripts) || exit
+	vm_quick_manifest "$_busybox" "$datadir/vm-guest.sh" "$_progs" \
+		"$_scripts" "$(guest_helpers)" >"$_m" ||
+		die "cannot list the quick image's files"
+	_key=$(vm_manifest_key "$_m") || die "cannot hash the quick image's files"
+	rootfs_dir=$cache_dir/vm/images/quick-$_key
+	rootfs_img=$rootfs_dir/rootfs.img
+	_mi=$tmp/initrd.manifest
+	vm_initrd_manifest "$_busybox" "$datadir/vm-initrd.sh" "$kernel_moddir" \
+		>"$_mi" || die "cannot list the initramfs's files"
+	_ikey=$(vm_manifest_key "$_mi") || die "cannot hash the initramfs's files"
+	initrd_dir=$cache_dir/vm/images/initrd-$kernel_release-$_ikey
+	initrd_img=$initrd_dir/initrd.img
+	if [ "$opt_dry_run" = yes ]; then
+		echo "# image quick-$_key: $rootfs_img"
+		sed 's/^/  /' "$_m"
+		echo "# initramfs $kernel_release-$_ikey: $initrd_img"
+		sed 's/^/  /' "$_mi"
+		return 0
+	fi
+	[ -d "$rootfs_dir" ] || progress "building the quick image ($rootfs_dir)"
+	vm_build_cached "$rootfs_dir" vm_build_rootfs "$_m" ||
+		die "cannot build the quick image in $rootfs_dir"
+	vm_build_cached "$initrd_dir" vm_build_initrd "$_mi" ||
+		die "cannot build the initramfs in $initrd_dir"
+}
+
+# repo_image: the repository run-test.sh would use, made once on the host
+# (the synthetic one as run-test.sh caches it), as a read-only disk.
+repo_image() {
+	if [ -n "$cfg_repo" ]; then
+		[ -d "$cfg_repo" ] || die "--repo=$cfg_repo: no such directory"
+		_repo=$(cd "$cfg_repo" && pwd -P)
+		_name=repo-$(printf '%s' "$_repo" | sha256sum | cut -c1-16)
+	else
+		_repo=$cache_dir/repo-$cfg_commits-$cfg_seed
+		_name=repo-$cfg_commits-$cfg_seed
+	fi
+	repo_img=$cache_dir/vm/repos/$_name/repo.img
+	if [ "$opt_dry_run" = yes ]; then
+		echo "# repository $_repo: $repo_img"
+		return 0
+	fi
+	if [ -z "$cfg_repo" ] && ! [ -d "$_repo" ]; then
+		progress "creating the synthetic repository ($cfg_commits commits, cached in $_repo)"
+		_gitk=$(find_prog fake-gitk) || die "cannot find fake-gitk"
+		mkdir -p "$cache_dir"
+		"$_gitk" --create-repo "$_repo" --commits "$cfg_commits" \
+			--seed "$cfg_seed" >/dev/null || [ -d "$_repo" ] ||
+			die "fake-gitk --create-repo $_repo failed"
+	fi
+	# A repository given by path may change: its image is made anew.
+	[ -z "$cfg_repo" ] || rm -rf "$cache_dir/vm/repos/$_name"
+	vm_build_cached "$cache_dir/vm/repos/$_name" vm_build_repo "$_repo" \
+		"$_name" || die "cannot make the repository image of $_repo"
+}
+
+# --- the run's disks and QEMU ----------------------------------------------------
+accel_choice() {
+	_kvm=${LATENCY_VM_KVM:-/dev/kvm}
+	case $opt_accel in
+	kvm)
+		if ! [ -r "$_kvm" ] || ! [ -w "$_kvm" ]; then
+			die_unsupported "--accel=kvm: $_kvm is not usable here"
+		fi
+		accel=kvm
+		;;
+	tcg) accel=tcg ;;
+	auto)
+		if [ -r "$_kvm" ] && [ -w "$_kvm" ]; then
+			accel=kvm
+		else
+			accel=tcg
+		fi
+		;;
+	esac
+}
+
+# job_disks: the results disk (with the job), scratch and swap, in $tmp.
+# shellcheck disable=SC2120 # the positional parameters are run_args'
+job_disks() {
+	_s=$tmp/results-root
+	mkdir -p "$_s/.latency-vm"
+	{
+		echo "label=$label"
+		echo "device=$opt_device"
+		echo "scratch_size=$(((disk_bytes - swap_bytes - 67108864) / 1048576))M"
+		echo "swap_size=$((swap_bytes / 1048576))M"
+		echo "thp=$(thp_default)"
+	} >"$_s/.latency-vm/job"
+	: >"$_s/.latency-vm/args"
+	eval "set -- $run_args"
+	for _a; do
+		case $_a in
+		--repo=*) _a=--repo=/mnt/repo/repo ;;
+		esac
+		printf '%s\n' "$_a" >>"$_s/.latency-vm/args"
+	done
+	[ -z "$opt_setup" ] || cp "$opt_setup" "$_s/.latency-vm/setup"
+	# Room for a full run's series and plots.
+	vm_ext4 "$_s" "$tmp/results.img" lt-results 1048576 ||
+		die "cannot make the results disk"
+	truncate -s "$disk_bytes" "$tmp/scratch.img" ||
+		die "cannot make the scratch disk"
+	if [ "$opt_device" = plain ]; then
+		mke2fs -q -F -t ext4 -L lt-scratch -E lazy_itable_init=1,nodiscard \
+			"$tmp/scratch.img" || die "cannot make the scratch file system"
+		truncate -s "$swap_bytes" "$tmp/swap.img" ||
+			die "cannot make the swap disk"
+	fi
+}
+
+# thp_default: the transparent huge page mode the kernel boots with on a
+# machine of 512 MiB or more (its command line's, else its build's): the
+# kernel turns THP off below 512 MiB of RAM, and the guest turns it back
+# on, so that the high-order probe runs as on the machines it stands for.
+thp_default() {
+	for _w in $opt_cmdline; do
+		case $_w in
+		transparent_hugepage=*) _thp=${_w#*=} ;;
+		esac
+	done
+	if [ -z "${_thp:-}" ] && [ -f "${kernel_image%/*}/config-$kernel_release" ]; then
+		_thp=$(sed -n 's/^CONFIG_TRANSPARENT_HUGEPAGE_\(ALWAYS\|MADVISE\)=y$/\1/p' \
+			"${kernel_image%/*}/config-$kernel_release" | tr '[:upper:]' '[:lower:]')
+	fi
+	echo "${_thp:-madvise}"
+}
+
+kernel_cmdline() {
+	printf 'console=ttyS0,115200 panic=-1%s' "${opt_cmdline:+ $opt_cmdline}"
+}
+
+# qemu_command: the QEMU command line, shell-quoted on one line.
+qemu_command() {
+	case $accel in
+	kvm) _cpu=host ;;
+	tcg) _cpu=max ;;
+	esac
+	_line=$(quote_args "${LATENCY_VM_QEMU:-qemu-system-x86_64}" \
+		-name latency-vm -nodefaults -no-user-config -display none \
+		-no-reboot -machine q35 -accel "$accel" -cpu "$_cpu" \
+		-smp "$opt_cpus" -m "$((memory_bytes / 1048576))M" \
+		-kernel "$kernel_image" -initrd "$initrd_img" \
+		-append "$(kernel_cmdline)" \
+		-chardev "file,id=console,path=$tmp/console.log" \
+		-serial chardev:console \
+		-chardev "pipe,id=control,path=$tmp/control" \
+		-serial chardev:control -pidfile "$tmp/qemu.pid")
+	qemu_disk root "$rootfs_img" on
+	qemu_disk results "$tmp/results.img" off
+	qemu_disk scratch "$tmp/scratch.img" off
+	[ "$opt_device" = crypt-lvm ] || qemu_disk swap "$tmp/swap.img" off
+	qemu_disk repo "$repo_img" on
+	printf '%s\n' "$_line"
+}
+
+# qemu_disk ID FILE READONLY: a virtio disk whose serial is lt-ID.
+qemu_disk() {
+	case $1 in
+	scratch | swap) _cache=$opt_disk_cache ;;
+	*) _cache=writeback ;;
+	esac
+	_line="$_line $(quote_args -drive \
+		"file=$2,format=raw,if=none,id=$1,readonly=$3,cache=$_cache" \
+		-device "virtio-blk-pci,drive=$1,serial=lt-$1")"
+}
+
+# --- the result --------------------------------------------------------------------
+qemu_version() {
+	"${LATENCY_VM_QEMU:-qemu-system-x86_64}" --version 2>/dev/null |
+		sed -n '1s/^QEMU emulator version //p' | tr -cd '[:print:]'
+}
+
+# write_vm_json FILE: the VM the result was made in.
+write_vm_json() {
+	{
+		echo '{'
+		echo '  "kernel": {'
+		echo "    \"release\": $(json_string "$kernel_release"),"
+		echo "    \"image\": $(json_string "$kernel_image"),"
+		if [ -n "$kernel_package" ]; then
+			echo "    \"package\": $(json_string "$kernel_package"),"
+			echo "    \"package_version\": $(json_string "$kernel_package_version")"
+		else
+			echo '    "package": null,'
+			echo '    "package_version": null'
+		fi
+		echo '  },'
+		echo "  \"cmdline\": $(json_string "$(kernel_cmdline)"),"
+		echo "  \"accel\": $(json_string "$accel"),"
+		echo "  \"memory_bytes\": $memory_bytes,"
+		echo "  \"cpus\": $opt_cpus,"
+		echo "  \"qemu_version\": $(json_string "$(qemu_version)"),"
+		echo "  \"image\": $(json_string "${rootfs_dir##*/}"),"
+		echo "  \"device\": $(json_string "$opt_device"),"
+		echo "  \"disk_cache\": $(json_string "$opt_disk_cache"),"
+		echo "  \"outcome\": $(json_string "$outcome")"
+		echo '}'
+	} >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+# reserve_result: RESULTS/LABEL, or RESULTS/LABEL-2, ...; mkdir is the lock.
+reserve_result() {
+	mkdir -p "$opt_results" || die "cannot create results directory '$opt_results'"
+	_i=1
+	_dir=$opt_results/$label
+	while ! mkdir "$_dir" 2>/dev/null; do
+		[ -d "$_dir" ] || die "cannot create result directory '$_dir'"
+		_i=$((_i + 1))
+		_dir=$opt_results/$label-$_i
+	done
+	run_dir=$(cd "$_dir" && pwd)
+	run_label=${_dir##*/}
+}
+
+# copy_back: the guest's result directory and status from the results
+# disk (checked and repaired first: the guest may have been killed).
+copy_back() {
+	guest_status='' guest_error=''
+	[ -f "$tmp/results.img" ] || return 0
+	e2fsck -fy "$tmp/results.img" >"$tmp/e2fsck.log" 2>&1 || [ $? -lt 4 ] ||
+		warn "the results disk could not be repaired (see e2fsck.log)"
+	debugfs -R "dump /.latency-vm/status $tmp/status" "$tmp/results.img" \
+		>/dev/null 2>&1 || true
+	if [ -s "$tmp/status" ]; then
+		guest_status=$(sed -n 's/^exit=\([0-9]*\)$/\1/p' "$tmp/status" | sed -n 1p)
+		guest_error=$(sed -n 's/^error=//p' "$tmp/status" | tr -cd '[:print:]' | cut -c1-300)
+	fi
+	mkdir "$tmp/back"
+	debugfs -R "rdump /$label $tmp/back" "$tmp/results.img" \
+		>"$tmp/debugfs.log" 2>&1 || true
+	if [ -d "$tmp/back/$label" ]; then
+		# The guest's files, beside what the host wrote already.
+		(cd "$tmp/back/$label" && tar cf - .) | (cd "$run_dir" && tar xf -) ||
+			warn "cannot copy the guest's result into $run_dir"
+		guest_result=yes
+	fi
+}
+
+# facts_line KEY VALUE: run.facts keeps one line per key.
+set_fact() {
+	_f=$run_dir/run.facts
+	if [ -f "$_f" ]; then
+		grep -v "^$1=" "$_f" >"$_f.tmp" || true
+	else
+		: >"$_f.tmp"
+	fi
+	printf '%s=%s\n' "$1" "$2" >>"$_f.tmp" && mv "$_f.tmp" "$_f"
+}
+
+# finish_result WHY: vm.json and result.json on the host; WHY (empty: the
+# guest's result as it is) marks the result partial.
+finish_result() {
+	[ -n "$run_dir" ] || return 0
+	[ ! -f "$tmp/console.log" ] || cp "$tmp/console.log" "$run_dir/console.log"
+	[ ! -s "$tmp/qemu.err" ] || cp "$tmp/qemu.err" "$run_dir/qemu.err"
+	printf '%s\n' "$qemu_line" >"$run_dir/qemu.cmdline"
+	write_vm_json "$run_dir/vm.json"
+	if [ -z "$guest_result" ] || ! [ -f "$run_dir/run.facts" ]; then
+		set_fact label "$label"
+		set_fact kernel "$kernel_release"
+		set_fact version "$(tree_version "$version" "$top")"
+		set_fact command_line "$command_line"
+		set_fact runs_done 0
+	fi
+	set_fact run_label "$run_label"
+	if [ -n "$1" ]; then
+		set_fact partial yes
+		set_fact partial_reason "$1"
+	fi
+	"$p_latency_summarize" --result-dir="$run_dir" ||
+		warn "latency-summarize failed on $run_dir"
+}
+
+# --- --build-image ----------------------------------------------------------------
+# print_paths KERNEL INITRD ROOTFS CMDLINE: what a LAVA job deploys.
+print_paths() {
+	if [ "$opt_print_paths" = yes ]; then
+		printf 'kernel=%s\ninitrd=%s\nrootfs=%s\ncmdline=%s\n' "$@" | print_stdout
+	else
+		progress "kernel $1, initrd $2, root file system $3"
+	fi
+}
+
+build_image() {
+	trap 'cleanup $?' EXIT
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/latency-vm.XXXXXX") ||
+		die "cannot make a temporary directory"
+	case $opt_build_image in
+	quick)
+		need_tools busybox cryptsetup lvm dmsetup mke2fs mkswap kmod \
+			cpio gzip ldd dash dpkg-deb apt-get
+		resolve_kernel
+		quick_images
+		[ "$opt_dry_run" = yes ] ||
+			print_paths "$kernel_image" "$initrd_img" "$rootfs_img" \
+				"$(kernel_cmdline)"
+		;;
+	package) build_package ;;
+	esac
+}
+
+build_package() {
+	is_root_user || [ "$opt_dry_run" = yes ] ||
+		die_unsupported "--build-image=package: mmdebstrap makes the root file system as root"
+	need_tools mmdebstrap mke2fs git dpkg-buildpackage dh
+	_src=$(vm_package_sources) ||
+		die_unsupported "no apt sources on this host (set LATENCY_VM_APT_SOURCES)"
+	_suite=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null)
+	[ -n "$_suite" ] || die_unsupported "cannot tell this host's Debian release (/etc/os-release)"
+	mkdir -p "$cache_dir/vm/images" || die "cannot create $cache_dir/vm/images"
+	_log=$cache_dir/vm/images/package-build.log
+	if [ -n "$opt_deb" ]; then
+		[ -f "$opt_deb" ] || die "--deb=$opt_deb: no such file"
+		_deb=$(cd "$(dirname "$opt_deb")" && pwd -P)/${opt_deb##*/}
+	elif [ "$opt_dry_run" = yes ]; then
+		_deb=
+	else
+		git -C "$top" rev-parse HEAD >/dev/null 2>&1 ||
+			die "no checkout here to build the .deb from: give --deb=FILE"
+		[ -z "$(git -C "$top" status --porcelain --untracked-files=no)" ] ||
+			warn "the checkout has uncommitted changes: the .deb is built from its HEAD"
+		install_build_deps "$top"
+		progress "building the .deb (dpkg-buildpackage -us -uc -b, nocheck; log $_log)"
+		_deb=$(vm_package_deb "$top" "$cache_dir/vm/debs" "$_log") ||
+			die "dpkg-buildpackage failed (see $_log)"
+	fi
+	if [ "$opt_dry_run" = yes ]; then
+		echo "# package image: mmdebstrap --variant=minbase $_suite from $_src"
+		# shellcheck disable=SC2086 # the list on one line
+		echo "#   packages:" $vm_package_include "and ${_deb:-the .deb built from this checkout}"
+		return 0
+	fi
+	_key=$(vm_package_key "$_deb" "$_src" "$_suite")
+	_dir=$cache_dir/vm/images/package-$_key
+	if ! [ -d "$_dir" ]; then
+		progress "building the package image with mmdebstrap ($_dir; log $_log)"
+		vm_build_cached "$_dir" vm_build_package "$_deb" "$_src" "$_suite" \
+			"$_log" || die "cannot build the package image (see $_log)"
+	fi
+	print_paths "$_dir/vmlinuz" "$_dir/initrd.img" "$_dir/rootfs.img" \
+		"console=ttyS0,115200 root=LABEL=latency-root rw"
+}
+
+# install_build_deps TOP: the .deb's build dependencies (as root), from
+# dpkg-checkbuilddeps' list.
+install_build_deps() {
+	_unmet=$(cd "$1" && dpkg-checkbuilddeps 2>&1) && return 0
+	_pk=$(printf '%s\n' "$_unmet" | sed -n 's/.*Unmet build dependencies: //p' |
+		sed 's/([^)]*)//g; s/|[^ ]*//g' | tr -s ' ')
+	[ -n "$_pk" ] || die "dpkg-checkbuilddeps failed: $_unmet"
+	apt_install "missing build dependencies" "$_pk"
+}
+
+# --- the run -----------------------------------------------------------------------
+tmp='' qemu_pid='' console_pid='' run_dir='' guest_result='' stop_sig=''
+outcome=setup qemu_line=''
+
+cleanup() {
+	_st=$1
+	trap - EXIT
+	trap '' INT TERM HUP
+	if [ -n "$qemu_pid" ]; then
+		kill -TERM "$qemu_pid" 2>/dev/null
+		wait "$qemu_pid" 2>/dev/null
+	fi
+	[ -z "$console_pid" ] || kill -TERM "$console_pid" 2>/dev/null
+	[ -z "$tmp" ] || rm -rf "$tmp"
+	exit "$_st"
+}
+
+uptime_s() {
+	cut -d. -f1 /proc/uptime
+}
+
+# watch: until QEMU exits: the boot and run deadlines, and a stop asked
+# by a signal (passed to the guest, which keeps a partial result).
+watch() {
+	_now=$(uptime_s)
+	_boot_end=$((_now + boot_timeout_s)) _end=$((_now + timeout_s))
+	_started=no _stop_end=
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		if [ $_started = no ] &&
+			grep -q '^latency-vm-guest: started' "$tmp/console.log" 2>/dev/null; then
+			_started=yes
+			outcome=running
+		fi
+		_now=$(uptime_s)
+		if [ -n "$stop_sig" ] && [ -z "$_stop_end" ]; then
+			outcome=stopped
+			if [ $_started = yes ]; then
+				progress "SIG$stop_sig: asking the guest to stop (a partial result)"
+				printf 'stop\n' >"$tmp/control.in"
+				_stop_end=$((_now + ${LATENCY_VM_STOP_GRACE:-60}))
+			else
+				_stop_end=$_now
+			fi
+		fi
+		if [ -n "$_stop_end" ] && [ "$_now" -ge "$_stop_end" ]; then
+			break
+		elif [ $_started = no ] && [ "$_now" -ge $_boot_end ]; then
+			outcome=boot-timeout
+			break
+		elif [ "$_now" -ge $_end ]; then
+			outcome=timeout
+			break
+		fi
+		sleep 1
+	done
+	if kill -0 "$qemu_pid" 2>/dev/null; then
+		kill -TERM "$qemu_pid" 2>/dev/null
+	fi
+	if wait "$qemu_pid"; then
+		qemu_status=0
+	else
+		qemu_status=$?
+	fi
+	qemu_pid=
+	[ $_started = no ] || [ "$outcome" != running ] || outcome=finished
+}
+
+# verdict: why the run is partial (empty when the guest says nothing is
+# wrong), and the exit status.
+verdict() {
+	why='' status=0
+	_panic=$(grep -a -m1 'Kernel panic - not syncing' "$tmp/console.log" 2>/dev/null |
+		tr -cd '[:print:]' | sed 's/^.*Kernel panic/Kernel panic/') || true
+	case $outcome in
+	stopped) why="interrupted by SIG$stop_sig" ;;
+	boot-timeout) why="the guest did not reach the suite within $opt_boot_timeout" ;;
+	timeout) why="the run did not finish within $opt_timeout" ;;
+	esac
+	if [ -z "$why" ] && [ -n "$_panic" ]; then
+		why="the guest kernel panicked: $_panic"
+	elif [ -z "$why" ] && [ -z "$guest_status" ]; then
+		if [ "$qemu_status" != 0 ] && [ -s "$tmp/qemu.err" ]; then
+			why="QEMU failed (status $qemu_status): $(tr -cd '[:print:]\n' <"$tmp/qemu.err" | sed -n 1p)"
+		elif [ "$outcome" = setup ]; then
+			why="the guest never reached the suite (see console.log)"
+		else
+			why="the guest stopped without saying why (see console.log)"
+		fi
+	fi
+	if [ -n "$guest_error" ] && [ -z "$why" ]; then
+		why="the guest failed: $guest_error"
+	fi
+	if [ -z "$why" ] && [ -z "$guest_result" ]; then
+		why="the guest's latency-run-test made no result (status $guest_status; see console.log)"
+	fi
+	if [ -n "$stop_sig" ]; then
+		case $stop_sig in
+		INT) status=130 ;;
+		TERM) status=143 ;;
+		HUP) status=129 ;;
+		esac
+	elif [ -n "$guest_status" ]; then
+		status=$guest_status
+	else
+		status=1
+	fi
+	[ -z "$why" ] || [ "$status" != 0 ] || status=1
+}
+
+on_signal() {
+	stop_sig=$1
+	# Before QEMU runs there is nothing to wait for.
+	[ -n "$qemu_pid" ] || {
+		outcome=stopped
+		verdict
+		finish_result "$why"
+		cleanup "$status"
+	}
+}
+
+run() {
+	need_tools qemu-system-x86_64 busybox cryptsetup lvm dmsetup mke2fs \
+		debugfs e2fsck mkswap kmod cpio gzip ldd dash
+	command_line="$prog $(quote_args "$@")"
+	accel_choice
+	trap 'cleanup $?' EXIT
+	trap 'on_signal INT' INT
+	trap 'on_signal TERM' TERM
+	trap 'on_signal HUP' HUP
+	[ "$opt_dry_run" = yes ] || mkdir -p "$cache_dir/vm" ||
+		die "cannot create the cache directory $cache_dir/vm"
+	# The run's disks are files of gigabytes: on disk, not in /tmp.
+	if [ "$opt_dry_run" = yes ]; then
+		tmp=$(mktemp -d "${TMPDIR:-/tmp}/latency-vm.XXXXXX")
+	else
+		tmp=$(mktemp -d "$cache_dir/vm/run.XXXXXX")
+	fi || die "cannot make a temporary directory"
+	resolve_kernel
+	label=${opt_label:-$kernel_release}
+	quick_images
+	repo_image
+	if [ "$opt_dry_run" = yes ]; then
+		qemu_command | sed "s|$tmp/|RUNDIR/|g"
+		echo "# guest: latency-run-test ${run_args:+$run_args }--results=/mnt/results --label=$label"
+		return 0
+	fi
+	job_disks
+	reserve_result
+	mkfifo "$tmp/control.in" "$tmp/control.out"
+	qemu_line=$(qemu_command)
+	progress "booting $kernel_release ($accel, $opt_memory, $opt_cpus CPUs) for $run_dir"
+	eval "set -- $qemu_line"
+	"$@" </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err" &
+	qemu_pid=$!
+	if [ "$opt_verbose" = yes ]; then
+		tail -n +1 -F "$tmp/console.log" 2>/dev/null >&2 &
+		console_pid=$!
+	fi
+	watch
+	copy_back
+	verdict
+	finish_result "$why"
+	if [ -f "$run_dir/summary.txt" ]; then
+		sed -n 1p "$run_dir/summary.txt" >&2
+	fi
+	if [ -n "$why" ]; then
+		printf '%s: %s (result in %s)\n' "$prog" "$why" "$run_dir" >&2
+	elif [ "$status" != 0 ]; then
+		printf '%s: latency-run-test in the guest exited with status %s (result in %s; see its console.log)\n' \
+			"$prog" "$status" "$run_dir" >&2
+	else
+		progress "result in $run_dir"
+	fi
+	cleanup "$status"
+}
+
+main() {
+	parse_options "$@"
+	cache_dir=${LATENCY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests}
+	if [ -n "$opt_build_image" ]; then
+		build_image
+		exit 0
+	fi
+	run "$@"
+}
+
+main "$@"
