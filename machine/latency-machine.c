@@ -227,8 +227,7 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 	}
 	if (cl->owner && r.owner != cl->owner) {
 		inform("nothing to restore for pid %d (the record belongs to "
-		       "run "
-		       "pid %d)",
+		       "run pid %d)",
 		       (int)cl->owner, (int)r.owner);
 		record_release(&r);
 		return EXIT_OK;

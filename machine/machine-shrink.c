@@ -582,9 +582,8 @@ static void report(const struct plan *p, const struct outcome *out)
 	       (unsigned long long)zs.locked, (unsigned long long)zs.free);
 	if (!reached && !sig_stop)
 		inform("could not shrink to %llu MiB (%llu MiB left usable: "
-		       "%zu "
-		       "blocks offline, %llu hugetlb pages); for this pressure "
-		       "boot with mem=%lluM",
+		       "%zu blocks offline, %llu hugetlb pages); for this "
+		       "pressure boot with mem=%lluM",
 		       (unsigned long long)(target / MIB),
 		       (unsigned long long)(usable / MIB), out->offlined_n,
 		       (unsigned long long)out->hugetlb_pages,
