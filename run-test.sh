@@ -582,7 +582,7 @@ swap_on() {
 
 # set_knob NAME VALUE [preflight]: a kernel tunable set through
 # latency-machine, which records its value from before the run the first
-# time (DESIGN.md, contract 5) and refuses what a memory test may not
+# time (doc/design.md, contract 5) and refuses what a memory test may not
 # change.  Before any run (preflight), a knob whose value cannot be read
 # back to put it back, or a value the kernel refuses, is unsupported here.
 set_knob() {

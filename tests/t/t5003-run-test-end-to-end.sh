@@ -194,7 +194,7 @@ test_expect_success JQ 'gitk-runs=auto stops at the precision, or at max-runs' '
 	echo "auto 4 max-runs" >expect &&
 	test_cmp expect got &&
 	grep -x "stopped by: max-runs; precision target 0.001%, max runs 4, time budget 360 s; precision of elapsed" res/auto-2/summary.txt &&
-	jq -r ".runs.precision_of" res/auto-2/result.json >got &&
+	json_get res/auto-2/result.json ".runs.precision_of" >got &&
 	echo elapsed >expect &&
 	test_cmp expect got
 '
