@@ -151,6 +151,42 @@ void warn_err(int errnum, const char *fmt, ...)
 	va_end(ap);
 }
 
+int error_ret(int status, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", 0, fmt, ap);
+	va_end(ap);
+	errno = saved;
+	return status;
+}
+
+int error_ret_errno(int status, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", saved, fmt, ap);
+	va_end(ap);
+	errno = saved;
+	return status;
+}
+
+int error_ret_err(int status, int errnum, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", errnum, fmt, ap);
+	va_end(ap);
+	errno = saved;
+	return status;
+}
+
 int error_errno(const char *fmt, ...)
 {
 	int saved = errno;
