@@ -319,7 +319,7 @@ static void json_work(struct json *j, const struct rb_report *r)
 		json_ns_as_s(j, NULL, v[i]);
 	json_array_end(j);
 	if (stats_sort_u64(v, r->n_work))
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	med = stats_percentile_u64(v, r->n_work, 50.0);
 	json_ns_as_s(j, "work_cpu_median_s", med);
 	json_double(j, "work_error_pct",

@@ -333,6 +333,7 @@ int sb_ra_restore_machine(void)
 	int r = machine(args, false);
 
 	if (r < 0)
-		die_err(EXIT_UNSUPPORTED, -r, "cannot run latency-machine");
+		return error_ret_err(EXIT_UNSUPPORTED, -r,
+				     "cannot run latency-machine");
 	return r;
 }

@@ -453,8 +453,7 @@ static int run_one(struct sb_run_state *st, struct sb_result *x, bool first)
 	if (make_cold(&rd))
 		return -1;
 	x->size = x->file_bytes = rd.size;
-	if (posix_memalign((void **)&rd.buf, 4096, x->block))
-		die(EXIT_RUN_FAILED, "out of memory");
+	rd.buf = xaligned_alloc(4096, x->block);
 	progress_init(&rd.prog, o->progress_bytes ? 1 : -1, progname());
 	rd.next_line = o->progress_bytes;
 

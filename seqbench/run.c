@@ -135,7 +135,7 @@ static size_t run_all(struct sb_run_state *st, struct sb_result *res)
 }
 
 /* The file-name generator, from the kernel's random pool. */
-static void seed_names(struct rand *r)
+static int seed_names(struct rand *r)
 {
 	uint64_t seed;
 	ssize_t n;
@@ -144,11 +144,14 @@ static void seed_names(struct rand *r)
 		n = getrandom(&seed, sizeof(seed), 0);
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)sizeof(seed))
-		die_errno(EXIT_RUN_FAILED,
-			  "cannot get random bytes for the file names");
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot get random bytes for the file "
+				       "names");
 	rand_seed(r, seed);
+	return EXIT_OK;
 }
 
+/* The report to -o FILE or stdout: 0, or the exit status, said. */
 static int write_report(const struct sb_opts *o, struct sb_report *rep)
 {
 	const char *path = o->output ? o->output : "-";
@@ -157,13 +160,17 @@ static int write_report(const struct sb_opts *o, struct sb_report *rep)
 
 	e = atomic_open(&af, path);
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'", path);
+		return error_ret_err(EXIT_RUN_FAILED, -e, "cannot create '%s'",
+				     path);
 	e = sb_report_write(af.f, rep);
-	if (e) {
+	if (e)
 		atomic_abort(&af);
-		return e;
-	}
-	return atomic_commit(&af);
+	else
+		e = atomic_commit(&af);
+	if (e)
+		return error_ret_err(EXIT_RUN_FAILED, -e,
+				     "cannot write the report");
+	return EXIT_OK;
 }
 
 /* Everything a benchmark allocated: results, their histograms, notes. */
@@ -192,7 +199,8 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 	int e, status = EXIT_OK;
 
 	if (sig_stop_install())
-		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot install signal handlers");
 	run_info_init(&ri, "seqbench", argc, argv);
 	ri.has_seed = true;
 	ri.seed = o->seed;
@@ -201,7 +209,9 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	st.o = o;
 	st.error.thread = -1;
-	seed_names(&st.names);
+	e = seed_names(&st.names);
+	if (e)
+		return e;
 	if (o->dump_offsets && !(st.dump = fopen(o->dump_offsets, "w")))
 		die_errno(EXIT_RUN_FAILED, "cannot create '%s'",
 			  o->dump_offsets);
@@ -239,7 +249,7 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 	rep.n_notes = n_notes;
 	e = write_report(o, &rep);
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot write the report");
+		status = e;
 	results_free(res, n_done, notes, n_notes);
 	free(err_msg);
 	return status;
