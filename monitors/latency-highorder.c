@@ -402,7 +402,7 @@ static void run(struct ho *h)
 		for (i = 0; i < h->thp.n && !sig_stop; i++)
 			if (h->thp.o[i].probe)
 				probe(h, &h->thp.o[i]);
-		if (sig_stop)
+		if (sig_stop || h->m.emit_err) /* told to stop, or mute */
 			break;
 		h->rounds++;
 	}
@@ -543,16 +543,20 @@ int main(int argc, char **argv)
 	h.pagemap_fd = h.kpageflags_fd = -1;
 	parse_options(&h, argc, argv);
 	h.page = (size_t)sysconf(_SC_PAGESIZE);
-	ho_thp_discover(&h.thp, h.page);
+	status = ho_thp_discover(&h.thp, h.page);
+	if (status)
+		return status;
 	select_orders(&h);
 	open_page_info(&h);
 	h.all = xmalloc(sizeof(*h.all));
 	hist_init(h.all);
-	monitor_start(&h.m, argc, argv, NULL);
+	status = monitor_start(&h.m, argc, argv, NULL);
+	if (status)
+		return status;
 	cleanup_ho = &h;
 	atexit(cleanup);
-	if (h.orders_given)
-		ho_thp_enable(&h.thp, &h.mc);
+	if (h.orders_given && (status = ho_thp_enable(&h.thp, &h.mc)))
+		return status; /* the atexit cleanup sets back what changed */
 	read_vmstat(&h, true);
 	/* Drivers and tests wait for this line. */
 	monitor_emit(&h.m, mono_ns(), "started=1 page_size=%zu", h.page);

@@ -421,6 +421,7 @@ int main(int argc, char **argv)
 	struct kmsg k;
 	enum source src;
 	size_t i;
+	int status;
 
 	prog_init(argc, argv);
 	memset(&k, 0, sizeof(k));
@@ -428,7 +429,9 @@ int main(int argc, char **argv)
 	monitor_init(&k.m);
 	parse_options(&k, argc, argv);
 	k.m.out_mode = log_mode();
-	monitor_start(&k.m, argc, argv, k.log);
+	status = monitor_start(&k.m, argc, argv, k.log);
+	if (status)
+		return status;
 	src = open_source(&k);
 	/* Tests and drivers wait for this line before they log anything. */
 	monitor_emit(&k.m, mono_ns(), "started=1 source=%s",

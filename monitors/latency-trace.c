@@ -726,7 +726,9 @@ int main(int argc, char **argv)
 	t.interval_ns = NSEC_PER_SEC;
 	t.buffer_kb = 2048;
 	parse_options(&t, argc, argv);
-	monitor_start(&t.m, argc, argv, NULL);
+	status = monitor_start(&t.m, argc, argv, NULL);
+	if (status)
+		return status;
 	cleanup_trace = &t;
 	atexit(cleanup);
 	if (t.events_path)

@@ -787,6 +787,7 @@ static void run(struct vmstat *s)
 int main(int argc, char **argv)
 {
 	struct vmstat s;
+	int status;
 
 	prog_init(argc, argv);
 	memset(&s, 0, sizeof(s));
@@ -796,7 +797,9 @@ int main(int argc, char **argv)
 	parse_options(&s, argc, argv);
 	if (s.snapshot)
 		return snapshot(&s, argc, argv);
-	monitor_start(&s.m, argc, argv, NULL);
+	status = monitor_start(&s.m, argc, argv, NULL);
+	if (status)
+		return status;
 	probe(&s);
 	run(&s);
 	summarise(&s);
