@@ -186,6 +186,17 @@ int atomic_commit(struct atomic_file *af);
 void atomic_abort(struct atomic_file *af);
 
 /*
+ * Open PATH for output written as it comes (a log, a stream of progress
+ * lines, read while it grows), by atomic_open()'s rule without the
+ * temporary: a descriptor's name (/dev/stdout, /dev/fd/N) or an existing
+ * file that is not a regular one (a FIFO, /dev/null) is written straight;
+ * a regular or new file is created or truncated with MODE.  A symbolic
+ * link where the output goes is refused (-ELOOP), never written through.
+ * Returns a close-on-exec descriptor or -errno.
+ */
+int stream_open(const char *path, mode_t mode);
+
+/*
  * Copying parsed JSON and escaping text for people (latency-summarize).
  */
 struct json_node;

@@ -68,11 +68,10 @@ static int open_output(struct monitor *m, const char *path)
 {
 	struct stat st;
 
-	m->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			 m->out_mode);
+	m->out_fd = stream_open(path, m->out_mode);
 	if (m->out_fd < 0)
-		return error_ret_errno(EXIT_RUN_FAILED, "cannot open '%s'",
-				       path);
+		return error_ret_err(EXIT_RUN_FAILED, -m->out_fd,
+				     "cannot open '%s'", path);
 	/* A file that existed keeps its mode: take away what out_mode does
 	 * not grant (never touch a device). */
 	if (fstat(m->out_fd, &st))
