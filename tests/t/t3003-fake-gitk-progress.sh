@@ -109,9 +109,9 @@ test_expect_success 'user_s and sys_s: the CPU time of each load, some of it spe
 		.user_s + .sys_s < 600] | length == 3 and all" true
 '
 
-test_expect_success JQ 'runq_s: the wait for a CPU of each load, within its time' '
-	jq -e "[.iterations[] | .runq_s >= 0 and .runq_s <= .elapsed_s]
-		| length == 3 and all" t.json
+test_expect_success 'runq_s: the wait for a CPU of each load, within its time' '
+	test_json t.json "[.iterations[] | .runq_s >= 0 and
+		.runq_s <= .elapsed_s] | length == 3 and all" true
 '
 
 test_expect_success 'what the driver reads: iterations[0] of one load with --reread' '
