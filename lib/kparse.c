@@ -344,65 +344,81 @@ static int pid_stat_state(const char *buf, size_t len, struct tok *t,
 	return 0;
 }
 
+/* Fields 4-8 (ppid ... tpgid) and 16-21 (cutime ... itrealvalue) are signed. */
+static bool pid_field_signed(int field)
+{
+	return (field >= 4 && field <= 8) || (field >= 16 && field <= 21);
+}
+
+/*
+ * /proc/PID/stat's state (field 3) into *STATE and fields 4 to LAST into
+ * F[0 .. LAST - 4], each a well-formed number of its sign (a signed one
+ * stored as its two's complement).
+ */
+static int pid_stat_fields(const char *buf, size_t len, char *state,
+			   uint64_t *f, int last)
+{
+	struct tok t;
+	int field, r;
+
+	r = pid_stat_state(buf, len, &t, state);
+	for (field = 4; !r && field <= last; field++) {
+		int64_t i;
+
+		if (!pid_field_signed(field)) {
+			r = tok_u64(&t, &f[field - 4]);
+			continue;
+		}
+		r = tok_i64(&t, &i);
+		f[field - 4] = (uint64_t)i;
+	}
+	return r;
+}
+
 int kparse_pid_stat(const char *buf, size_t len, uint64_t *majflt,
 		    uint64_t *cmajflt)
 {
-	uint64_t u, maj, cmaj;
-	int64_t i64;
-	struct tok t;
+	uint64_t f[13 - 3];
 	char state;
-	int i, r;
+	int r = pid_stat_fields(buf, len, &state, f, 13);
 
-	r = pid_stat_state(buf, len, &t, &state);
 	if (r)
 		return r;
-	/* ppid, pgrp, session, tty_nr, tpgid: signed (tpgid is often -1) */
-	for (i = 0; i < 5; i++)
-		if ((r = tok_i64(&t, &i64)))
-			return r;
-	/* flags, minflt, cminflt */
-	for (i = 0; i < 3; i++)
-		if ((r = tok_u64(&t, &u)))
-			return r;
-	if ((r = tok_u64(&t, &maj)) || (r = tok_u64(&t, &cmaj)))
-		return r;
-	*majflt = maj;
-	*cmajflt = cmaj;
+	*majflt = f[12 - 4];
+	*cmajflt = f[13 - 4];
 	return 0;
 }
 
 int kparse_pid_cpu(const char *buf, size_t len, struct kparse_pid_cpu *out)
 {
-	struct kparse_pid_cpu c;
-	uint64_t u;
-	int64_t i64, cut, cst;
-	struct tok t;
+	uint64_t f[17 - 3];
 	char state;
-	int i, r;
+	int r = pid_stat_fields(buf, len, &state, f, 17);
 
-	r = pid_stat_state(buf, len, &t, &state);
 	if (r)
 		return r;
-	if ((r = tok_i64(&t, &c.ppid)))
-		return r;
-	/* pgrp, session, tty_nr, tpgid: signed (tpgid is often -1) */
-	for (i = 0; i < 4; i++)
-		if ((r = tok_i64(&t, &i64)))
-			return r;
-	if ((r = tok_u64(&t, &c.flags)))
-		return r;
-	/* minflt, cminflt, majflt, cmajflt */
-	for (i = 0; i < 4; i++)
-		if ((r = tok_u64(&t, &u)))
-			return r;
-	if ((r = tok_u64(&t, &c.utime)) || (r = tok_u64(&t, &c.stime)) ||
-	    (r = tok_i64(&t, &cut)) || (r = tok_i64(&t, &cst)))
-		return r;
-	if (cut < 0 || cst < 0)
+	/* cutime and cstime are signed in the kernel's format, never < 0. */
+	if ((int64_t)f[16 - 4] < 0 || (int64_t)f[17 - 4] < 0)
 		return -EINVAL;
-	c.cutime = (uint64_t)cut;
-	c.cstime = (uint64_t)cst;
-	*out = c;
+	out->ppid = (int64_t)f[4 - 4];
+	out->flags = f[9 - 4];
+	out->utime = f[14 - 4];
+	out->stime = f[15 - 4];
+	out->cutime = f[16 - 4];
+	out->cstime = f[17 - 4];
+	return 0;
+}
+
+int kparse_pid_start(const char *buf, size_t len, char *state, uint64_t *start)
+{
+	uint64_t f[22 - 3];
+	char s;
+	int r = pid_stat_fields(buf, len, &s, f, 22);
+
+	if (r)
+		return r;
+	*state = s;
+	*start = f[22 - 4];
 	return 0;
 }
 
@@ -427,32 +443,6 @@ int kparse_proc_stat_busy(const char *buf, size_t len, uint64_t *ticks)
 	if (v[0] > UINT64_MAX - v[1] || v[0] + v[1] > UINT64_MAX - v[2])
 		return -ERANGE;
 	*ticks = v[0] + v[1] + v[2];
-	return 0;
-}
-
-int kparse_pid_start(const char *buf, size_t len, char *state, uint64_t *start)
-{
-	uint64_t u, st;
-	int64_t i64;
-	struct tok t;
-	char s;
-	int i, r;
-
-	r = pid_stat_state(buf, len, &t, &s);
-	if (r)
-		return r;
-	/* Fields 4-8 (ppid ... tpgid) are signed, 9-15 (flags ... stime)
-	 * unsigned, 16-21 (cutime ... itrealvalue) signed again. */
-	for (i = 4; i <= 21; i++) {
-		r = i >= 9 && i <= 15 ? tok_u64(&t, &u) : tok_i64(&t, &i64);
-		if (r)
-			return r;
-	}
-	r = tok_u64(&t, &st);
-	if (r)
-		return r;
-	*state = s;
-	*start = st;
 	return 0;
 }
 
