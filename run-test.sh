@@ -25,8 +25,12 @@
 #   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [180000]
 #                          (these four are read by latency-summarize)
 #   LATENCY_STATE_DIR      where the machine-state record is kept
-#                          [/var/lib/latency-tests] (see latency-machine(1))
-#   LATENCY_CGROUP_ROOT    where cgroups are mounted [/sys/fs/cgroup]
+#                          [/var/lib/latency-tests; without root
+#                          $LATENCY_CACHE_DIR/state] (see latency-machine(1))
+#   LATENCY_LOCK_DIR       where the lock that lets one run at a time use
+#                          the machine is [/run/lock] (latency-machine(1))
+#   LATENCY_CGROUP_ROOT    where cgroups are mounted [/sys/fs/cgroup] (read
+#                          by latency-machine too)
 #   LATENCY_GNUPLOT        gnuplot for the plots [gnuplot; empty: no plots]
 #   LATENCY_PROC, LATENCY_SYS  proc and sysfs for sysinfo [/proc, /sys]
 set -eu
@@ -533,8 +537,11 @@ swap_on() {
 				"$run_dir/commands.log" || return 1
 		;;
 	file)
+		# Made empty first: the record holds the file's identity, and
+		# restore removes only that file.
+		(umask 077 && set -C && : >"$swap_path") || return 1
 		machine record rmfile "$swap_path" || return 1
-		confine_swap_make "$swap_path" "$cfg_swap_bytes" \
+		confine_swap_fill "$swap_path" "$cfg_swap_bytes" \
 			"$run_dir/commands.log" || return 1
 		;;
 	zram)
@@ -1267,10 +1274,16 @@ cleanup() {
 	exit "$_status"
 }
 
-# machine_begin: a dead run's changes are undone first (and said); then
-# this run's record is opened.
+# machine_begin: the machine is this run's (latency-machine refuses a
+# second run with status 3, naming it); a dead run's changes are undone
+# first (and said); then this run's record is opened, with the
+# directories the run makes files in (a swap file, the cached one).
 machine_begin() {
-	if _out=$(machine begin --owner=$$ 2>&1); then
+	set -- begin --owner=$$
+	case ${swap_kind:-none} in
+	file | cached) set -- "$@" --root="${swap_path%/*}" ;;
+	esac
+	if _out=$(machine "$@" 2>&1); then
 		_st=0
 	else
 		_st=$?
@@ -1310,7 +1323,8 @@ main() {
 		export LATENCY_STATE_DIR
 	fi
 	if [ "$cfg_restore" = yes ]; then
-		machine restore || exit 1
+		# 3: another run is using the machine; its record is its own.
+		machine restore || exit $?
 		exit 0
 	fi
 	version=$(tree_version "$version" "$here")

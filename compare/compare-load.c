@@ -111,6 +111,8 @@ static struct json_node *load_json(const char *file, int *version)
 	const struct json_node *v;
 	int r = json_read_file(file, MAX_RESULT_BYTES, &root, &err);
 
+	if (r == -EINVAL && !err.line)
+		bad(file, "not a regular file");
 	if (r == -EINVAL) {
 		char *f = text_escape(file);
 
@@ -160,6 +162,12 @@ static bool get_num(const char *file, const struct json_node *n,
 		bad(file, "\"%s\" is %.6g, expected 0 to %g", name, *out,
 		    MAX_FIGURE);
 	return true;
+}
+
+bool cmp_get_num(const char *file, const struct json_node *n, const char *path,
+		 const char *name, double *out)
+{
+	return get_num(file, n, path, name, out);
 }
 
 static double need_num(const char *file, const struct json_node *n,
@@ -1000,6 +1008,14 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* Keep the result.json ROOT read from FILE for the fleet formats. */
+static void keep_json(struct cmp_result *r, const char *file,
+		      struct json_node *root)
+{
+	r->json = root;
+	r->json_file = xstrdup(file);
+}
+
 static void load_dir(struct cmp_result *r, const char *dir,
 		     const struct cmp_options *o)
 {
@@ -1012,7 +1028,7 @@ static void load_dir(struct cmp_result *r, const char *dir,
 	if (exists(run) || (!exists(sb) && !exists(rb))) {
 		root = load_json(run, &version);
 		load_run(r, run, root, version, o);
-		json_read_free(root);
+		keep_json(r, run, root);
 	}
 	if (exists(sb)) {
 		root = load_json(sb, &version);
@@ -1072,7 +1088,10 @@ void cmp_load(struct cmp_result *r, const char *path, const char *label,
 			bad(path, "neither a run-test.sh result (no "
 				  "\"gitk_runs\") nor a seqbench result (no "
 				  "\"results\")");
-		json_read_free(root);
+		if (r->has_run)
+			keep_json(r, path, root);
+		else
+			json_read_free(root);
 		if (!r->label)
 			r->label = base_name(path, ".json");
 	}
@@ -1100,4 +1119,6 @@ void cmp_result_release(struct cmp_result *r)
 	free(r->label);
 	free(r->run_label);
 	free(r->path);
+	json_read_free(r->json);
+	free(r->json_file);
 }

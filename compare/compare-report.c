@@ -23,8 +23,10 @@
 #include "compare/compare.h"
 
 const char *const cmp_format_names[] = {
-	[CMP_2009] = "2009", [CMP_TEXT] = "text",	  [CMP_CSV] = "csv",
-	[CMP_JSON] = "json", [CMP_MARKDOWN] = "markdown", NULL,
+	[CMP_2009] = "2009",	     [CMP_TEXT] = "text",
+	[CMP_CSV] = "csv",	     [CMP_JSON] = "json",
+	[CMP_MARKDOWN] = "markdown", [CMP_LAVA] = "lava",
+	[CMP_KCIDB] = "kcidb",	     NULL,
 };
 
 static const char *const test_names[] = {
@@ -829,6 +831,12 @@ void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_label *l,
 		break;
 	case CMP_JSON:
 		cmp_report_json(f, l, n, o, ri);
+		break;
+	case CMP_LAVA:
+		cmp_report_lava(f, l, n);
+		break;
+	case CMP_KCIDB:
+		cmp_report_kcidb(f, l, n, o);
 		break;
 	}
 }

@@ -241,6 +241,13 @@ struct cmp_result {
 	size_t n_runs;
 	double *per_run[FIG_COUNT];
 	struct cmp_interleave il;
+	/*
+	 * The run-test.sh result.json as read (NULL for a seqbench or
+	 * ringbench file alone), and its path: the fleet formats report
+	 * figures the comparison does not use (every workload, the kernel).
+	 */
+	struct json_node *json;
+	char *json_file;
 };
 
 /*
@@ -309,12 +316,16 @@ struct cmp_options {
 	const char *workload; /* whose stall figures: "fake-gitk" */
 	bool workload_given;  /* by --workload */
 	double alpha;	      /* significance level */
+
+	/* The CI system named in KCIDB ids (--kcidb-origin). */
+	const char *kcidb_origin;
 };
 
 /* The power the minimal detectable effect is stated at. */
 #define CMP_POWER 0.8
 
 /* compare-load.c */
+struct json_node;
 /*
  * Load PATH (a directory, a result.json, a seqbench or a ringbench JSON
  * file) into R,
@@ -325,6 +336,13 @@ struct cmp_options {
 void cmp_load(struct cmp_result *r, const char *path, const char *label,
 	      const struct cmp_options *o);
 void cmp_result_release(struct cmp_result *r);
+/*
+ * The number at PATH below N of result FILE into *OUT, as every figure is
+ * read: false when absent or null; dies (naming NAME, never the file's
+ * own text) when it is another type or out of range.
+ */
+bool cmp_get_num(const char *file, const struct json_node *n, const char *path,
+		 const char *name, double *out);
 /* qsort order of seqbench groups: phase, size, block size, threads. */
 /*
  * The phase of G as printed: its name, and for a read-only row of a
@@ -483,6 +501,8 @@ enum cmp_format {
 	CMP_CSV,
 	CMP_JSON,
 	CMP_MARKDOWN,
+	CMP_LAVA,  /* lava-test-case lines (compare-fleet.c) */
+	CMP_KCIDB, /* a KCIDB v5.3 object (compare-fleet.c) */
 };
 
 /* The --format names, in the order of enum cmp_format, NULL-terminated. */
@@ -546,6 +566,20 @@ void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
 		    double alpha);
 void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
 		     const struct cmp_options *o, const struct run_info *ri);
+
+/* compare-fleet.c */
+/* The default --kcidb-origin. */
+#define CMP_KCIDB_ORIGIN "latency_tests"
+/* Whether S is a KCIDB origin: one or more of [a-z0-9_]. */
+bool cmp_kcidb_origin_ok(const char *s);
+/*
+ * Every figure of each of the N labels' results as lava-test-case lines,
+ * or as a KCIDB object of the kernels, their builds and one test per
+ * figure.
+ */
+void cmp_report_lava(FILE *out, const struct cmp_label *l, size_t n);
+void cmp_report_kcidb(FILE *out, const struct cmp_label *l, size_t n,
+		      const struct cmp_options *o);
 
 /* compare-plot.c */
 /*

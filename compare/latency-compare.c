@@ -33,6 +33,7 @@
 enum {
 	OPT_ALPHA = OPT_PROG_FIRST,
 	OPT_FAIL_IF_SLOWER,
+	OPT_KCIDB_ORIGIN,
 	OPT_PLOT,
 	OPT_WORKLOAD,
 };
@@ -45,6 +46,7 @@ static const struct option long_options[] = {
 	OPT_LONG_FORMAT,
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
+	{ "kcidb-origin", required_argument, NULL, OPT_KCIDB_ORIGIN },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "workload", required_argument, NULL, OPT_WORKLOAD },
 	OPT_LONG_END,
@@ -86,7 +88,13 @@ static void usage(int status)
 	      "                        per label: LABEL Elapsed:MM:SS.mmm(stddev:SSS.sss)\n"
 	      "                        Failures:N, then LABEL HighOrder: ... as in\n"
 	      "                        summary.txt when a result probed high-order\n"
-	      "                        allocations), csv, json or markdown\n"
+	      "                        allocations), csv, json, markdown, lava (a line\n"
+	      "                        per figure of each result: lava-test-case NAME\n"
+	      "                        --result R [--measurement X [--units U]]) or kcidb\n"
+	      "                        (a KCIDB v5.3 object: the kernels, their builds,\n"
+	      "                        a test per figure)\n"
+	      "  --kcidb-origin=NAME   the CI system named in KCIDB ids (default\n"
+	      "                        " CMP_KCIDB_ORIGIN "; lower case letters, digits, _)\n"
 	      "  -o, --output=FILE     write the report to FILE instead of stdout\n"
 	      "  --alpha=P             significance level of Welch's t-test (default 0.05)\n"
 	      "  --workload=NAME       whose stalls to compare (default fake-gitk); a name\n"
@@ -115,6 +123,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	a->cmp.workload = "fake-gitk";
 	a->cmp.workload_given = false;
 	a->cmp.alpha = 0.05;
+	a->cmp.kcidb_origin = CMP_KCIDB_ORIGIN;
 	a->format = CMP_TEXT;
 	a->fail_pct = NAN;
 	a->plot = NULL;
@@ -130,6 +139,12 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_FAIL_IF_SLOWER:
 			a->fail_pct = opt_double("--fail-if-slower", optarg, 0,
 						 1e6, false);
+			break;
+		case OPT_KCIDB_ORIGIN:
+			if (!cmp_kcidb_origin_ok(optarg))
+				usage_error("--kcidb-origin takes lower case "
+					    "letters, digits and _");
+			a->cmp.kcidb_origin = optarg;
 			break;
 		case OPT_PLOT:
 			if (!*optarg)

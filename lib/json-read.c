@@ -560,19 +560,19 @@ int json_read_parse(const char *buf, size_t len, struct json_node **root,
 }
 
 /*
- * Open PATH for reading: with REGULAR_ONLY, without following a symlink and
- * without blocking on a FIFO, and only a regular file is accepted.  Returns
- * the descriptor or -errno (-EISDIR for a directory, -EINVAL for another
- * kind of file).
+ * Open PATH for reading, never blocking on a FIFO or a device: only a
+ * regular file is accepted, and with REGULAR_ONLY a symlink is not
+ * followed.  Returns the descriptor or -errno (-EISDIR for a directory,
+ * -EINVAL for another kind of file).
  */
 static int open_input(const char *path, bool regular_only)
 {
-	int flags = O_RDONLY | O_CLOEXEC;
+	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
 	struct stat st;
 	int fd, r;
 
 	if (regular_only)
-		flags |= O_NOFOLLOW | O_NONBLOCK;
+		flags |= O_NOFOLLOW;
 	fd = open(path, flags);
 	if (fd < 0)
 		return -errno;
@@ -581,7 +581,7 @@ static int open_input(const char *path, bool regular_only)
 		close(fd);
 		return r;
 	}
-	if (S_ISDIR(st.st_mode) || (regular_only && !S_ISREG(st.st_mode))) {
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
@@ -622,6 +622,8 @@ int json_read_file(const char *path, size_t max_bytes, struct json_node **root,
 	if (err)
 		memset(err, 0, sizeof(*err));
 	fd = open_input(path, false);
+	if (fd == -EINVAL && err)
+		snprintf(err->msg, sizeof(err->msg), "not a regular file");
 	if (fd < 0)
 		return fd;
 	r = read_bounded(fd, max_bytes, &buf, &len);

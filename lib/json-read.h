@@ -64,8 +64,12 @@ int json_read_parse(const char *buf, size_t len, struct json_node **root,
 		    struct json_read_error *err);
 
 /*
- * Read and parse the file at PATH, refusing files over MAX_BYTES.  Returns
- * 0, -errno from open/read, -EFBIG when too large, or as json_read_parse().
+ * Read and parse the file at PATH, refusing files over MAX_BYTES.  Only a
+ * regular file is read (a FIFO or a device would block or never end):
+ * -EISDIR for a directory, -EINVAL with ERR's line 0 and its msg "not a
+ * regular file" for anything else.  Returns 0, -errno from open/read,
+ * -EFBIG when too large, or as json_read_parse() (whose errors have a
+ * line of 1 or more).
  */
 int json_read_file(const char *path, size_t max_bytes, struct json_node **root,
 		   struct json_read_error *err);

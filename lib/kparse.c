@@ -409,7 +409,8 @@ int kparse_pid_cpu(const char *buf, size_t len, struct kparse_pid_cpu *out)
 	return 0;
 }
 
-int kparse_pid_start(const char *buf, size_t len, char *state, uint64_t *start)
+int kparse_pid_start(const char *buf, size_t len, char *state, int64_t *ppid,
+		     uint64_t *start)
 {
 	uint64_t f[22 - 3];
 	char s;
@@ -418,6 +419,8 @@ int kparse_pid_start(const char *buf, size_t len, char *state, uint64_t *start)
 	if (r)
 		return r;
 	*state = s;
+	if (ppid)
+		*ppid = (int64_t)f[4 - 4];
 	*start = f[22 - 4];
 	return 0;
 }

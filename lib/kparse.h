@@ -130,10 +130,12 @@ int kparse_colon_find(const char *buf, size_t len, const char *key,
 		      uint64_t *val, bool *kb);
 
 /*
- * /proc/PID/stat: the state letter (field 3) and the start time in clock
- * ticks since boot (field 22); the fields between must be numbers.
+ * /proc/PID/stat: the state letter (field 3), the parent's pid (field 4;
+ * PPID may be NULL) and the start time in clock ticks since boot (field
+ * 22); the fields between must be numbers.
  */
-int kparse_pid_start(const char *buf, size_t len, char *state, uint64_t *start);
+int kparse_pid_start(const char *buf, size_t len, char *state, int64_t *ppid,
+		     uint64_t *start);
 
 /*
  * Word IDX (from 0) of LINE, words being separated by runs of blanks

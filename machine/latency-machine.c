@@ -15,9 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/knob.h"
 #include "lib/opt.h"
 #include "lib/output.h"
 #include "lib/timing.h"
@@ -29,6 +31,7 @@ enum {
 	OPT_KEEP,
 	OPT_DRY_RUN,
 	OPT_TIMEOUT,
+	OPT_ROOT,
 };
 
 /* clang-format off */
@@ -41,6 +44,7 @@ static const struct option long_options[] = {
 	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "root", required_argument, NULL, OPT_ROOT },
 	OPT_LONG_END
 };
 /* clang-format on */
@@ -54,6 +58,7 @@ enum {
 	HAS_DRY_RUN = 1 << 2,
 	HAS_TIMEOUT = 1 << 3,
 	HAS_FORMAT = 1 << 4,
+	HAS_ROOT = 1 << 5,
 };
 
 struct cmdline {
@@ -63,6 +68,8 @@ struct cmdline {
 	uint64_t keep_bytes;
 	uint64_t timeout_ns;
 	bool dry_run;
+	const char *roots[RECORD_ROOTS_MAX];
+	size_t nroots;
 	char **args; /* after the command and its options */
 	int nargs;
 };
@@ -79,7 +86,7 @@ static void usage(int status)
 	if (status)
 		usage_error(NULL);
 	/* clang-format off */
-	printf("Usage: latency-machine begin --owner=PID\n"
+	printf("Usage: latency-machine begin --owner=PID [--root=DIR]...\n"
 	       "  or:  latency-machine record --owner=PID KIND [ARG]...\n"
 	       "  or:  latency-machine set --owner=PID NAME VALUE\n"
 	       "  or:  latency-machine restore [--owner=PID]\n"
@@ -89,6 +96,8 @@ static void usage(int status)
 	       "undo it at the end or, after a crash, at the start of the next run.\n"
 	       "\n"
 	       "  --owner=PID       the run (driver process) the record belongs to\n"
+	       "  --root=DIR        begin: a directory the run makes files in (its scratch,\n"
+	       "                    its cache); only files inside one may be removed\n"
 	       "  --keep=SIZE       shrink: leave SIZE free above what is in use now (64M, 1G)\n"
 	       "  --dry-run         shrink: print the plan, change nothing\n"
 	       "  --timeout=TIME    shrink: give up on a memory block after TIME (default 5s)\n"
@@ -97,19 +106,26 @@ static void usage(int status)
 	       "  -h, --help        display this help and exit\n"
 	       "  -V, --version     output version information and exit\n"
 	       "\n"
-	       "KIND and what restore does: swapoff PATH (swapoff), rmfile PATH (rm -f),\n"
-	       "rmdir PATH (rmdir), sysctl NAME [VALUE] and sysfs /sys/PATH [VALUE] (write\n"
-	       "VALUE back; default: the current value), online BLOCK (online the memory\n"
-	       "block), thp SIZE [VALUE] (a THP size's enabled back to VALUE; SIZE 64kB or\n"
-	       "global), hugepages [COUNT] (nr_hugepages back to COUNT), readahead MAJ:MIN\n"
-	       "[KB] (the device's read_ahead_kb back to KB), zram zramN [hot] (swapoff,\n"
-	       "reset, and hot_remove when the run made it), zramnew LIST (hot_remove the\n"
-	       "zram devices not in LIST, the ones before a hot_add, never set up), pid PID\n"
-	       "(SIGTERM, then SIGKILL, if still the same process).\n"
+	       "KIND and what restore does: swapoff PATH (swapoff that swap area, recorded\n"
+	       "by its identity before swapon), rmfile PATH (remove the file, made inside a\n"
+	       "--root, if it is still the file recorded), rmdir PATH (the run's cgroup, or\n"
+	       "a directory inside a --root), sysctl vm.NAME [VALUE] and sysfs /sys/PATH\n"
+	       "[VALUE] (/sys/kernel/mm/, /sys/module/zswap/parameters/, a block device's\n"
+	       "queue/read_ahead_kb: write VALUE back; default: the current value), online\n"
+	       "BLOCK (online the memory block), thp SIZE [VALUE] (a THP size's enabled back\n"
+	       "to VALUE; SIZE 64kB or global), hugepages [COUNT] (nr_hugepages back to\n"
+	       "COUNT, never above the pool when the run began), readahead MAJ:MIN [KB] (the\n"
+	       "device's read_ahead_kb back to KB), zram zramN [hot] (swapoff, reset, and\n"
+	       "hot_remove when the run made it), zramnew LIST (hot_remove the zram devices\n"
+	       "not in LIST, the ones before a hot_add, never set up), pid PID (SIGTERM,\n"
+	       "then SIGKILL, if still the same process the run started).\n"
 	       "set records NAME's value the first time the run sets it (a sysctl vm.NAME,\n"
 	       "or a sysfs knob under /sys/kernel/mm/, /sys/module/zswap/parameters/ or a\n"
 	       "block device's queue/read_ahead_kb), then writes VALUE.\n"
-	       "The record is LATENCY_STATE_DIR/state (default /var/lib/latency-tests/state).\n"
+	       "Every entry is checked when recorded and again before it is undone.\n"
+	       "The record is LATENCY_STATE_DIR/state (default /var/lib/latency-tests/state);\n"
+	       "one run at a time holds the machine: LATENCY_LOCK_DIR/latency-tests.lock\n"
+	       "(default /run/lock).\n"
 	       "Exit status: 0 done, 1 failed (restore: a change kept), 2 usage error, 3 another\n"
 	       "run is in progress or the machine cannot do it.\n");
 	/* clang-format on */
@@ -132,6 +148,13 @@ static void parse_options(int argc, char **argv, struct cmdline *cl)
 			cl->keep_bytes = opt_size("--keep", optarg, 1);
 			cl->seen |= HAS_KEEP;
 			break;
+		case OPT_ROOT:
+			if (cl->nroots == RECORD_ROOTS_MAX)
+				usage_error("at most %d --root options",
+					    RECORD_ROOTS_MAX);
+			cl->roots[cl->nroots++] = optarg;
+			cl->seen |= HAS_ROOT;
+			break;
 		case OPT_DRY_RUN:
 			cl->dry_run = true;
 			cl->seen |= HAS_DRY_RUN;
@@ -152,53 +175,157 @@ static void parse_options(int argc, char **argv, struct cmdline *cl)
 	}
 }
 
-static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
+/* The record's absolute path, for the lock (allocated). */
+static char *record_realpath(void)
+{
+	char *dir = realpath(menv.state_dir, NULL), *path;
+
+	if (!dir)
+		die_errno(EXIT_RUN_FAILED, "cannot resolve '%s'",
+			  menv.state_dir);
+	path = xasprintf("%s/state", dir);
+	free(dir);
+	if (strpbrk(path, "\t\n"))
+		usage_error("LATENCY_STATE_DIR '%s' holds a tab or a newline",
+			    menv.state_dir);
+	return path;
+}
+
+/* The run begin has claimed the machine for, released if begin fails. */
+static pid_t claimed_owner;
+static uint64_t claimed_start;
+
+static void claim_undo(void)
+{
+	if (claimed_owner)
+		machine_lock_release(claimed_owner, claimed_start);
+}
+
+/*
+ * Undo a dead run's record in the state directory open at DIRFD: its
+ * owner must be dead; dies when a change cannot be undone.
+ */
+static void restore_dead(int dirfd)
 {
 	struct record r;
-	uint64_t start;
+	char *prefix;
+	size_t left;
+
+	state_lock(dirfd);
+	if (record_load(dirfd, &r))
+		return;
+	if (record_owner_alive(&r)) {
+		char cmd[256];
+
+		proc_command(r.owner, cmd, sizeof(cmd));
+		die(EXIT_UNSUPPORTED, "another run (pid %d: %s) is in progress",
+		    (int)r.owner, cmd);
+	}
+	prefix = xasprintf("restoring after run pid %d (dead)", (int)r.owner);
+	left = record_restore(dirfd, &r, prefix);
+	free(prefix);
+	if (left)
+		die(EXIT_RUN_FAILED,
+		    "%zu change(s) of run pid %d could not be undone; "
+		    "see above, fix them and run 'latency-machine "
+		    "restore' (record: %s)",
+		    left, (int)r.owner, record_path());
+	record_release(&r);
+}
+
+/*
+ * The machine's last holder H died with its record elsewhere (another
+ * LATENCY_STATE_DIR): undo it first when it is ours, else say whose it is.
+ */
+static void restore_elsewhere(const struct lock_holder *h)
+{
+	const char *saved = menv.state_dir;
+	char *dir = xstrdup(h->record), *slash = strrchr(dir, '/');
+	struct stat st;
+	int dirfd;
+
+	*slash = '\0';
+	if (lstat(h->record, &st) && errno == ENOENT) {
+		free(dir);
+		return;
+	}
+	if (h->uid != geteuid()) {
+		fprintf(stderr,
+			"%s: run pid %d of uid %u died holding the machine; "
+			"its record '%s' is that user's to restore "
+			"(LATENCY_STATE_DIR=%s latency-machine restore)\n",
+			progname(), (int)h->pid, h->uid, h->record, dir);
+		free(dir);
+		return;
+	}
+	menv.state_dir = dir;
+	dirfd = state_dir_open();
+	restore_dead(dirfd);
+	(void)close(dirfd); /* also drops the lock */
+	menv.state_dir = saved;
+	free(dir);
+}
+
+static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
+{
+	struct lock_holder prev;
+	struct record hdr;
+	char *pool = kpath(menv.proc, "/sys/vm/nr_hugepages"), *here;
+	size_t i;
 	int dirfd, e;
 
 	(void)ri;
-	e = proc_starttime(cl->owner, &start);
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.format = 2;
+	hdr.owner = cl->owner;
+	e = proc_starttime(cl->owner, &hdr.owner_start);
 	if (e)
 		die_err(EXIT_RUN_FAILED, e == -ESRCH ? ESRCH : -e,
 			"cannot begin a record for pid %d", (int)cl->owner);
+	if (!path_is_clean(menv.cgroup_root))
+		usage_error("LATENCY_CGROUP_ROOT '%s' is not a clean absolute "
+			    "path",
+			    menv.cgroup_root);
+	hdr.cgroup_root = xstrdup(menv.cgroup_root);
+	for (i = 0; i < cl->nroots; i++)
+		root_declare(&hdr.root[hdr.nroots++], cl->roots[i]);
 	dirfd = state_dir_open();
-	state_lock(dirfd);
-	if (!record_load(dirfd, &r)) {
-		char *prefix;
-		size_t left;
-
-		if (record_owner_alive(&r))
-			die(EXIT_UNSUPPORTED,
-			    "another run (pid %d) is in progress",
-			    (int)r.owner);
-		prefix = xasprintf("restoring after run pid %d (dead)",
-				   (int)r.owner);
-		left = record_restore(dirfd, &r, prefix);
-		free(prefix);
-		if (left)
+	here = record_realpath();
+	/* Given back if begin fails, unless the run held it before. */
+	if (machine_lock_claim(cl->owner, hdr.owner_start, here, &prev)) {
+		claimed_owner = cl->owner;
+		claimed_start = hdr.owner_start;
+		if (atexit(claim_undo))
 			die(EXIT_RUN_FAILED,
-			    "%zu change(s) of run pid %d could not be undone; "
-			    "see above, fix them and run 'latency-machine "
-			    "restore' (record: %s)",
-			    left, (int)r.owner, record_path());
-		record_release(&r);
+			    "cannot register the lock's release");
 	}
-	record_create(dirfd, cl->owner, start);
+	if (prev.pid && strcmp(prev.record, here))
+		restore_elsewhere(&prev);
+	restore_dead(dirfd);
+	/* The pool as the run finds it: after a dead run gave its back. */
+	hdr.pool_known = !kfile_read_u64(pool, false, &hdr.pool);
+	free(pool);
+	record_create(dirfd, &hdr);
 	(void)close(dirfd); /* also drops the lock */
+	claimed_owner = 0;  /* begun: the run holds the machine */
+	free(here);
+	record_release(&hdr);
 	return EXIT_OK;
 }
 
 static int cmd_record(const struct cmdline *cl, struct run_info *ri)
 {
-	char *line = entry_make(cl->nargs, cl->args);
 	int dirfd = state_dir_open();
+	struct record r;
+	char *line;
 
 	(void)ri;
 	state_lock(dirfd);
-	(void)record_append(dirfd, cl->owner, line);
+	record_load_owned(dirfd, cl->owner, &r);
+	line = entry_make(&r, cl->nargs, cl->args);
+	(void)record_append(&r, line);
 	free(line);
+	record_release(&r);
 	(void)close(dirfd);
 	return EXIT_OK;
 }
@@ -214,8 +341,9 @@ static int cmd_set(const struct cmdline *cl, struct run_info *ri)
 static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 {
 	int dirfd = state_dir_open();
+	struct lock_holder h;
 	struct record r;
-	char *prefix;
+	char *prefix, cmd[256];
 	size_t left;
 	bool alive;
 
@@ -233,14 +361,25 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 		return EXIT_OK;
 	}
 	alive = record_owner_alive(&r);
-	if (alive && !cl->owner)
-		die(EXIT_UNSUPPORTED, "another run (pid %d) is in progress",
-		    (int)r.owner);
+	if (alive && !cl->owner) {
+		proc_command(r.owner, cmd, sizeof(cmd));
+		die(EXIT_UNSUPPORTED, "another run (pid %d: %s) is in progress",
+		    (int)r.owner, cmd);
+	}
+	/* A dead run's changes are not undone under a live run's feet. */
+	if (!cl->owner && machine_lock_holder(&h) &&
+	    !(h.pid == r.owner && h.start == r.owner_start))
+		die(EXIT_UNSUPPORTED,
+		    "another run (pid %d: %s) is in progress; it holds '%s' "
+		    "(restore run pid %d's record after it)",
+		    (int)h.pid, h.command, machine_lock_path(), (int)r.owner);
 	prefix = alive ? xasprintf("restoring run pid %d", (int)r.owner)
 		       : xasprintf("restoring after run pid %d (dead)",
 				   (int)r.owner);
 	left = record_restore(dirfd, &r, prefix);
 	free(prefix);
+	if (!left)
+		machine_lock_release(r.owner, r.owner_start);
 	record_release(&r);
 	(void)close(dirfd);
 	if (left) {
@@ -387,7 +526,7 @@ static int cmd_shrink(const struct cmdline *cl, struct run_info *ri)
 
 /* clang-format off */
 static const struct command commands[] = {
-	{ "begin", HAS_OWNER, HAS_OWNER, false, cmd_begin },
+	{ "begin", HAS_OWNER | HAS_ROOT, HAS_OWNER, false, cmd_begin },
 	{ "record", HAS_OWNER, HAS_OWNER, true, cmd_record },
 	{ "set", HAS_OWNER, HAS_OWNER, true, cmd_set },
 	{ "restore", HAS_OWNER, 0, false, cmd_restore },
@@ -398,8 +537,9 @@ static const struct command commands[] = {
 /* clang-format on */
 
 /* Names of the HAS_ bits, lowest first. */
-static const char *const option_names[] = { "--owner", "--keep", "--dry-run",
-					    "--timeout", "--format" };
+static const char *const option_names[] = { "--owner",	 "--keep",
+					    "--dry-run", "--timeout",
+					    "--format",	 "--root" };
 
 /* Usage errors for options COMMAND does not take or lacks. */
 static void check_options(const struct command *c, const struct cmdline *cl)
@@ -429,6 +569,10 @@ static void env_init(void)
 	if (!menv.sys || !*menv.sys)
 		menv.sys = "/sys";
 	menv.state_dir = s && *s ? s : "/var/lib/latency-tests";
+	s = getenv("LATENCY_LOCK_DIR");
+	menv.lock_dir = s && *s ? s : "/run/lock";
+	s = getenv("LATENCY_CGROUP_ROOT");
+	menv.cgroup_root = s && *s ? s : "/sys/fs/cgroup";
 	menv.writer = getenv("LATENCY_MACHINE_WRITER");
 	if (menv.writer && !*menv.writer)
 		menv.writer = NULL;

@@ -1,28 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The kinds of entry in the machine-state record: how `latency-machine
- * record` checks and completes one (a path, a sysctl or sysfs knob and its
- * value, a transparent huge page size's setting, a block device's
- * readahead, a memory block, the hugetlb pool size, a zram swap device, a
- * process and its start time), and how restore undoes it.  Every undo is idempotent and says
- * whether it did something, found nothing to do, or failed and why.
+ * record` completes one (a sysctl or sysfs knob and its value, a
+ * transparent huge page size's setting, a block device's readahead, a
+ * memory block, the hugetlb pool size, a process and its start time; the
+ * kinds that name files are in machine-path.c, zram in machine-zram.c), the
+ * checks every entry meets both when recorded and when replayed (a record
+ * is replayed as root: a damaged or planted one must not reach any other
+ * file, value or process), and how restore undoes it.  Every undo is
+ * idempotent and says whether it did something, found nothing to do, or
+ * failed and why.
  */
 #include <config.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/knob.h"
 #include "lib/opt.h"
+#include "lib/output.h"
 #include "lib/parse.h"
-#include "lib/spawn.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "machine/machine.h"
@@ -31,20 +33,24 @@
 /* How long restore lets a recorded process end on SIGTERM. */
 #define TERM_WAIT_NS (5 * NSEC_PER_SEC)
 
-enum undo_result { UNDO_DONE, UNDO_NOOP, UNDO_FAILED };
-
 /*
- * Undo the entry whose fields (the kind first) are F; *NOTE (allocated, or
- * left NULL) says why nothing was done or what failed.
+ * Undo the entry of R whose fields (the kind first) are F, which passed
+ * its checks; *NOTE (allocated, or left NULL) says why nothing was done or
+ * what failed.
  */
-typedef enum undo_result undo_fn(char **f, char **note);
+typedef enum undo_result undo_fn(const struct record *r, char **f, char **note);
+/* Complete `record KIND ARGS` (ARGV[0] is KIND) into an entry line. */
+typedef char *make_fn(const struct record *r, int argc, char **argv);
+/* NULL when the stored entry F may be replayed for R, else why not. */
+typedef const char *check_fn(const struct record *r, char **f);
 
 struct kind {
 	const char *name;
 	int min_args, max_args; /* as `record` takes them */
 	int stored_args;	/* as the record holds them */
 	int shown_args;		/* how many a message shows */
-	char *(*make)(int argc, char **argv);
+	make_fn *make;
+	check_fn *check;
 	undo_fn *undo;
 };
 
@@ -59,69 +65,6 @@ static void check_value(const char *kind, const char *v)
 	if (strlen(v) > ENTRY_MAX / 2)
 		usage_error("%s: value longer than %d bytes", kind,
 			    ENTRY_MAX / 2);
-}
-
-/* An absolute path without "." or ".." components or empty ones. */
-static bool path_clean(const char *p)
-{
-	const char *c = p;
-
-	if (*p != '/' || has_control(p) || strlen(p) > ENTRY_MAX / 2)
-		return false;
-	while (*c == '/') {
-		size_t n = strcspn(c + 1, "/");
-
-		if (!n && c[1]) /* "//" */
-			return false;
-		if ((n == 1 && c[1] == '.') ||
-		    (n == 2 && c[1] == '.' && c[2] == '.'))
-			return false;
-		c += 1 + n;
-	}
-	return true;
-}
-
-static char *make_path(int argc, char **argv)
-{
-	(void)argc;
-	if (!path_clean(argv[1]))
-		usage_error("%s: '%s' is not a clean absolute path", argv[0],
-			    argv[1]);
-	return xasprintf("%s\t%s", argv[0], argv[1]);
-}
-
-/* vm.page-cluster or vm/page-cluster -> $LATENCY_PROC/sys/vm/page-cluster */
-static char *sysctl_path(const char *name)
-{
-	char *rel = xstrdup(name), *p, *path;
-
-	if (!strchr(rel, '/'))
-		for (p = rel; *p; p++)
-			if (*p == '.')
-				*p = '/';
-	path = kpath(menv.proc, "/sys/%s", rel);
-	free(rel);
-	return path;
-}
-
-static bool sysctl_name_ok(const char *name)
-{
-	char *slashed;
-	bool ok;
-
-	if (!*name ||
-	    strspn(name, "abcdefghijklmnopqrstuvwxyz"
-			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/@+-") !=
-		    strlen(name))
-		return false;
-	slashed = xasprintf("/%s", name);
-	if (!strchr(name, '/'))
-		for (char *p = slashed; *p; p++)
-			if (*p == '.')
-				*p = '/';
-	ok = path_clean(slashed) && slashed[strlen(slashed) - 1] != '/';
-	free(slashed);
-	return ok;
 }
 
 /*
@@ -154,35 +97,57 @@ static char *current_value(const char *kind, const char *path)
 	return xstrdup(buf);
 }
 
-/* The file of a sysctl NAME or a sysfs /sys/PATH; NULL when not valid. */
-static char *knob_path(const char *kind, const char *name)
+/* sysctl NAME or sysfs /sys/PATH: a knob a run may change (lib/knob). */
+static const char *knob_refused(const char *kind, const char *name)
 {
-	if (!strcmp(kind, "sysctl"))
-		return sysctl_name_ok(name) ? sysctl_path(name) : NULL;
-	if (strncmp(name, "/sys/", 5) || !path_clean(name))
-		return NULL;
-	return kpath(menv.sys, "%s", name + 4);
+	enum knob_kind k;
+	const char *why;
+
+	if (knob_check(name, &k, &why))
+		return why;
+	if (k != (strcmp(kind, "sysctl") ? KNOB_SYSFS : KNOB_SYSCTL))
+		return strcmp(kind, "sysctl") ? "not a sysfs path (/sys/...)"
+					      : "not a sysctl name (vm.NAME)";
+	return NULL;
 }
 
-static char *make_knob(int argc, char **argv)
+static char *make_knob(const struct record *r, int argc, char **argv)
 {
-	char *path = knob_path(argv[0], argv[1]), *value, *line;
+	const char *why = knob_refused(argv[0], argv[1]);
+	char *path, *value, *line;
 
-	if (!path)
-		usage_error("%s: '%s' is not %s", argv[0], argv[1],
-			    strcmp(argv[0], "sysctl")
-				    ? "a clean path under /sys"
-				    : "a sysctl name");
+	(void)r;
+	if (why)
+		usage_error("%s: refusing '%s': %s", argv[0], argv[1], why);
 	if (argc > 2) {
 		check_value(argv[0], argv[2]);
+		if (!knob_value_ok(argv[2]))
+			usage_error("%s: refusing the value '%s': not one a "
+				    "knob may be given",
+				    argv[0], argv[2]);
 		value = xstrdup(argv[2]);
 	} else {
+		path = knob_file(argv[1], menv.proc, menv.sys);
 		value = current_value(argv[0], path);
+		if (!knob_value_ok(value))
+			die(EXIT_RUN_FAILED,
+			    "%s: '%s' holds a value this record cannot keep",
+			    argv[0], path);
+		free(path);
 	}
-	free(path);
 	line = xasprintf("%s\t%s\t%s", argv[0], argv[1], value);
 	free(value);
 	return line;
+}
+
+static const char *check_knob(const struct record *r, char **f)
+{
+	const char *why = knob_refused(f[0], f[1]);
+
+	(void)r;
+	if (why)
+		return why;
+	return knob_value_ok(f[2]) ? NULL : "not a value a knob may be given";
 }
 
 /*
@@ -222,10 +187,11 @@ static bool thp_value_ok(const char *size, const char *v)
 	       (!strcmp(v, "inherit") && strcmp(size, "global"));
 }
 
-static char *make_thp(int argc, char **argv)
+static char *make_thp(const struct record *r, int argc, char **argv)
 {
 	char *path = thp_path(argv[1]), *value, *line;
 
+	(void)r;
 	if (!path)
 		usage_error("thp: '%s' is not a THP size (NkB, e.g. 64kB, or "
 			    "global)",
@@ -247,18 +213,22 @@ static char *make_thp(int argc, char **argv)
 	return line;
 }
 
+static const char *check_thp(const struct record *r, char **f)
+{
+	char *path = thp_path(f[1]);
+	bool ok = path && thp_value_ok(f[1], f[2]);
+
+	(void)r;
+	free(path);
+	return ok ? NULL : "not a THP size and setting";
+}
+
 /* MAJ:MIN of a block device; false when S is not one. */
 static bool devno_parse(const char *s, unsigned *maj, unsigned *min)
 {
-	char *a = xstrdup(s), *colon = strchr(a, ':');
 	uint64_t x = 0, y = 0;
-	bool ok;
+	bool ok = ident_parse(s, &x, &y) && x <= 4095 && y <= 1048575;
 
-	if (colon)
-		*colon = '\0';
-	ok = colon && !parse_u64(a, &x) && !parse_u64(colon + 1, &y) &&
-	     x <= 4095 && y <= 1048575;
-	free(a);
 	*maj = (unsigned)x;
 	*min = (unsigned)y;
 	return ok;
@@ -275,11 +245,12 @@ static char *readahead_path(unsigned maj, unsigned min)
  * The readahead of a block device by its number, which stays the device's
  * however it is named; without KB the current value.
  */
-static char *make_readahead(int argc, char **argv)
+static char *make_readahead(const struct record *r, int argc, char **argv)
 {
 	unsigned maj, min;
 	uint64_t kb;
 
+	(void)r;
 	if (!devno_parse(argv[1], &maj, &min))
 		usage_error("readahead: '%s' is not a block device number "
 			    "(MAJ:MIN)",
@@ -288,10 +259,10 @@ static char *make_readahead(int argc, char **argv)
 		kb = opt_u64("readahead KB", argv[2], 0, 1ULL << 30);
 	} else {
 		char *path = readahead_path(maj, min);
-		int r = kfile_read_u64(path, false, &kb);
+		int e = kfile_read_u64(path, false, &kb);
 
-		if (r)
-			die_err(EXIT_RUN_FAILED, -r,
+		if (e)
+			die_err(EXIT_RUN_FAILED, -e,
 				"readahead: cannot read '%s'", path);
 		free(path);
 	}
@@ -299,11 +270,36 @@ static char *make_readahead(int argc, char **argv)
 			 (unsigned long long)kb);
 }
 
-static char *make_online(int argc, char **argv)
+static const char *check_readahead(const struct record *r, char **f)
+{
+	unsigned maj, min;
+	uint64_t kb;
+
+	(void)r;
+	return devno_parse(f[1], &maj, &min) && !parse_u64(f[2], &kb) &&
+			       kb <= (1ULL << 30)
+		       ? NULL
+		       : "not a device number and a size";
+}
+
+/* "memoryN" (N, when NR is not NULL); false when S is not one. */
+static bool block_parse(const char *s, uint64_t *nr)
+{
+	uint64_t n;
+
+	if (strncmp(s, "memory", 6) || parse_u64(s + 6, &n) || n > 1000000000)
+		return false;
+	if (nr)
+		*nr = n;
+	return true;
+}
+
+static char *make_online(const struct record *r, int argc, char **argv)
 {
 	const char *s = argv[1];
 	uint64_t nr;
 
+	(void)r;
 	(void)argc;
 	if (!strncmp(s, "memory", 6))
 		s += 6;
@@ -313,351 +309,136 @@ static char *make_online(int argc, char **argv)
 	return xasprintf("online\tmemory%llu", (unsigned long long)nr);
 }
 
-/*
- * zram N [hot]: the zram device /dev/zramN, set up by the run as swap;
- * "hot" when the run made it through zram-control's hot_add (restore then
- * removes it), "kept" when it was there, unused, before the run.
- */
-static char *make_zram(int argc, char **argv)
+static const char *check_online(const struct record *r, char **f)
 {
-	const char *s = argv[1];
-	uint64_t nr;
-
-	if (!strncmp(s, "zram", 4))
-		s += 4;
-	if (parse_u64(s, &nr) || nr > 1000000)
-		usage_error("zram: '%s' is not a zram device (zramN or N)",
-			    argv[1]);
-	if (argc > 2 && strcmp(argv[2], "hot"))
-		usage_error("zram: '%s' is not 'hot'", argv[2]);
-	return xasprintf("zram\tzram%llu\t%s", (unsigned long long)nr,
-			 argc > 2 ? "hot" : "kept");
+	(void)r;
+	return block_parse(f[1], NULL) ? NULL : "not a memory block";
 }
 
-/*
- * zramnew LIST: the zram devices there were before the run asked
- * zram-control's hot_add for one (their numbers, comma-separated, or
- * "none").  Recorded before hot_add, so that a run killed between hot_add
- * and its "zram zramN hot" entry leaves no device behind: restore removes
- * every zram device not in LIST that was never set up (disksize 0).
- */
-static bool zram_list_ok(const char *s)
-{
-	if (!strcmp(s, "none"))
-		return true;
-	for (;;) {
-		size_t n = strspn(s, "0123456789");
-
-		if (!n || n > 7)
-			return false;
-		s += n;
-		if (!*s)
-			return true;
-		if (*s++ != ',')
-			return false;
-	}
-}
-
-static char *make_zramnew(int argc, char **argv)
-{
-	(void)argc;
-	if (!zram_list_ok(argv[1]))
-		usage_error("zramnew: '%s' is not a list of zram device "
-			    "numbers (e.g. 0,1) or 'none'",
-			    argv[1]);
-	return xasprintf("zramnew\t%s", argv[1]);
-}
-
-static char *make_hugepages(int argc, char **argv)
+static char *make_hugepages(const struct record *r, int argc, char **argv)
 {
 	uint64_t count;
 
+	(void)r;
 	if (argc > 1) {
 		count = opt_u64("hugepages COUNT", argv[1], 0, UINT64_MAX);
 	} else {
 		char *path = kpath(menv.proc, "/sys/vm/nr_hugepages");
-		int r = kfile_read_u64(path, false, &count);
+		int e = kfile_read_u64(path, false, &count);
 
-		if (r)
-			die_err(EXIT_RUN_FAILED, -r,
+		if (e)
+			die_err(EXIT_RUN_FAILED, -e,
 				"hugepages: cannot read '%s'", path);
 		free(path);
 	}
 	return xasprintf("hugepages\t%llu", (unsigned long long)count);
 }
 
-static char *make_pid(int argc, char **argv)
+/*
+ * The pool is given back to what it was before the run, never grown: a
+ * count above the pool the record began with is not the run's (a record
+ * of format 1 has none: above the pool there is now).
+ */
+static const char *check_hugepages(const struct record *r, char **f)
+{
+	uint64_t count;
+
+	if (parse_u64(f[1], &count))
+		return "not a page count";
+	if (r->format == 1) {
+		char *path = kpath(menv.proc, "/sys/vm/nr_hugepages");
+		uint64_t now;
+		int e = kfile_read_u64(path, false, &now);
+
+		free(path);
+		return !e && count <= now ? NULL
+					  : "above the pool there is now";
+	}
+	if (!r->pool_known)
+		return "the run began without a hugetlb pool";
+	return count <= r->pool ? NULL : "above the pool the run began with";
+}
+
+/* Is PID a descendant of OWNER (its parent's parent's ...)? */
+static bool descends_from(pid_t pid, pid_t owner)
+{
+	pid_t ppid;
+	uint64_t start;
+	int depth;
+
+	for (depth = 0; depth < 4096 && pid > 1; depth++) {
+		if (proc_stat_read(pid, &ppid, &start))
+			return false;
+		if (ppid == owner)
+			return true;
+		pid = ppid;
+	}
+	return false;
+}
+
+static char *make_pid(const struct record *r, int argc, char **argv)
 {
 	pid_t pid = (pid_t)opt_u64("pid PID", argv[1], 1, INT_MAX);
 	uint64_t start;
-	int r;
+	int e;
 
 	(void)argc;
-	r = proc_starttime(pid, &start);
-	if (r == -ESRCH)
+	if (pid == 1 || pid == getpid() || pid == r->owner)
+		usage_error("pid: refusing %d: init, latency-machine itself "
+			    "or the run's own driver",
+			    (int)pid);
+	e = proc_starttime(pid, &start);
+	if (e == -ESRCH)
 		die(EXIT_RUN_FAILED, "pid: no process %d to record", (int)pid);
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "pid: cannot read the start of %d",
+	if (e)
+		die_err(EXIT_RUN_FAILED, -e, "pid: cannot read the start of %d",
 			(int)pid);
+	if (!descends_from(pid, r->owner))
+		die(EXIT_RUN_FAILED,
+		    "pid: %d is not a process run pid %d started", (int)pid,
+		    (int)r->owner);
 	return xasprintf("pid\t%d\t%llu", (int)pid, (unsigned long long)start);
+}
+
+/*
+ * A process the run started: never init, this program or the driver, and
+ * started after the run began (the start time is matched again at undo).
+ */
+static const char *check_pid(const struct record *r, char **f)
+{
+	uint64_t pid, start;
+
+	if (parse_u64(f[1], &pid) || !pid || pid > INT_MAX ||
+	    parse_u64(f[2], &start))
+		return "not a pid and start time";
+	if (pid == 1 || (pid_t)pid == getpid() || (pid_t)pid == r->owner)
+		return "init, latency-machine itself or the run's driver";
+	return start >= r->owner_start ? NULL : "a process older than the run";
 }
 
 /* ---- undo actions: idempotent, each says what it did ---- */
 
-static char *note_err(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
-
-/* A restore note "<what>: strerror(ERRNUM)", allocated. */
-static char *note_err(int errnum, const char *fmt, ...)
+static enum undo_result undo_knob(const struct record *r, char **f, char **note)
 {
-	char buf[PATH_MAX + 128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vformat_err(buf, sizeof(buf), errnum, fmt, ap);
-	va_end(ap);
-	return xstrdup(buf);
+	(void)r;
+	return kfile_write_back(knob_file(f[1], menv.proc, menv.sys), f[2],
+				note);
 }
 
-static bool swap_enabled(const char *path, char **note)
+static enum undo_result undo_thp(const struct record *r, char **f, char **note)
 {
-	char *swaps = kpath(menv.proc, "/swaps"), *buf = xmalloc(65536), *line;
-	char *save = NULL;
-	ssize_t n = kfile_read(swaps, buf, 65536);
-	bool found = false;
-
-	if (n < 0)
-		*note = note_err((int)-n, "cannot read '%s'", swaps);
-	for (line = n < 0 ? NULL : strtok_r(buf, "\n", &save); line && !found;
-	     line = strtok_r(NULL, "\n", &save)) {
-		line[strcspn(line, " \t")] = '\0';
-		/* /proc/swaps shows a space in a path as \\040. */
-		parse_octal_escapes(line);
-		found = !strcmp(line, path);
-	}
-	free(buf);
-	free(swaps);
-	return found;
+	(void)r;
+	return kfile_write_back(thp_path(f[1]), f[2], note);
 }
 
-static enum undo_result undo_swapoff(char **f, char **note)
-{
-	char *argv[] = { "swapoff", f[1], NULL };
-	int r;
-
-	if (!swap_enabled(f[1], note)) {
-		if (*note)
-			return UNDO_FAILED;
-		*note = xstrdup("not enabled");
-		return UNDO_NOOP;
-	}
-	r = spawn_wait(argv, 0);
-	if (!r)
-		return UNDO_DONE;
-	*note = r < 0 ? note_err(-r, "cannot run swapoff")
-		      : xasprintf("swapoff exited with status %d", r);
-	return UNDO_FAILED;
-}
-
-static enum undo_result undo_rmfile(char **f, char **note)
-{
-	if (!unlink(f[1]))
-		return UNDO_DONE;
-	if (errno == ENOENT) {
-		*note = xstrdup("already gone");
-		return UNDO_NOOP;
-	}
-	*note = xstrdup(strerror(errno));
-	return UNDO_FAILED;
-}
-
-static enum undo_result undo_rmdir(char **f, char **note)
-{
-	int tries;
-
-	/* Recorded processes were stopped just before; let them leave. */
-	for (tries = 0; tries < 20; tries++) {
-		struct timespec ts = { 0, 100 * 1000000L };
-
-		if (!rmdir(f[1]))
-			return UNDO_DONE;
-		if (errno == ENOENT) {
-			*note = xstrdup("already gone");
-			return UNDO_NOOP;
-		}
-		if (errno != EBUSY)
-			break;
-		(void)nanosleep(&ts, NULL);
-	}
-	*note = xstrdup(strerror(errno));
-	return UNDO_FAILED;
-}
-
-static enum undo_result write_back(char *path, const char *value, char **note)
-{
-	int r = kfile_write(path, value, 0);
-
-	if (r)
-		*note = note_err(-r, "cannot write '%s'", path);
-	free(path);
-	return r ? UNDO_FAILED : UNDO_DONE;
-}
-
-static enum undo_result undo_knob(char **f, char **note)
-{
-	char *path = knob_path(f[0], f[1]);
-
-	if (!path) {
-		*note = xstrdup("not a valid name");
-		return UNDO_FAILED;
-	}
-	return write_back(path, f[2], note);
-}
-
-static enum undo_result undo_thp(char **f, char **note)
-{
-	char *path = thp_path(f[1]);
-
-	if (!path || !thp_value_ok(f[1], f[2])) {
-		free(path);
-		*note = xstrdup("not a THP size and setting");
-		return UNDO_FAILED;
-	}
-	return write_back(path, f[2], note);
-}
-
-/* Off as swap, emptied (reset), and removed again when the run made it. */
-static enum undo_result undo_zram(char **f, char **note)
-{
-	char *dir = kpath(menv.sys, "/block/%s", f[1]);
-	char *dev = xasprintf("/dev/%s", f[1]), *path;
-	uint64_t nr;
-	bool hot = !strcmp(f[2], "hot");
-	enum undo_result res;
-
-	if (strncmp(f[1], "zram", 4) || parse_u64(f[1] + 4, &nr) ||
-	    (!hot && strcmp(f[2], "kept"))) {
-		*note = xstrdup("not a zram device");
-		res = UNDO_FAILED;
-		goto out;
-	}
-	if (access(dir, F_OK) && errno == ENOENT) {
-		*note = xstrdup("no such device now");
-		res = UNDO_NOOP;
-		goto out;
-	}
-	if (swap_enabled(dev, note)) {
-		char *argv[] = { "swapoff", dev, NULL };
-		int r = spawn_wait(argv, 0);
-
-		if (r) {
-			*note = r < 0 ? note_err(-r, "cannot run swapoff")
-				      : xasprintf(
-						"swapoff exited with status %d",
-						r);
-			res = UNDO_FAILED;
-			goto out;
-		}
-	} else if (*note) {
-		res = UNDO_FAILED;
-		goto out;
-	}
-	path = kpath(menv.sys, "/block/%s/reset", f[1]);
-	res = write_back(path, "1", note);
-	if (res == UNDO_DONE && hot) {
-		char num[24];
-
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)nr);
-		res = write_back(
-			kpath(menv.sys, "/class/zram-control/hot_remove"), num,
-			note);
-	}
-out:
-	free(dir);
-	free(dev);
-	return res;
-}
-
-/* Is NR in the comma-separated LIST? */
-static bool zram_listed(const char *list, uint64_t nr)
-{
-	char *end;
-
-	if (!strcmp(list, "none"))
-		return false;
-	for (;;) {
-		if (strtoull(list, &end, 10) == nr)
-			return true;
-		if (*end != ',')
-			return false;
-		list = end + 1;
-	}
-}
-
-static enum undo_result undo_zramnew(char **f, char **note)
-{
-	char *dir = kpath(menv.sys, "/block"), *removed = NULL;
-	enum undo_result res = UNDO_NOOP;
-	struct dirent *e;
-	DIR *d;
-
-	if (!zram_list_ok(f[1])) {
-		*note = xstrdup("not a list of zram devices");
-		res = UNDO_FAILED;
-		goto out;
-	}
-	d = opendir(dir);
-	if (!d) {
-		*note = note_err(errno, "cannot read '%s'", dir);
-		res = UNDO_FAILED;
-		goto out;
-	}
-	while ((e = readdir(d))) {
-		char buf[32], num[24], *tmp;
-		uint64_t nr;
-
-		if (strncmp(e->d_name, "zram", 4) ||
-		    parse_u64(e->d_name + 4, &nr) || zram_listed(f[1], nr))
-			continue;
-		/* Set up (disksize): not an empty device of a dead run. */
-		tmp = kpath(menv.sys, "/block/%s/disksize", e->d_name);
-		if (read_small_file(tmp, buf, sizeof(buf)) < 0 ||
-		    strcmp(buf, "0\n")) {
-			free(tmp);
-			continue;
-		}
-		free(tmp);
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)nr);
-		if (write_back(
-			    kpath(menv.sys, "/class/zram-control/hot_remove"),
-			    num, note) != UNDO_DONE) {
-			res = UNDO_FAILED;
-			break;
-		}
-		tmp = xasprintf("%s%s%s", removed ? removed : "removed ",
-				removed ? "," : "", e->d_name);
-		free(removed);
-		removed = tmp;
-		res = UNDO_DONE;
-	}
-	closedir(d);
-	if (res == UNDO_DONE)
-		*note = removed, removed = NULL;
-out:
-	free(removed);
-	free(dir);
-	return res;
-}
-
-static enum undo_result undo_readahead(char **f, char **note)
+static enum undo_result undo_readahead(const struct record *r, char **f,
+				       char **note)
 {
 	unsigned maj, min;
-	uint64_t kb;
 	char *dev;
 
-	if (!devno_parse(f[1], &maj, &min) || parse_u64(f[2], &kb)) {
-		*note = xstrdup("not a device number and a size");
-		return UNDO_FAILED;
-	}
+	(void)r;
+	(void)devno_parse(f[1], &maj, &min); /* checked */
 	/* A device that went away (a detached loop device) has nothing. */
 	dev = kpath(menv.sys, "/dev/block/%u:%u", maj, min);
 	if (access(dev, F_OK) && errno == ENOENT) {
@@ -666,20 +447,19 @@ static enum undo_result undo_readahead(char **f, char **note)
 		return UNDO_NOOP;
 	}
 	free(dev);
-	return write_back(readahead_path(maj, min), f[2], note);
+	return kfile_write_back(readahead_path(maj, min), f[2], note);
 }
 
-static enum undo_result undo_online(char **f, char **note)
+static enum undo_result undo_online(const struct record *r, char **f,
+				    char **note)
 {
 	char state[16], *path;
-	uint64_t nr;
+	uint64_t nr = 0;
 	ssize_t n;
-	int r;
+	int e;
 
-	if (strncmp(f[1], "memory", 6) || parse_u64(f[1] + 6, &nr)) {
-		*note = xstrdup("not a memory block");
-		return UNDO_FAILED;
-	}
+	(void)r;
+	(void)block_parse(f[1], &nr); /* checked */
 	path = mem_block_state_path((unsigned long)nr);
 	n = kfile_read(path, state, sizeof(state));
 	if (n >= 0 && !strcmp(state, "online")) {
@@ -687,32 +467,39 @@ static enum undo_result undo_online(char **f, char **note)
 		free(path);
 		return UNDO_NOOP;
 	}
-	r = kfile_write(path, "online", 0);
-	if (!r && kfile_read(path, state, sizeof(state)) >= 0 &&
+	e = kfile_write(path, "online", 0);
+	if (!e && kfile_read(path, state, sizeof(state)) >= 0 &&
 	    strcmp(state, "online"))
-		r = -EAGAIN;
-	if (r)
-		*note = note_err(-r, "cannot write '%s'", path);
+		e = -EAGAIN;
+	if (e)
+		*note = note_err(-e, "cannot write '%s'", path);
 	free(path);
-	return r ? UNDO_FAILED : UNDO_DONE;
+	return e ? UNDO_FAILED : UNDO_DONE;
 }
 
-static enum undo_result undo_hugepages(char **f, char **note)
+static enum undo_result undo_hugepages(const struct record *r, char **f,
+				       char **note)
 {
 	char *path = kpath(menv.proc, "/sys/vm/nr_hugepages");
-	uint64_t want, now;
-	int r;
+	uint64_t want = 0, now;
+	int e;
 
-	if (parse_u64(f[1], &want)) {
-		*note = xstrdup("not a page count");
+	(void)r;
+	(void)parse_u64(f[1], &want); /* checked */
+	e = kfile_read_u64(path, false, &now);
+	if (!e && now <= want) {
+		/* Given back already, or smaller than the run found it. */
+		*note = xasprintf("the pool holds %llu pages",
+				  (unsigned long long)now);
 		free(path);
-		return UNDO_FAILED;
+		return UNDO_NOOP;
 	}
-	r = kfile_write(path, f[1], 0);
-	if (!r)
-		r = kfile_read_u64(path, false, &now);
-	if (r)
-		*note = note_err(-r, "cannot write '%s'", path);
+	if (!e)
+		e = kfile_write(path, f[1], 0);
+	if (!e)
+		e = kfile_read_u64(path, false, &now);
+	if (e)
+		*note = note_err(-e, "cannot write '%s'", path);
 	else if (now != want)
 		*note = xasprintf("the kernel keeps %llu pages (in use?)",
 				  (unsigned long long)now);
@@ -720,44 +507,44 @@ static enum undo_result undo_hugepages(char **f, char **note)
 	return *note ? UNDO_FAILED : UNDO_DONE;
 }
 
-static enum undo_result undo_pid(char **f, char **note)
+static enum undo_result undo_pid(const struct record *r, char **f, char **note)
 {
-	uint64_t pid, start;
+	uint64_t pid = 0, start = 0;
 	bool other;
-	int r;
+	int e;
 
-	if (parse_u64(f[1], &pid) || !pid || pid > INT_MAX ||
-	    parse_u64(f[2], &start)) {
-		*note = xstrdup("not a pid and start time");
-		return UNDO_FAILED;
-	}
-	r = proc_stop((pid_t)pid, start, TERM_WAIT_NS, &other);
-	if (r > 0)
+	(void)r;
+	(void)parse_u64(f[1], &pid); /* checked */
+	(void)parse_u64(f[2], &start);
+	e = proc_stop((pid_t)pid, start, TERM_WAIT_NS, &other);
+	if (e > 0)
 		return UNDO_DONE;
-	if (!r) {
+	if (!e) {
 		*note = xstrdup(other ? "another process has that pid now; "
 					"left alone"
 				      : "already gone");
 		return UNDO_NOOP;
 	}
-	*note = note_err(-r, "cannot stop it");
+	*note = note_err(-e, "cannot stop it");
 	return UNDO_FAILED;
 }
 
 /* clang-format off */
 static const struct kind kinds[] = {
-	{ "swapoff",   1, 1, 1, 1, make_path,      undo_swapoff },
-	{ "rmfile",    1, 1, 1, 1, make_path,      undo_rmfile },
-	{ "rmdir",     1, 1, 1, 1, make_path,      undo_rmdir },
-	{ "sysctl",    1, 2, 2, 2, make_knob,      undo_knob },
-	{ "sysfs",     1, 2, 2, 2, make_knob,      undo_knob },
-	{ "thp",       1, 2, 2, 2, make_thp,       undo_thp },
-	{ "online",    1, 1, 1, 1, make_online,    undo_online },
-	{ "hugepages", 0, 1, 1, 1, make_hugepages, undo_hugepages },
-	{ "readahead", 1, 2, 2, 2, make_readahead, undo_readahead },
-	{ "zram",      1, 2, 2, 2, make_zram,      undo_zram },
-	{ "zramnew",   1, 1, 1, 1, make_zramnew,   undo_zramnew },
-	{ "pid",       1, 1, 2, 1, make_pid,       undo_pid },
+	{ "swapoff",   1, 1, 3, 1, path_make, path_check, path_undo },
+	{ "rmfile",    1, 1, 2, 1, path_make, path_check, path_undo },
+	{ "rmdir",     1, 1, 2, 1, path_make, path_check, path_undo },
+	{ "sysctl",    1, 2, 2, 2, make_knob, check_knob, undo_knob },
+	{ "sysfs",     1, 2, 2, 2, make_knob, check_knob, undo_knob },
+	{ "thp",       1, 2, 2, 2, make_thp, check_thp, undo_thp },
+	{ "online",    1, 1, 1, 1, make_online, check_online, undo_online },
+	{ "hugepages", 0, 1, 1, 1, make_hugepages, check_hugepages,
+	  undo_hugepages },
+	{ "readahead", 1, 2, 2, 2, make_readahead, check_readahead,
+	  undo_readahead },
+	{ "zram",      1, 2, 2, 2, make_zram, check_zram, undo_zram },
+	{ "zramnew",   1, 1, 1, 1, make_zramnew, check_zramnew, undo_zramnew },
+	{ "pid",       1, 1, 2, 1, make_pid, check_pid, undo_pid },
 };
 /* clang-format on */
 
@@ -771,9 +558,55 @@ static const struct kind *kind_find(const char *name)
 	return NULL;
 }
 
-char *entry_make(int argc, char **argv)
+/* Split the line LINE into its tab-separated fields (allocated). */
+static char **fields_of(const char *line, size_t *n)
+{
+	char *copy = xstrdup(line), *p, **f;
+	size_t k = 1;
+
+	for (p = copy; *p; p++)
+		k += *p == '\t';
+	f = xcalloc(k + 1, sizeof(*f));
+	*n = 0;
+	while ((p = strsep(&copy, "\t")))
+		f[(*n)++] = p;
+	return f;
+}
+
+/* "KIND ARG..." of E for messages: escaped, as much as the kind shows. */
+static void entry_what(const struct record_entry *e, const struct kind *k,
+		       char *what, size_t len)
+{
+	size_t i, n = 0, shown = k ? (size_t)k->shown_args + 1 : e->nfield;
+
+	what[0] = '\0';
+	for (i = 0; i < shown && i < e->nfield && n < len; i++) {
+		char *t = text_escape(e->field[i]);
+
+		n += (size_t)snprintf(what + n, len - n, "%s%s", i ? " " : "",
+				      t);
+		free(t);
+	}
+}
+
+const char *entry_check(const struct record *r, const char *line)
+{
+	size_t n;
+	char **f = fields_of(line, &n);
+	const struct kind *k = kind_find(f[0]);
+	const char *why = !k || (int)n != k->stored_args + 1
+				  ? "not an entry this version knows"
+				  : k->check(r, f);
+
+	free(f[0]);
+	free(f);
+	return why;
+}
+
+char *entry_make(const struct record *r, int argc, char **argv)
 {
 	const struct kind *k;
+	const char *why;
 	char *line;
 
 	if (argc < 1)
@@ -784,32 +617,56 @@ char *entry_make(int argc, char **argv)
 	if (argc - 1 < k->min_args || argc - 1 > k->max_args)
 		usage_error("record %s: takes %d to %d arguments, not %d",
 			    k->name, k->min_args, k->max_args, argc - 1);
-	line = k->make(argc, argv);
+	line = k->make(r, argc, argv);
 	if (strlen(line) > ENTRY_MAX)
 		usage_error("record %s: entry longer than %d bytes", k->name,
 			    ENTRY_MAX);
+	/* The checks restore makes, on what restore will read. */
+	why = entry_check(r, line);
+	if (why) {
+		struct record_entry e;
+		char what[ENTRY_MAX + 64];
+
+		e.field = fields_of(line, &e.nfield);
+		entry_what(&e, k, what, sizeof(what));
+		usage_error("record: refusing '%s': %s", what, why);
+	}
 	return line;
 }
-
-bool entry_undo(const struct record_entry *e, const char *prefix)
+bool entry_undo(const struct record *r, const struct record_entry *e,
+		const char *prefix)
 {
 	const struct kind *k = kind_find(e->field[0]);
 	char *note = NULL, what[ENTRY_MAX + 64];
+	const char *why = NULL;
 	enum undo_result res;
-	size_t i, n = 0;
 
-	if (!k || (int)e->nfield != k->stored_args + 1) {
+	if (e->damaged) {
+		char *t = text_escape(e->raw);
+
 		fprintf(stderr,
-			"%s: %s: cannot undo '%s': not an entry this "
-			"version knows; kept in the record\n",
-			progname(), prefix, e->line);
+			"%s: %s: line %zu '%s' is not a whole entry: %s; kept "
+			"in the record, not applied\n",
+			progname(), prefix, e->lineno, t, e->damaged);
+		free(t);
 		return false;
 	}
-	n = (size_t)snprintf(what, sizeof(what), "%s", k->name);
-	for (i = 1; i <= (size_t)k->shown_args && n < sizeof(what); i++)
-		n += (size_t)snprintf(what + n, sizeof(what) - n, " %s",
-				      e->field[i]);
-	res = k->undo(e->field, &note);
+	if (!k || (int)e->nfield != k->stored_args + 1)
+		why = r->format == 1 && k
+			      ? "written by an older latency-machine without "
+				"what this one checks; undo it by hand"
+			      : "not an entry this version knows";
+	entry_what(e, why ? NULL : k, what, sizeof(what));
+	if (!why)
+		why = k->check(r, e->field);
+	if (why) {
+		fprintf(stderr,
+			"%s: %s: refusing '%s': %s; kept in the record, not "
+			"applied\n",
+			progname(), prefix, what, why);
+		return false;
+	}
+	res = k->undo(r, e->field, &note);
 	if (res == UNDO_FAILED)
 		fprintf(stderr, "%s: %s: %s failed: %s; kept in the record\n",
 			progname(), prefix, what, note ? note : "error");

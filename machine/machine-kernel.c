@@ -11,6 +11,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -24,6 +26,7 @@
 
 #include "lib/err.h"
 #include "lib/kparse.h"
+#include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
@@ -214,6 +217,27 @@ int kfile_write(const char *path, const char *value, uint64_t timeout_ns)
 	return -EIO;
 }
 
+char *note_err(int errnum, const char *fmt, ...)
+{
+	char buf[PATH_MAX + 128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vformat_err(buf, sizeof(buf), errnum, fmt, ap);
+	va_end(ap);
+	return xstrdup(buf);
+}
+
+enum undo_result kfile_write_back(char *path, const char *value, char **note)
+{
+	int e = kfile_write(path, value, 0);
+
+	if (e)
+		*note = note_err(-e, "cannot write '%s'", path);
+	free(path);
+	return e ? UNDO_FAILED : UNDO_DONE;
+}
+
 int meminfo_read(struct meminfo *mi)
 {
 	static const struct {
@@ -335,7 +359,8 @@ int mem_blocks_read(struct mem_block **blocks, size_t *n, uint64_t *block_bytes)
 	(void)closedir(d);
 	if (r)
 		return r;
-	qsort(*blocks, *n, sizeof(**blocks), block_cmp);
+	if (*n) /* qsort's array may not be NULL, even for no element */
+		qsort(*blocks, *n, sizeof(**blocks), block_cmp);
 	return 0;
 }
 
@@ -403,10 +428,11 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 	return r;
 }
 
-int proc_starttime(pid_t pid, uint64_t *start)
+int proc_stat_read(pid_t pid, pid_t *ppid, uint64_t *start)
 {
 	char *path = kpath(menv.proc, "/%d/stat", (int)pid), buf[4096], state;
 	ssize_t n = kfile_read(path, buf, sizeof(buf));
+	int64_t parent;
 	uint64_t st;
 	int r;
 
@@ -415,13 +441,50 @@ int proc_starttime(pid_t pid, uint64_t *start)
 		return -ESRCH;
 	if (n < 0)
 		return (int)n;
-	r = kparse_pid_start(buf, (size_t)n, &state, &st);
+	r = kparse_pid_start(buf, (size_t)n, &state, &parent, &st);
 	if (r)
 		return -EINVAL;
 	if (state == 'Z' || state == 'X')
 		return -ESRCH;
+	if (ppid) {
+		if (parent < 0 || parent > INT32_MAX)
+			return -EINVAL;
+		*ppid = (pid_t)parent;
+	}
 	*start = st;
 	return 0;
+}
+
+int proc_starttime(pid_t pid, uint64_t *start)
+{
+	return proc_stat_read(pid, NULL, start);
+}
+
+void proc_command(pid_t pid, char *buf, size_t len)
+{
+	char *path = kpath(menv.proc, "/%d/cmdline", (int)pid), raw[256], *e;
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+
+	free(path);
+	if (fd >= 0) {
+		n = read_full(fd, raw, sizeof(raw) - 1);
+		(void)close(fd); /* read-only */
+	}
+	if (n <= 0) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	/* Arguments end in NULs: spaces between them, none at the end. */
+	while (n > 0 && !raw[n - 1])
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (!raw[i])
+			raw[i] = ' ';
+	raw[n] = '\0';
+	e = text_escape(raw);
+	snprintf(buf, len, "%s", e);
+	free(e);
 }
 
 /*

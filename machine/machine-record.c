@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The one machine-state record (doc/design.md, contract 5): a text file
- * $LATENCY_STATE_DIR/state, one tab-separated entry a line, each written
- * before the change it undoes.  Line 1 is "format<TAB>1", line 2
- * "owner<TAB>PID<TAB>STARTTIME"; entries follow in the order the changes
- * were made and are undone last first.  Every undo is idempotent, so a
- * restore that is itself interrupted is simply run again (the entries'
- * kinds and undo actions are in machine-entry.c).  The directory is 0700
- * and ours; the file is opened without following symbolic links and
- * created exclusively, so root never writes through a planted link.
+ * $LATENCY_STATE_DIR/state, one tab-separated line each, every line of
+ * format 2 ending in a tab and the CRC-32 of what precedes it (eight hex
+ * digits), so that a line cut short or changed is told from a whole one.
+ * The header: "format 2", "owner PID STARTTIME", "pool N" (the hugetlb pool
+ * when the run began, or "-"), "cgroup DIR" (where the run makes its
+ * cgroups), then a "root DIR DEV:INO" line per directory the run declared;
+ * entries follow in the order the changes were made and are undone last
+ * first.  Every undo is idempotent, so a restore that is itself interrupted
+ * is simply run again (the kinds and their checks are in machine-entry.c
+ * and machine-path.c).  A last line without its newline was cut short
+ * while being written: it is not an entry.  Format 1 (no checksums, no
+ * header beyond the owner) is still read, so that a record left by an
+ * older version can be restored; its entries meet the same checks.  The
+ * directory is 0700 and ours; the file is opened without following links
+ * or blocking, only a regular file is read, and it is replaced by rename,
+ * so root never writes through a planted link.
  */
 #include <config.h>
 
@@ -23,6 +31,8 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/knob.h"
+#include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/xalloc.h"
 #include "machine/machine.h"
@@ -30,6 +40,7 @@
 #define RECORD_NAME "state"
 #define RECORD_NEW "state.new"
 #define RECORD_MAX (1 << 20)
+
 static const char *state_name(void)
 {
 	return menv.state_dir;
@@ -38,9 +49,14 @@ static const char *state_name(void)
 const char *record_path(void)
 {
 	static char *path;
+	static const char *for_dir;
 
-	if (!path)
+	/* Begin may look at another run's directory: follow menv. */
+	if (!path || for_dir != menv.state_dir) {
+		free(path);
 		path = xasprintf("%s/" RECORD_NAME, state_name());
+		for_dir = menv.state_dir;
+	}
 	return path;
 }
 
@@ -88,13 +104,18 @@ void state_unlock(int dirfd)
 	(void)flock(dirfd, LOCK_UN); /* closing the descriptor also unlocks */
 }
 
-/* Open the record with FLAGS, refusing links and files others can write. */
+/*
+ * Open the record with FLAGS, refusing links, files others can write and
+ * anything but a regular file (a FIFO would block the opener for good,
+ * holding the lock: O_NONBLOCK, then the type is checked).
+ */
 static int record_open(int dirfd, int flags)
 {
 	struct stat st;
 	int fd;
 
-	fd = openat(dirfd, RECORD_NAME, flags | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(dirfd, RECORD_NAME,
+		    flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP)
 		die(EXIT_RUN_FAILED,
 		    "refusing record '%s': it is a symbolic link",
@@ -112,16 +133,54 @@ static int record_open(int dirfd, int flags)
 	return fd;
 }
 
-/* Split LINE at tabs into E (keeping empty fields). */
-static void entry_split(struct record_entry *e, char *line)
+/* CRC-32 (IEEE 802.3, as zlib's crc32()) of the LEN bytes at S. */
+static uint32_t crc32_of(const char *s, size_t len)
 {
-	char *p, *copy;
+	uint32_t c = 0xffffffffu;
+
+	while (len--) {
+		c ^= (unsigned char)*s++;
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+	}
+	return ~c;
+}
+
+/* CONTENT as a line of format 2: its checksum and the newline added. */
+static char *line_text(const char *content)
+{
+	return xasprintf("%s\t%08x\n", content,
+			 (unsigned)crc32_of(content, strlen(content)));
+}
+
+/*
+ * Check the checksum that ends the format-2 LINE and cut it off; NULL, or
+ * why the line is not whole.
+ */
+static const char *line_verify(char *line)
+{
+	char *tab = strrchr(line, '\t'), want[16];
+
+	if (!tab || strlen(tab + 1) != 8 ||
+	    strspn(tab + 1, "0123456789abcdef") != 8)
+		return "no checksum (a line cut short or changed)";
+	snprintf(want, sizeof(want), "%08x",
+		 (unsigned)crc32_of(line, (size_t)(tab - line)));
+	if (strcmp(want, tab + 1))
+		return "its checksum does not match (a line cut short or "
+		       "changed)";
+	*tab = '\0';
+	return NULL;
+}
+
+/* Split E->line at tabs into E->field (keeping empty fields). */
+static void entry_split(struct record_entry *e)
+{
+	char *p, *copy = xstrdup(e->line);
 	size_t n = 1;
 
-	for (p = line; *p; p++)
+	for (p = copy; *p; p++)
 		n += *p == '\t';
-	e->line = line;
-	copy = xstrdup(line);
 	e->field = xcalloc(n + 1, sizeof(*e->field));
 	e->nfield = 0;
 	while ((p = strsep(&copy, "\t")))
@@ -134,68 +193,160 @@ static void entry_free(struct record_entry *e)
 		free(e->field[0]);
 	free(e->field);
 	free(e->line);
+	free(e->raw);
 }
 
-static char *header_text(pid_t owner, uint64_t start)
+static noreturn void bad_header(size_t lineno, const char *what)
 {
-	return xasprintf("format\t1\nowner\t%d\t%llu\n", (int)owner,
-			 (unsigned long long)start);
+	die(EXIT_RUN_FAILED, "'%s' line %zu: %s; not a record to trust",
+	    record_path(), lineno, what);
 }
 
-static void record_parse(struct record *r, char *buf)
+/*
+ * One header line of format 2 (after "format"), its checksum checked:
+ * returns false at the first line that is not part of the header.
+ */
+static bool header_line(struct record *r, size_t lineno, char *line)
 {
-	size_t lineno = 0, alloc = 0;
+	struct record_entry h;
+	uint64_t v;
+	bool ok = true;
+
+	/* After the fixed lines 2 to 4, root lines until the entries. */
+	if (lineno > 4 && strncmp(line, "root\t", 5))
+		return false;
+	memset(&h, 0, sizeof(h));
+	h.line = xstrdup(line);
+	if (line_verify(h.line))
+		bad_header(lineno, "damaged (checksum)");
+	entry_split(&h);
+	if (lineno == 2) {
+		if (h.nfield != 3 || strcmp(h.field[0], "owner") ||
+		    parse_u64(h.field[1], &v) || !v || v > INT_MAX ||
+		    parse_u64(h.field[2], &r->owner_start))
+			bad_header(lineno, "not an owner line");
+		r->owner = (pid_t)v;
+	} else if (lineno == 3) {
+		if (h.nfield != 2 || strcmp(h.field[0], "pool") ||
+		    (strcmp(h.field[1], "-") &&
+		     parse_u64(h.field[1], &r->pool)))
+			bad_header(lineno, "not a pool line");
+		r->pool_known = strcmp(h.field[1], "-") != 0;
+	} else if (lineno == 4) {
+		if (h.nfield != 2 || strcmp(h.field[0], "cgroup") ||
+		    !path_is_clean(h.field[1]))
+			bad_header(lineno, "not a cgroup line");
+		r->cgroup_root = xstrdup(h.field[1]);
+	} else if (!strcmp(h.field[0], "root")) {
+		struct record_root *rt = &r->root[r->nroots];
+
+		if (r->nroots == RECORD_ROOTS_MAX || h.nfield != 3 ||
+		    !path_is_clean(h.field[1]) ||
+		    !ident_parse(h.field[2], &rt->dev, &rt->ino))
+			bad_header(lineno, "not a root line");
+		rt->path = xstrdup(h.field[1]);
+		r->nroots++;
+	} else {
+		ok = false;
+	}
+	entry_free(&h);
+	return ok;
+}
+
+/* Line 2 of format 1: "owner PID STARTTIME", without a checksum. */
+static void owner_v1(struct record *r, const char *line)
+{
+	struct record_entry h = { .line = xstrdup(line) };
+	uint64_t pid;
+
+	entry_split(&h);
+	if (h.nfield != 3 || strcmp(h.field[0], "owner") ||
+	    parse_u64(h.field[1], &pid) || !pid || pid > INT_MAX ||
+	    parse_u64(h.field[2], &r->owner_start))
+		bad_header(2, "not an owner line");
+	r->owner = (pid_t)pid;
+	entry_free(&h);
+}
+
+/* Line 1: the format, 1 or 2. */
+static int format_of(char *line)
+{
+	char *copy;
+	int format = 0;
+
+	if (!strcmp(line, "format\t1"))
+		return 1;
+	copy = xstrdup(line);
+	if (!line_verify(copy) && !strcmp(copy, "format\t2"))
+		format = 2;
+	free(copy);
+	if (!format)
+		die(EXIT_RUN_FAILED,
+		    "'%s' is not a latency-machine record of format 1 or 2 "
+		    "(line 1)",
+		    record_path());
+	return format;
+}
+
+static void entry_add(struct record *r, size_t *alloc, size_t lineno,
+		      const char *line)
+{
+	struct record_entry e = { .raw = xstrdup(line),
+				  .line = xstrdup(line),
+				  .lineno = lineno };
+
+	if (r->format == 2)
+		e.damaged = line_verify(e.line);
+	entry_split(&e);
+	if (r->n == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 16;
+		r->e = xreallocarray(r->e, *alloc, sizeof(*r->e));
+	}
+	r->e[r->n++] = e;
+}
+
+/* Parse the whole lines of BUF (LEN bytes, every line ending in \n). */
+static void record_parse(struct record *r, char *buf, size_t len)
+{
+	size_t lineno = 0, alloc = 0, head_len = 0;
+	bool in_head = true;
 	char *line, *next;
 
-	for (line = buf; line && *line; line = next) {
-		struct record_entry e;
-
+	buf[len] = '\0';
+	for (line = buf; line < buf + len; line = next) {
 		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+		*next++ = '\0';
 		lineno++;
-		entry_split(&e, xstrdup(line));
-		if (lineno == 1 &&
-		    (e.nfield != 2 || strcmp(e.field[0], "format") ||
-		     strcmp(e.field[1], "1")))
-			die(EXIT_RUN_FAILED,
-			    "'%s' is not a latency-machine record of format 1 "
-			    "(line 1)",
-			    record_path());
-		if (lineno == 2) {
-			uint64_t pid;
-
-			if (e.nfield != 3 || strcmp(e.field[0], "owner") ||
-			    parse_u64(e.field[1], &pid) || !pid ||
-			    pid > INT_MAX ||
-			    parse_u64(e.field[2], &r->owner_start))
-				die(EXIT_RUN_FAILED,
-				    "'%s' line 2: not an owner line",
-				    record_path());
-			r->owner = (pid_t)pid;
-		}
-		if (lineno <= 2) {
-			entry_free(&e);
+		if (lineno == 1) {
+			r->format = format_of(line);
+		} else if (r->format == 1 && lineno == 2) {
+			owner_v1(r, line);
+		} else if (r->format == 2 && in_head &&
+			   header_line(r, lineno, line)) {
+			/* lines 2 to 4 are the header, or it dies */
+		} else {
+			in_head = false;
+			if (*line) /* an empty line holds nothing */
+				entry_add(r, &alloc, lineno, line);
 			continue;
 		}
-		if (!*line) {
-			entry_free(&e);
-			continue;
-		}
-		if (r->n == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			r->e = xreallocarray(r->e, alloc, sizeof(*r->e));
-		}
-		r->e[r->n++] = e;
+		head_len = (size_t)(next - buf);
 	}
-	if (lineno < 2)
+	if (lineno < (r->format == 2 ? 4u : 2u))
 		die(EXIT_RUN_FAILED, "'%s' is not a latency-machine record",
 		    record_path());
+	/* The header again as stored: the NULs back to newlines. */
+	r->head = xmalloc(head_len + 1);
+	memcpy(r->head, buf, head_len);
+	for (size_t i = 0; i < head_len; i++)
+		if (!r->head[i])
+			r->head[i] = '\n';
+	r->head[head_len] = '\0';
 }
 
 int record_load(int dirfd, struct record *r)
 {
-	char *buf = xmalloc(RECORD_MAX + 1);
+	char *buf = xmalloc(RECORD_MAX + 1), *nl;
 	ssize_t n;
 	int fd;
 
@@ -217,12 +368,42 @@ int record_load(int dirfd, struct record *r)
 	if (n > RECORD_MAX)
 		die(EXIT_RUN_FAILED, "'%s' is larger than %d bytes",
 		    record_path(), RECORD_MAX);
-	buf[n] = '\0';
-	if (strlen(buf) != (size_t)n)
+	if (memchr(buf, '\0', (size_t)n))
 		die(EXIT_RUN_FAILED, "'%s' holds a NUL byte", record_path());
-	record_parse(r, buf);
+	/* A last line without its newline was cut short: not an entry. */
+	buf[n] = '\0';
+	nl = memrchr(buf, '\n', (size_t)n);
+	r->whole = nl ? nl - buf + 1 : 0;
+	if (r->whole < n)
+		r->torn = xstrdup(buf + r->whole);
+	record_parse(r, buf, (size_t)r->whole);
 	free(buf);
 	return 0;
+}
+
+void record_load_owned(int dirfd, pid_t owner, struct record *r)
+{
+	struct lock_holder h;
+
+	if (record_load(dirfd, r) || r->owner != owner)
+		die(EXIT_RUN_FAILED,
+		    "no record of run pid %d in '%s' (run 'latency-machine "
+		    "begin --owner=%d' first)",
+		    (int)owner, state_name(), (int)owner);
+	/* Only the run that holds the machine changes it. */
+	if (!machine_lock_holder(&h) || h.pid != owner ||
+	    h.start != r->owner_start) {
+		if (h.pid)
+			die(EXIT_UNSUPPORTED,
+			    "run pid %d does not hold the machine: run pid %d "
+			    "(%s) does ('%s')",
+			    (int)owner, (int)h.pid, h.command,
+			    machine_lock_path());
+		die(EXIT_UNSUPPORTED,
+		    "run pid %d does not hold the machine ('%s' names no "
+		    "live run)",
+		    (int)owner, machine_lock_path());
+	}
 }
 
 void record_release(struct record *r)
@@ -231,9 +412,13 @@ void record_release(struct record *r)
 
 	for (i = 0; i < r->n; i++)
 		entry_free(&r->e[i]);
+	for (i = 0; i < r->nroots; i++)
+		free(r->root[i].path);
 	free(r->e);
-	r->e = NULL;
-	r->n = 0;
+	free(r->cgroup_root);
+	free(r->head);
+	free(r->torn);
+	memset(r, 0, sizeof(*r));
 }
 
 static void sync_dir(int dirfd)
@@ -255,18 +440,62 @@ static void write_close(int fd, const char *text, const char *name)
 		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", name);
 }
 
-void record_create(int dirfd, pid_t owner, uint64_t owner_start)
+/* TEXT becomes the record: written as state.new, renamed into place. */
+static void record_replace(int dirfd, const char *text)
 {
-	char *text = header_text(owner, owner_start);
 	int fd;
 
-	fd = openat(dirfd, RECORD_NAME,
+	if (unlinkat(dirfd, RECORD_NEW, 0) && errno != ENOENT)
+		die_errno(EXIT_RUN_FAILED, "cannot remove '%s/" RECORD_NEW "'",
+			  state_name());
+	fd = openat(dirfd, RECORD_NEW,
 		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot create '%s'", record_path());
-	write_close(fd, text, record_path());
-	free(text);
+		die_errno(EXIT_RUN_FAILED, "cannot create '%s/" RECORD_NEW "'",
+			  state_name());
+	write_close(fd, text, RECORD_NEW);
+	if (renameat(dirfd, RECORD_NEW, dirfd, RECORD_NAME))
+		die_errno(EXIT_RUN_FAILED, "cannot replace '%s'",
+			  record_path());
 	sync_dir(dirfd);
+}
+
+/* Append the format-2 line of CONTENT to the allocated *TEXT. */
+static void text_add(char **text, const char *content)
+{
+	char *line = line_text(content), *t = xasprintf("%s%s", *text, line);
+
+	free(line);
+	free(*text);
+	*text = t;
+}
+
+void record_create(int dirfd, const struct record *r)
+{
+	char *text = xstrdup(""), *c;
+	size_t i;
+
+	text_add(&text, "format\t2");
+	c = xasprintf("owner\t%d\t%llu", (int)r->owner,
+		      (unsigned long long)r->owner_start);
+	text_add(&text, c);
+	free(c);
+	c = r->pool_known ? xasprintf("pool\t%llu", (unsigned long long)r->pool)
+			  : xstrdup("pool\t-");
+	text_add(&text, c);
+	free(c);
+	c = xasprintf("cgroup\t%s", r->cgroup_root);
+	text_add(&text, c);
+	free(c);
+	for (i = 0; i < r->nroots; i++) {
+		c = xasprintf("root\t%s\t%llu:%llu", r->root[i].path,
+			      (unsigned long long)r->root[i].dev,
+			      (unsigned long long)r->root[i].ino);
+		text_add(&text, c);
+		free(c);
+	}
+	record_replace(dirfd, text);
+	free(text);
 }
 
 bool record_owner_alive(const struct record *r)
@@ -276,27 +505,47 @@ bool record_owner_alive(const struct record *r)
 	return !proc_starttime(r->owner, &start) && start == r->owner_start;
 }
 
-off_t record_append(int dirfd, pid_t owner, const char *line)
+off_t record_append(struct record *r, const char *line)
 {
-	char *text, last = '\n';
-	struct record r;
+	char *text = line_text(line);
 	struct stat st;
+	off_t at = r->whole;
+	const char *why = entry_check(r, line);
 	int fd, e;
 
-	if (record_load(dirfd, &r) || r.owner != owner)
+	if (why) {
+		char *t = text_escape(line);
+
+		die(EXIT_RUN_FAILED, "refusing to record '%s': %s", t, why);
+	}
+	if (r->format != 2)
 		die(EXIT_RUN_FAILED,
-		    "no record of run pid %d in '%s' (run 'latency-machine "
-		    "begin --owner=%d' first)",
-		    (int)owner, state_name(), (int)owner);
-	record_release(&r);
-	fd = record_open(dirfd, O_RDWR | O_APPEND);
+		    "'%s' was written by an older latency-machine (format 1): "
+		    "restore it first",
+		    record_path());
+	fd = record_open(r->dirfd, O_RDWR);
 	if (fd < 0 || fstat(fd, &st))
 		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", record_path());
-	/* After a torn write, start a line of our own. */
-	if (st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) != 1)
-		die_errno(EXIT_RUN_FAILED, "cannot read '%s'", record_path());
-	text = xasprintf("%s%s\n", last == '\n' ? "" : "\n", line);
-	e = write_all(fd, text, strlen(text));
+	if (r->torn) {
+		char *t = text_escape(r->torn);
+
+		/* Never joined to the next entry: cut it off. */
+		fprintf(stderr,
+			"%s: dropping the torn last line '%s' of '%s' (no "
+			"newline: a write cut short)\n",
+			progname(), t, record_path());
+		free(t);
+		if (ftruncate(fd, at))
+			die_errno(EXIT_RUN_FAILED, "cannot shorten '%s'",
+				  record_path());
+		free(r->torn);
+		r->torn = NULL;
+	} else if (st.st_size != at) {
+		die(EXIT_RUN_FAILED, "'%s' changed while locked",
+		    record_path());
+	}
+	e = lseek(fd, at, SEEK_SET) == at ? write_all(fd, text, strlen(text))
+					  : -errno;
 	if (!e && fsync(fd))
 		e = -errno;
 	if (close(fd) && !e)
@@ -304,13 +553,15 @@ off_t record_append(int dirfd, pid_t owner, const char *line)
 	if (e)
 		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
 			record_path());
+	r->whole = at + (off_t)strlen(text);
 	free(text);
-	return last == '\n' ? st.st_size : st.st_size + 1;
+	return at;
 }
 
 void record_withdraw(int dirfd, off_t size, const char *line)
 {
-	size_t len = strlen(line) + 1;
+	char *text = line_text(line);
+	size_t len = strlen(text);
 	char *tail = xmalloc(len);
 	struct stat st;
 	int fd = record_open(dirfd, O_RDWR);
@@ -321,12 +572,13 @@ void record_withdraw(int dirfd, off_t size, const char *line)
 	/* Only if nothing was appended after it. */
 	if (!fstat(fd, &st) && st.st_size == size + (off_t)len &&
 	    pread(fd, tail, len, size) == (ssize_t)len &&
-	    !memcmp(tail, line, len - 1) && tail[len - 1] == '\n') {
+	    !memcmp(tail, text, len)) {
 		if (ftruncate(fd, size) || fsync(fd))
 			die_errno(EXIT_RUN_FAILED, "cannot shorten '%s'",
 				  record_path());
 	}
 	free(tail);
+	free(text);
 	if (close(fd))
 		die_errno(EXIT_RUN_FAILED, "cannot close '%s'", record_path());
 }
@@ -336,10 +588,18 @@ size_t record_restore(int dirfd, struct record *r, const char *prefix)
 	bool *done = xcalloc(r->n + 1, sizeof(*done));
 	size_t i, left = 0;
 	char *text;
-	int fd;
 
+	if (r->torn) {
+		char *t = text_escape(r->torn);
+
+		fprintf(stderr,
+			"%s: %s: ignoring the torn last line '%s' (no newline: "
+			"a write cut short, not an entry)\n",
+			progname(), prefix, t);
+		free(t);
+	}
 	for (i = r->n; i-- > 0;) {
-		done[i] = entry_undo(&r->e[i], prefix);
+		done[i] = entry_undo(r, &r->e[i], prefix);
 		left += !done[i];
 	}
 	if (!left) {
@@ -350,31 +610,22 @@ size_t record_restore(int dirfd, struct record *r, const char *prefix)
 		sync_dir(dirfd);
 		return 0;
 	}
-	/* Keep what could not be undone, in its order, for the next try. */
-	text = header_text(r->owner, r->owner_start);
+	/*
+	 * Keep what could not be undone, in its order and as it was stored
+	 * (a damaged line stays damaged), for the next try.
+	 */
+	text = xstrdup(r->head);
 	for (i = 0; i < r->n; i++) {
 		char *t;
 
 		if (done[i])
 			continue;
-		t = xasprintf("%s%s\n", text, r->e[i].line);
+		t = xasprintf("%s%s\n", text, r->e[i].raw);
 		free(text);
 		text = t;
 	}
 	free(done);
-	if (unlinkat(dirfd, RECORD_NEW, 0) && errno != ENOENT)
-		die_errno(EXIT_RUN_FAILED, "cannot remove '%s/" RECORD_NEW "'",
-			  state_name());
-	fd = openat(dirfd, RECORD_NEW,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot create '%s/" RECORD_NEW "'",
-			  state_name());
-	write_close(fd, text, RECORD_NEW);
+	record_replace(dirfd, text);
 	free(text);
-	if (renameat(dirfd, RECORD_NEW, dirfd, RECORD_NAME))
-		die_errno(EXIT_RUN_FAILED, "cannot replace '%s'",
-			  record_path());
-	sync_dir(dirfd);
 	return left;
 }

@@ -84,18 +84,15 @@ int set_knob(pid_t owner, const char *name, const char *value)
 	rname = record_name(name, kind);
 	dirfd = state_dir_open();
 	state_lock(dirfd);
-	if (record_load(dirfd, &r) || r.owner != owner)
-		die(EXIT_RUN_FAILED,
-		    "set: no record of run pid %d (run 'latency-machine begin "
-		    "--owner=%d' first)",
-		    (int)owner, (int)owner);
+	/* The run's own record, and the run must hold the machine. */
+	record_load_owned(dirfd, owner, &r);
 	/* The value from before the run is recorded once, then kept. */
 	if (!recorded(&r, kname, rname)) {
 		argv[0] = (char *)kname;
 		argv[1] = rname;
 		argv[2] = NULL;
-		line = entry_make(2, argv);
-		at = record_append(dirfd, owner, line);
+		line = entry_make(&r, 2, argv);
+		at = record_append(&r, line);
 	}
 	record_release(&r);
 	e = kfile_write(file, value, 0);

@@ -300,10 +300,13 @@ static void say_err(int errnum, const char *fmt, ...)
 
 static off_t append_locked(int dirfd, pid_t owner, const char *line)
 {
+	struct record r;
 	off_t at;
 
 	state_lock(dirfd);
-	at = record_append(dirfd, owner, line);
+	record_load_owned(dirfd, owner, &r);
+	at = record_append(&r, line);
+	record_release(&r);
 	state_unlock(dirfd);
 	return at;
 }
@@ -624,11 +627,7 @@ int shrink_run(const struct shrink_opts *o)
 	check_writable(&p);
 	dirfd = state_dir_open();
 	state_lock(dirfd);
-	if (record_load(dirfd, &r) || r.owner != o->owner)
-		die(EXIT_RUN_FAILED,
-		    "no record of run pid %d in '%s' (run 'latency-machine "
-		    "begin --owner=%d' first)",
-		    (int)o->owner, menv.state_dir, (int)o->owner);
+	record_load_owned(dirfd, o->owner, &r);
 	record_release(&r);
 	state_unlock(dirfd);
 	if (sig_stop_install())

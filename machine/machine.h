@@ -22,8 +22,11 @@ struct machine_env {
 	const char *proc;      /* LATENCY_PROC, default /proc */
 	const char *sys;       /* LATENCY_SYS, default /sys */
 	const char *state_dir; /* LATENCY_STATE_DIR */
-	const char *writer; /* LATENCY_MACHINE_WRITER, NULL: write directly */
-	int verbose;	    /* -v: say what each step did */
+	const char *lock_dir;  /* LATENCY_LOCK_DIR, default /run/lock */
+	const char
+		*cgroup_root; /* LATENCY_CGROUP_ROOT, default /sys/fs/cgroup */
+	const char *writer;   /* LATENCY_MACHINE_WRITER, NULL: write directly */
+	int verbose;	      /* -v: say what each step did */
 };
 
 extern struct machine_env menv;
@@ -50,6 +53,16 @@ int kfile_read_u64(const char *path, bool hex, uint64_t *val);
  * writer command exits with that errno; -EIO when it was killed).
  */
 int kfile_write(const char *path, const char *value, uint64_t timeout_ns);
+
+/* What an undo did: something, nothing (it was not needed), or failed. */
+enum undo_result { UNDO_DONE, UNDO_NOOP, UNDO_FAILED };
+/* A restore note "<what>: strerror(ERRNUM)", allocated. */
+char *note_err(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/*
+ * Write VALUE back to the kernel file PATH (freed): UNDO_DONE, or
+ * UNDO_FAILED with *NOTE saying why.
+ */
+enum undo_result kfile_write_back(char *path, const char *value, char **note);
 
 /* /proc/meminfo, in bytes; hugepage_bytes is 0 without hugetlb. */
 struct meminfo {
@@ -96,6 +109,14 @@ int zoneinfo_read(struct zone_info **zones, size_t *n);
  * when there is no such (live) process, or -errno.
  */
 int proc_starttime(pid_t pid, uint64_t *start);
+/* The same, and its parent's pid (field 4) when PPID is not NULL. */
+int proc_stat_read(pid_t pid, pid_t *ppid, uint64_t *start);
+/*
+ * The command line of PID ($LATENCY_PROC/PID/cmdline, arguments joined by
+ * spaces), escaped for a terminal, into BUF of LEN bytes; "?" when it
+ * cannot be read.
+ */
+void proc_command(pid_t pid, char *buf, size_t len);
 
 /*
  * Send SIGTERM to PID if it is still the process that started at START,
@@ -108,18 +129,45 @@ int proc_stop(pid_t pid, uint64_t start, uint64_t term_wait_ns, bool *other);
 
 /* ---- machine-record.c: the state record ---- */
 
+/* The most directories a run may declare (begin --root). */
+#define RECORD_ROOTS_MAX 8
+
+/* A directory a run declared at begin, as it was then. */
+struct record_root {
+	char *path;
+	uint64_t dev, ino;
+};
+
 struct record_entry {
-	char *line;   /* the entry as stored, without the newline */
-	char **field; /* its tab-separated fields; field[0] is the kind */
+	char *raw;    /* the line as stored, without its newline */
+	char *line;   /* its content: without the checksum */
+	char **field; /* the content's tab-separated fields; [0] is the kind */
 	size_t nfield;
+	size_t lineno;
+	/* Why the line is not a whole entry (its checksum), or NULL. */
+	const char *damaged;
 };
 
 struct record {
 	int dirfd;
+	int format; /* 2; 1 for a record of a version without checks */
 	pid_t owner;
 	uint64_t owner_start;
+	/* nr_hugepages when the run began; unknown without hugetlb. */
+	bool pool_known;
+	uint64_t pool;
+	char *cgroup_root; /* where the run makes its cgroups (format 2) */
+	struct record_root root[RECORD_ROOTS_MAX];
+	size_t nroots;
+	char *head; /* the header lines as stored, newlines included */
 	struct record_entry *e;
 	size_t n;
+	/*
+	 * The bytes of whole lines; a last line without its newline (a
+	 * write cut short) is not an entry: it is in TORN, for reports.
+	 */
+	off_t whole;
+	char *torn;
 };
 
 /*
@@ -134,28 +182,47 @@ void state_unlock(int dirfd);
 /* The record's path, for messages (static storage). */
 const char *record_path(void);
 /*
- * Load the record into R.  Returns 0, -ENOENT when there is none, or dies
- * on a record that cannot be trusted or read.
+ * Load the record into R: opened without following a link or blocking,
+ * only a regular file of ours.  Returns 0, -ENOENT when there is none, or
+ * dies on a record that cannot be trusted or read.
  */
 int record_load(int dirfd, struct record *r);
+/*
+ * Load the record of OWNER, which must exist and hold the machine lock
+ * (machine-lock.c); dies otherwise.  Call under state_lock().
+ */
+void record_load_owned(int dirfd, pid_t owner, struct record *r);
 void record_release(struct record *r);
-/* Create a fresh record for OWNER; dies when that fails. */
-void record_create(int dirfd, pid_t owner, uint64_t owner_start);
+/*
+ * Create a fresh record (format 2) with R's header: owner, pool, cgroup
+ * root and roots.  Written whole under another name and renamed into
+ * place, so no reader sees half a header; dies when that fails.
+ */
+void record_create(int dirfd, const struct record *r);
 /* True when R's owner is alive and is still the process that began it. */
 bool record_owner_alive(const struct record *r);
 
 /*
- * Validate an entry (KIND ARGS...) as `latency-machine record` takes it and
- * complete it (the current value when none was given, a pid's start time),
- * into a tab-separated line (allocated).  Bad input is a usage error;
- * a value that cannot be read dies with status 1.
+ * Validate an entry (KIND ARGS...) as `latency-machine record` takes it for
+ * the run of R, and complete it (the current value when none was given, a
+ * file's identity, a pid's start time), into a tab-separated line
+ * (allocated).  Bad input is a usage error; a state that cannot be read
+ * or that the checks refuse dies with status 1 (machine-entry.c).
  */
-char *entry_make(int argc, char **argv);
+char *entry_make(const struct record *r, int argc, char **argv);
 /*
- * Append LINE to the record of OWNER, which must exist; returns the
- * record's size before the append, for record_withdraw().
+ * The checks an entry LINE (tab-separated, as stored) meets for the run of
+ * R, when recorded and when replayed: NULL, or why it may not be replayed
+ * (a static string).
  */
-off_t record_append(int dirfd, pid_t owner, const char *line);
+const char *entry_check(const struct record *r, const char *line);
+/*
+ * Append LINE, with its checksum, to R, loaded under the lock (a torn last
+ * line is cut off first); returns the record's size before the append,
+ * for record_withdraw().  Dies on a line entry_check() refuses, and on a
+ * record of format 1.
+ */
+off_t record_append(struct record *r, const char *line);
 /*
  * Take back LINE, appended at SIZE for an attempt that changed nothing,
  * if it is still the record's last entry.
@@ -163,11 +230,13 @@ off_t record_append(int dirfd, pid_t owner, const char *line);
 void record_withdraw(int dirfd, off_t size, const char *line);
 
 /*
- * Undo entry E, telling stderr "<prog>: PREFIX: <what it did>"; returns
- * true when it is done with (undone, or nothing to do), false when it
- * failed and must stay in the record (machine-entry.c).
+ * Undo entry E of R, telling stderr "<prog>: PREFIX: <what it did>": a
+ * damaged line, or an entry that fails its kind's checks, is reported and
+ * not applied.  Returns true when it is done with (undone, or nothing to
+ * do), false when it must stay in the record (machine-entry.c).
  */
-bool entry_undo(const struct record_entry *e, const char *prefix);
+bool entry_undo(const struct record *r, const struct record_entry *e,
+		const char *prefix);
 
 /*
  * Undo R's entries, last first, telling stderr "PREFIX: <what>" for each;
@@ -176,6 +245,64 @@ bool entry_undo(const struct record_entry *e, const char *prefix);
  */
 size_t record_restore(int dirfd, struct record *r, const char *prefix);
 
+/* ---- machine-path.c: files, directories and swap a run made ---- */
+
+/*
+ * A directory a run declares at begin (--root=DIR): absolute, clean, not
+ * "/", not a symbolic link, and only we or root can change what is in it.
+ * Fills ROOT (path allocated) or dies (usage error 2, or 1 when DIR cannot
+ * be opened).
+ */
+void root_declare(struct record_root *root, const char *dir);
+/* "A:B" (device and inode, major and minor) into *A, *B; false if not. */
+bool ident_parse(const char *s, uint64_t *a, uint64_t *b);
+/* The checks and undo of the swapoff, rmfile and rmdir kinds. */
+char *path_make(const struct record *r, int argc, char **argv);
+const char *path_check(const struct record *r, char **f);
+enum undo_result path_undo(const struct record *r, char **f, char **note);
+/*
+ * Is PATH (as /proc/swaps names a swap area) enabled?  Returns 1, 0, or
+ * -errno when /proc/swaps cannot be read.
+ */
+int swap_enabled(const char *path);
+
+/* ---- machine-zram.c: the zram and zramnew kinds (as machine-entry.c) ---- */
+
+char *make_zram(const struct record *r, int argc, char **argv);
+const char *check_zram(const struct record *r, char **f);
+enum undo_result undo_zram(const struct record *r, char **f, char **note);
+char *make_zramnew(const struct record *r, int argc, char **argv);
+const char *check_zramnew(const struct record *r, char **f);
+enum undo_result undo_zramnew(const struct record *r, char **f, char **note);
+
+/* ---- machine-lock.c: one run per machine ---- */
+
+/* The run that holds the machine, as its lock file says. */
+struct lock_holder {
+	pid_t pid; /* 0: none */
+	uint64_t start;
+	unsigned uid;
+	char record[1024]; /* its state record, absolute */
+	char command[256]; /* its command line, escaped */
+};
+
+/* The lock file: $LATENCY_LOCK_DIR/latency-tests.lock (static storage). */
+const char *machine_lock_path(void);
+/*
+ * Take the machine for run OWNER (started at START), whose record is
+ * RECORD: dies with status 3, naming the holder's pid and command, when a
+ * live run holds it.  *PREV gets a dead run that held it (pid 0: none).
+ * Returns true when OWNER did not hold it already.
+ */
+bool machine_lock_claim(pid_t owner, uint64_t start, const char *record,
+			struct lock_holder *prev);
+/* Give the machine back when OWNER (started at START) holds it. */
+void machine_lock_release(pid_t owner, uint64_t start);
+/*
+ * The holder now into *H; returns true when it is a live run (*H pid 0
+ * when the lock is free or its file missing).
+ */
+bool machine_lock_holder(struct lock_holder *h);
 /* ---- machine-set.c ---- */
 
 /*

@@ -228,6 +228,7 @@ static void json_run(struct json *j, const struct rb_opts *o,
 		json_u64(j, "server_responses", r->server_responses);
 		json_u64(j, "server_connections", r->server_connections);
 		json_u64(j, "server_dropped", r->server_dropped);
+		json_u64(j, "server_refused", r->server_refused);
 	}
 	json_latency(j, o, o->mode == RB_TBENCH ? NULL : r->hist, max_us(o, r));
 	json_object_end(j);

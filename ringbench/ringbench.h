@@ -111,6 +111,7 @@ struct rb_run {
 	uint64_t server_responses;
 	uint64_t server_connections;
 	uint64_t server_dropped;
+	uint64_t server_refused; /* of server_dropped: the server was full */
 	/* tbench */
 	double mb_per_s;
 	double tb_ops;

@@ -8,7 +8,8 @@
  *
  * The server, built in or --listen, takes what peers may hold from
  * fake-music's server: at most --max-clients connections (one more is
- * told "ERR busy" and closed), a hello within 5 s and at most 64 bytes, a
+ * told "ERR busy" and closed; refusals are logged once a second at most),
+ * a whole hello within 5 s of connecting and at most 64 bytes, a
  * peer silent for --idle-timeout is dropped, sizes above 1 MiB are refused,
  * and each connection's memory is one 64 KiB buffer whatever the sizes.
  * A peer that breaks these rules is dropped; the server serves on.
@@ -42,6 +43,7 @@ struct conn {
 	struct net_conn nc; /* its thread, socket and place in s->conns */
 	struct rb_server *s;
 	unsigned index;
+	uint64_t accepted_ns; /* the hello's deadline counts from here */
 	char peer[NET_ADDR_MAX];
 };
 
@@ -53,7 +55,9 @@ struct rb_server {
 	_Atomic bool stop;
 	struct net_conns conns;
 	unsigned accepted;
-	_Atomic uint64_t requests, responses, connections, dropped;
+	_Atomic uint64_t requests, responses, connections, dropped, refused;
+	/* Refusals not yet logged, and when they last were (server thread). */
+	uint64_t refused_unlogged, refused_logged_ns;
 };
 
 static void set_timeout(int fd, int opt, uint64_t ns)
@@ -66,13 +70,31 @@ static void set_timeout(int fd, int opt, uint64_t ns)
 	(void)setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
 }
 
-/* Read one line of at most RB_HELLO_MAX bytes, newline included. */
-static int read_line(int fd, char *buf)
+/*
+ * Read one line of at most RB_HELLO_MAX bytes, newline included, by
+ * DEADLINE_NS (CLOCK_MONOTONIC): the limit is on the whole hello, so a
+ * peer that sends a byte at a time cannot hold its slot longer.
+ */
+static int read_line(int fd, char *buf, uint64_t deadline_ns)
 {
+	struct pollfd p = { .fd = fd, .events = POLLIN };
 	size_t n = 0;
 	ssize_t r;
 
 	while (n < RB_HELLO_MAX) {
+		uint64_t now = mono_ns();
+
+		if (now >= deadline_ns)
+			return -EAGAIN;
+		r = poll(&p, 1,
+			 (int)((deadline_ns - now + NSEC_PER_MSEC - 1) /
+			       NSEC_PER_MSEC));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r)
+			return -EAGAIN;
 		r = read(fd, buf + n, 1);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -101,19 +123,22 @@ static bool parse_hello(const char *line, uint64_t *req, uint64_t *resp)
 
 /*
  * After an error line to a bad peer: end our side, then read what it still
- * sends (64 KiB and 1 s at most) so that closing does not reset the
- * connection before the peer has read the line.
+ * sends (64 KiB and 1 s at most in all, however slowly it comes) so that
+ * closing does not reset the connection before the peer has read the line.
  */
 static void linger_close(int fd)
 {
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t deadline = mono_ns() + NSEC_PER_SEC, now;
 	char buf[4096];
 	size_t total = 0;
-	ssize_t n;
+	ssize_t n = 1;
 
 	(void)shutdown(fd, SHUT_WR); /* the peer sees our end */
-	set_timeout(fd, SO_RCVTIMEO, NSEC_PER_SEC);
-	while (total < 65536 && (n = read(fd, buf, sizeof(buf))) > 0)
-		total += (size_t)n;
+	while (total < 65536 && n > 0 && (now = mono_ns()) < deadline &&
+	       poll(&p, 1, (int)((deadline - now) / NSEC_PER_MSEC) + 1) > 0)
+		if ((n = read(fd, buf, sizeof(buf))) > 0)
+			total += (size_t)n;
 }
 
 static void drop(struct conn *c, const char *why)
@@ -162,8 +187,7 @@ static void serve_tcp(struct conn *c, char *buf)
 	uint64_t req, resp;
 	int one = 1, e;
 
-	set_timeout(c->nc.fd, SO_RCVTIMEO, RB_HELLO_NS);
-	e = read_line(c->nc.fd, buf);
+	e = read_line(c->nc.fd, buf, c->accepted_ns + RB_HELLO_NS);
 	if (e || !parse_hello(buf, &req, &resp)) {
 		/* Best effort: the peer is going anyway. */
 		(void)write_all(c->nc.fd, "ERR bad hello\n", 14);
@@ -257,26 +281,51 @@ static void release(struct net_conn *nc, void *arg)
 	free(NET_CONN_OF(nc, struct conn, nc));
 }
 
+/*
+ * A flood of connections to a full server would be a flood of log lines:
+ * the refusals are counted and said at most once a second (FORCE: now,
+ * when the server stops).
+ */
+static void refused_log(struct rb_server *s, bool force)
+{
+	uint64_t now = mono_ns();
+
+	if (!s->refused_unlogged ||
+	    (!force && now - s->refused_logged_ns < NSEC_PER_SEC))
+		return;
+	warn("refused %llu connection%s: %u client%s connected "
+	     "(--max-clients)",
+	     (unsigned long long)s->refused_unlogged,
+	     s->refused_unlogged == 1 ? "" : "s", s->o->max_clients,
+	     s->o->max_clients == 1 ? "" : "s");
+	s->refused_unlogged = 0;
+	s->refused_logged_ns = now;
+}
+
 static void accept_one(struct rb_server *s)
 {
 	struct conn *c;
 	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC), e;
+	uint64_t now = mono_ns();
 
 	if (fd < 0)
 		return; /* gone before we took it, or out of descriptors */
 	net_conns_reap(&s->conns, false, release, NULL);
-	c = xcalloc(1, sizeof(*c));
-	c->s = s;
-	net_peer_name(fd, c->peer, sizeof(c->peer));
 	if (s->conns.n >= s->o->max_clients) {
 		(void)write_all(fd, "ERR busy\n", 9); /* it goes anyway */
 		(void)shutdown(fd, SHUT_WR);
 		(void)close(fd);
-		drop(c, "too many clients");
-		free(c);
+		atomic_fetch_add(&s->dropped, 1);
+		atomic_fetch_add(&s->refused, 1);
+		s->refused_unlogged++;
+		refused_log(s, false);
 		return;
 	}
+	c = xcalloc(1, sizeof(*c));
+	c->s = s;
 	c->index = s->accepted++;
+	c->accepted_ns = now;
+	net_peer_name(fd, c->peer, sizeof(c->peer));
 	atomic_fetch_add(&s->connections, 1);
 	e = net_conn_start(&s->conns, &c->nc, fd, conn_thread);
 	if (e) {
@@ -302,9 +351,12 @@ static void *server_thread(void *p)
 		free(buf);
 		return NULL;
 	}
-	while (!atomic_load(&s->stop))
+	while (!atomic_load(&s->stop)) {
 		if (poll(&pfd, 1, 100) > 0)
 			accept_one(s);
+		refused_log(s, false);
+	}
+	refused_log(s, true);
 	net_conns_shutdown(&s->conns);
 	net_conns_reap(&s->conns, true, release, NULL);
 	return NULL;
@@ -359,6 +411,7 @@ void rb_server_stop(struct rb_server *s, struct rb_run *run)
 		run->server_responses = atomic_load(&s->responses);
 		run->server_connections = atomic_load(&s->connections);
 		run->server_dropped = atomic_load(&s->dropped);
+		run->server_refused = atomic_load(&s->refused);
 	}
 	free(s);
 }
@@ -401,7 +454,7 @@ static int client_connect(struct client *c)
 		 (unsigned long long)o->resp_size);
 	e = write_all(c->fd, line, strlen(line));
 	if (!e)
-		e = read_line(c->fd, line);
+		e = read_line(c->fd, line, mono_ns() + o->idle_ns);
 	if (!e && strcmp(line, "OK")) {
 		line[strcspn(line, "\r")] = '\0';
 		rb_fail(c->st, -1, "client %u: %s refused the connection: %s",

@@ -96,10 +96,15 @@ confine_swap_ready() {
 # under umask 077; the commands that write it are logged to LOG.
 confine_swap_make() {
 	rm -f "$1"
+	confine_swap_fill "$@"
+}
+
+# confine_swap_fill PATH BYTES LOG: PATH (new, or the empty file the run
+# made and recorded) made a swap file of BYTES in place: the same file.
+confine_swap_fill() {
 	# fallocate is instant on ext4 and xfs; writing zeros works
 	# everywhere.
 	if ! (umask 077 && fallocate -l "$2" "$1") 2>/dev/null; then
-		rm -f "$1"
 		log_cmd "$3" head -c "$2" /dev/zero
 		(umask 077 && head -c "$2" /dev/zero >"$1") || return 1
 	fi

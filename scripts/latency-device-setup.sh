@@ -12,12 +12,11 @@
 # Environment (defaults in brackets):
 #   LATENCY_TESTS_DATADIR  where shell-lib.sh is [next to this script, else
 #                       @pkgdatadir@]
-#   LATENCY_DM_CONTROL  the device-mapper control node [/dev/mapper/control]
 #   LATENCY_PROC        the proc filesystem [/proc]
 #   LATENCY_SYS         the sysfs filesystem [/sys]
+# (whether the kernel has device-mapper is read from both)
 set -eu
 
-: "${LATENCY_DM_CONTROL:=/dev/mapper/control}"
 : "${LATENCY_PROC:=/proc}"
 : "${LATENCY_SYS:=/sys}"
 
@@ -109,13 +108,21 @@ need_tools() {
 	die_unsupported "missing tool(s):$_missing (install cryptsetup and lvm2)"
 }
 
+# has_device_mapper: the kernel's own word.  A /dev/mapper/control node
+# says nothing: installing lvm2 or cryptsetup makes one on a kernel
+# without device-mapper, and cryptsetup then fails half-way.
+has_device_mapper() {
+	[ -e "$LATENCY_SYS/class/misc/device-mapper" ] ||
+		grep -qs '^ *[0-9][0-9]* device-mapper$' "$LATENCY_PROC/misc"
+}
+
 need_device_mapper() {
-	[ -e "$LATENCY_DM_CONTROL" ] && return 0
+	has_device_mapper && return 0
 	if [ "$dry_run" = yes ]; then
-		echo "$prog: note: device-mapper is not available here (no $LATENCY_DM_CONTROL)" >&2
+		echo "$prog: note: device-mapper is not available here (the kernel has none: no $LATENCY_SYS/class/misc/device-mapper)" >&2
 		return 0
 	fi
-	die_unsupported "device-mapper is not available here (no $LATENCY_DM_CONTROL; load the dm_mod module)"
+	die_unsupported "device-mapper is not available here (the kernel has none: no $LATENCY_SYS/class/misc/device-mapper; load the dm_mod module)"
 }
 
 # check_unused DEVICE: refuse a device that is mounted, swapped on or held

@@ -190,6 +190,7 @@ static void results_free(struct sb_result *res, size_t n, char **notes,
 
 int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 {
+	struct atomic_file dump;
 	struct sb_run_state st;
 	struct sb_report rep;
 	struct run_info ri;
@@ -212,9 +213,14 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 	e = seed_names(&st.names);
 	if (e)
 		return e;
-	if (o->dump_offsets && !(st.dump = fopen(o->dump_offsets, "w")))
-		die_errno(EXIT_RUN_FAILED, "cannot create '%s'",
-			  o->dump_offsets);
+	/* The way -o writes: never through a link planted at the name. */
+	if (o->dump_offsets) {
+		e = atomic_open(&dump, o->dump_offsets);
+		if (e)
+			die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'",
+				o->dump_offsets);
+		st.dump = dump.f;
+	}
 	if (o->mode == SB_MODE_READ_ONLY) {
 		n_total = sb_read_only_rows(o);
 		res = xcalloc(n_total, sizeof(*res));
@@ -225,9 +231,9 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 		n_done = run_all(&st, res);
 	}
 	ri.end_real_ns = real_ns();
-	if (st.dump && fclose(st.dump))
-		die_errno(EXIT_RUN_FAILED, "cannot write '%s'",
-			  o->dump_offsets);
+	if (st.dump && (e = atomic_commit(&dump)))
+		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
+			o->dump_offsets);
 
 	if (st.error.err) {
 		err_msg = error_text(&st.error);

@@ -729,6 +729,8 @@ build_package() {
 		progress "building the package image with mmdebstrap ($_dir; log $_log)"
 		vm_build_cached "$_dir" vm_build_package "$_deb" "$_src" "$_suite" \
 			"$_log" || die "cannot build the package image (see $_log)"
+		# vm_build_package's _dir was its temporary directory.
+		_dir=$cache_dir/vm/images/package-$_key
 	fi
 	print_paths "$_dir/vmlinuz" "$_dir/initrd.img" "$_dir/rootfs.img" \
 		"console=ttyS0,115200 root=LABEL=latency-root rw"

@@ -174,7 +174,8 @@ static void check_loaded(const struct cmp_result *r)
 static void report(struct cmp_result *r, const struct cmp_options *o)
 {
 	static const enum cmp_format formats[] = {
-		CMP_2009, CMP_TEXT, CMP_CSV, CMP_JSON, CMP_MARKDOWN,
+		CMP_2009,     CMP_TEXT, CMP_CSV,   CMP_JSON,
+		CMP_MARKDOWN, CMP_LAVA, CMP_KCIDB,
 	};
 	struct cmp_label *l = NULL;
 	size_t i, nl;
@@ -197,7 +198,9 @@ static void report(struct cmp_result *r, const struct cmp_options *o)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct cmp_options o = { .workload = "fake-gitk", .alpha = 0.05 };
+	struct cmp_options o = { .workload = "fake-gitk",
+				 .alpha = 0.05,
+				 .kcidb_origin = CMP_KCIDB_ORIGIN };
 	/* volatile: set before longjmp may come back */
 	struct cmp_result *volatile r = NULL;
 
@@ -222,10 +225,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	cmp_load(&r[0], path, NULL, &o);
-	CHECK(!live);
+	/* The tree of a run-test.sh result is kept for the fleet formats. */
+	CHECK(live == r[0].json);
+	live = NULL;
 	check_loaded(&r[0]);
 	/* The same file again under another label: the baseline. */
 	cmp_load(&r[1], path, "fuzz-base", &o);
+	CHECK(live == r[1].json);
+	live = NULL;
 	report(r, &o);
 	cmp_result_release(&r[0]);
 	cmp_result_release(&r[1]);

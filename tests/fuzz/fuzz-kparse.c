@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char st;
 
 		(void)kparse_colon_find(buf, size, "MemTotal", &a, &kb);
-		(void)kparse_pid_start(buf, size, &st, &a);
+		(void)kparse_pid_start(buf, size, &st, NULL, &a);
 		(void)kparse_dev(buf, size, &ma, &mi);
 		(void)kparse_hex_file(buf, size, &a);
 	}

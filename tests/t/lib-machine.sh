@@ -14,6 +14,8 @@
 
 FAKE=$TRASH_DIRECTORY/fake
 MIB=1048576
+# Where the runs of these tests make their cgroups (only names are used).
+CGROOT=$TRASH_DIRECTORY/cgroup
 
 # fake_tree TOTAL_MIB FREE_MIB MIN_FREE_KB: a machine with no blocks yet.
 fake_tree() {
@@ -186,7 +188,32 @@ EOF
 machine() {
 	LATENCY_PROC=$FAKE/proc LATENCY_SYS=$FAKE/sys \
 		LATENCY_STATE_DIR=$TRASH_DIRECTORY/state \
+		LATENCY_CGROUP_ROOT=$CGROOT \
 		LATENCY_MACHINE_WRITER=$FAKE/writer latency-machine "$@"
+}
+
+# crc_line CONTENT: CONTENT as a line of a record of format 2, its CRC-32
+# (the one gzip keeps in its trailer) after a tab.
+crc_line() {
+	_crc=$(printf '%s' "$1" | gzip -c | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')
+	printf '%s\t%s\n' "$1" "$_crc"
+}
+
+# record_body [FILE]: the record (state/state) without its checksums.
+record_body() {
+	sed 's/\t[0-9a-f]\{8\}$//' "${1:-$TRASH_DIRECTORY/state/state}"
+}
+
+# record_head OWNER START [POOL [DIR...]]: the header of a record of run
+# OWNER begun with --root=DIR..., as record_body shows it.
+record_head() {
+	printf 'format\t2\nowner\t%s\t%s\npool\t%s\ncgroup\t%s\n' \
+		"$1" "$2" "${3:-0}" "$CGROOT"
+	shift 2
+	[ $# -eq 0 ] || shift
+	for _d in "$@"; do
+		printf 'root\t%s\t%s\n' "$_d" "$(stat -c %d:%i "$_d")"
+	done
 }
 
 # value KEY FILE: the value of KEY=value in a key=value output.

@@ -20,6 +20,9 @@ expected_files() {
 	for f in $DOC_FILES; do
 		echo "usr/share/doc/latency-tests/$(basename "$f")"
 	done
+	for f in $LAVA_FILES; do
+		echo "usr/share/latency-tests/lava/$(basename "$f")"
+	done
 }
 
 test_expect_success 'install into a DESTDIR' '
@@ -38,8 +41,11 @@ test_expect_success 'programs and scripts are executable, data is not' '
 		test -x "$f" || test_fail "$f is not executable" || return 1
 	done &&
 	for f in root/usr/share/latency-tests/* root/usr/share/man/man1/*; do
-		! test -x "$f" || test_fail "$f is executable" || return 1
-	done
+		test -d "$f" || ! test -x "$f" ||
+			test_fail "$f is executable" || return 1
+	done &&
+	test -x root/usr/share/latency-tests/lava/run-suite.sh &&
+	! test -x root/usr/share/latency-tests/lava/latency-tests.yaml
 '
 
 test_expect_success MAN 'every installed man page renders without warnings' '

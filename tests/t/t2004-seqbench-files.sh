@@ -103,6 +103,25 @@ test_expect_success UNPROTECTED 'the same seed still gives the same offsets' '
 	test_cmp off1 off2
 '
 
+# The audit: --dump-offsets wrote through a link planted at its name, as
+# root, while -o replaced its own file safely.
+test_expect_success UNPROTECTED '--dump-offsets replaces a planted link, as -o does' '
+	dir=$(cat shared) &&
+	echo precious >private/victim2 &&
+	echo precious >private/victim3 &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		ln -s "$PWD/private/victim2" "$dir/offsets" &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		ln -s "$PWD/private/victim3" "$dir/out.json" &&
+	seqbench -d "$dir" -t 1 -b 4k -s 64k -r 8 --dump-offsets "$dir/offsets" \
+		--format json -o "$dir/out.json" >/dev/null &&
+	echo precious >expect &&
+	test_cmp expect private/victim2 &&
+	test_cmp expect private/victim3 &&
+	! test -L "$dir/offsets" && test_line_count = 16 "$dir/offsets" &&
+	! test -L "$dir/out.json"
+'
+
 test_expect_success UNPROTECTED 'remove the shared directory' '
 	rm -rf "$(cat shared)"
 '

@@ -4,6 +4,7 @@
 # (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
 test_description='seqbench: --read-only of block devices, refusals, --readahead and its restore'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$abs_top_srcdir/tests/t/lib-machine.sh"
 
 command -v losetup >/dev/null 2>&1 && test_have_prereq ROOT &&
 	test_set_prereq LOSETUP
@@ -143,7 +144,7 @@ test_expect_success LOSETUP 'after a crash, seqbench --restore puts it back' '
 	n=$(stat -c "%t:%T" "$dev") &&
 	printf "readahead\t%d:%d\t%s\n" "0x${n%:*}" "0x${n#*:}" \
 		"$(cat ra.before)" >expect &&
-	grep "^readahead" state/state >got &&
+	record_body state/state | grep "^readahead" >got &&
 	test_cmp expect got &&
 	seqbench --restore 2>err &&
 	ra_of >ra.after && test_cmp ra.before ra.after &&
@@ -155,9 +156,9 @@ test_expect_success LOSETUP 'another run'\''s record in progress: exit 3, nothin
 	latency-machine begin --owner=$$ &&
 	test_expect_code 3 seqbench --read-only --no-drop-caches \
 		-d "$(cat loopdev)" -s 1M --readahead 64k >out 2>err &&
-	echo "latency-machine: another run (pid $$) is in progress" >expect &&
-	echo "seqbench: latency-machine begin exited with status 3 (see its message above)" >>expect &&
-	test_cmp expect err &&
+	test_line_count = 2 err &&
+	grep -x "latency-machine: another run (pid $$: .*) is in progress; it holds .$LATENCY_LOCK_DIR/latency-tests.lock." err &&
+	grep -x "seqbench: latency-machine begin exited with status 3 (see its message above)" err &&
 	ra_of >ra.after && test_cmp ra.before ra.after &&
 	latency-machine restore --owner=$$
 '
@@ -199,13 +200,13 @@ test_expect_success 'latency-machine: a readahead entry by device number' '
 	latency-machine record --owner=$$ readahead 7:99 &&
 	latency-machine record --owner=$$ readahead 7:98 4096 &&
 	printf "readahead\t7:99\t128\nreadahead\t7:98\t4096\n" >expect &&
-	grep "^readahead" state/state >got &&
+	record_body state/state | grep "^readahead" >got &&
 	test_cmp expect got &&
+	test_expect_code 2 latency-machine record --owner=$$ readahead sda 1 &&
 	echo 2048 >sys/dev/block/7:99/queue/read_ahead_kb &&
 	latency-machine restore --owner=$$ 2>err &&
 	echo 128 >expect && test_cmp expect sys/dev/block/7:99/queue/read_ahead_kb &&
 	grep -q "readahead 7:98 4096 (no such device now)$" err &&
-	test_expect_code 2 latency-machine record --owner=$$ readahead sda 1 &&
 	unset LATENCY_SYS
 '
 

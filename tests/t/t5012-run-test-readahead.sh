@@ -4,6 +4,7 @@
 # shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
 test_description='run-test.sh --seqbench with --readahead: the change joins the run'\''s machine-state record, and the run'\''s restore undoes it'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$abs_top_srcdir/tests/t/lib-machine.sh"
 . "$abs_top_srcdir/tests/t/lib-run-test.sh"
 command -v seqbench >/dev/null 2>&1 ||
 	test_skip_all 'seqbench is not built'
@@ -90,7 +91,7 @@ test_expect_success 'seqbench dead with the readahead changed: the run restores 
 	awk -F "\t" "\$1 == \"owner\" { print \$2 }" seen-state >got &&
 	test_cmp seen-owner got &&
 	printf "readahead\t%s\t128\n" "$dev" >expect &&
-	grep "^readahead" seen-state >got &&
+	record_body seen-state | grep "^readahead" >got &&
 	test_cmp expect got &&
 	echo 128 >expect && test_cmp expect "$knob" &&
 	! test -e state/state &&

@@ -5,6 +5,7 @@
 # shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
 test_description='latency-highorder: exact attempt counts, exact success detection, THP settings through the state record and back after SIGINT and SIGKILL, no THP, formats, options'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
+. "$abs_top_srcdir/tests/t/lib-machine.sh"
 . "$abs_top_srcdir/tests/t/lib-monitors.sh"
 
 THP=/sys/kernel/mm/transparent_hugepage
@@ -154,7 +155,7 @@ test_expect_success PROBE '--orders enables sizes through the record; SIGINT set
 	test "$(cat $d/hugepages-16kB/enabled)" = madvise &&
 	test "$(cat $d/hugepages-64kB/enabled)" = "$inherit" &&
 	printf "thp\t16kB\tnever\n" >expect &&
-	grep "^thp" state/state >actual &&
+	record_body state/state | grep "^thp" >actual &&
 	test_cmp expect actual &&
 	kill -INT $pid && wait $pid &&
 	test "$(cat $d/hugepages-16kB/enabled)" = never &&
@@ -195,7 +196,7 @@ test_expect_success PROBE '--owner: the entries go into the driver record, the r
 	LATENCY_SYS=$PWD/rec latency-highorder --orders 2,9 --count 2 \
 		--interval 1ms --owner=$driver --summary sum >out &&
 	printf "thp\t16kB\tinherit\nthp\tglobal\tnever\n" >expect &&
-	grep "^thp" state/state >actual &&
+	record_body state/state | grep "^thp" >actual &&
 	test_cmp expect actual &&
 	test "$(cat $d/hugepages-16kB/enabled)" = inherit &&
 	test "$(cat $d/enabled)" = never &&
@@ -214,7 +215,7 @@ test_expect_success PROBE 'another live run owns the record: exit 3, nothing cha
 	latency-machine begin --owner=$other &&
 	test_expect_code 3 env LATENCY_SYS=$PWD/rec latency-highorder \
 		--orders 2 --count 1 >out 2>err &&
-	grep "another run (pid $other) is in progress" err &&
+	grep "another run (pid $other: sleep 60) is in progress" err &&
 	test "$(cat $d/hugepages-16kB/enabled)" = "$never" &&
 	kill $other &&
 	LATENCY_SYS=$PWD/rec latency-machine restore --owner=$other

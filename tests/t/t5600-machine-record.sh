@@ -14,24 +14,27 @@ chmod +x bin/swapoff || exit 1
 PATH=$TRASH_DIRECTORY/bin:$PATH
 
 # The tree every test here starts from: run pid 4242 alive, a sysctl, a
-# THP setting, an offline memory block, an empty hugetlb pool.
+# THP setting, an offline memory block, an empty hugetlb pool; the run's
+# directory run/ (its --root) with a swap file and a file to remove.
 setup() {
-	rm -rf state swapoff.log cg swapfile &&
+	rm -rf state swapoff.log run "$CGROOT" &&
 	fake_tree 2048 1536 16384 &&
 	fake_blocks 1 4 &&
 	fake_pid 4242 1000 &&
 	mkdir -p "$FAKE/proc/sys/vm" "$FAKE/sys/kernel/mm/transparent_hugepage" &&
 	echo 3 >"$FAKE/proc/sys/vm/page-cluster" &&
 	echo "always [madvise] never" \
-		>"$FAKE/sys/kernel/mm/transparent_hugepage/enabled"
+		>"$FAKE/sys/kernel/mm/transparent_hugepage/enabled" &&
+	mkdir -m 755 run "$CGROOT" &&
+	: >"run/swap file" && : >run/swapfile
 }
 
 # record_all: what a run records, as the driver would call it.
 record_all() {
-	machine begin --owner=4242 &&
-	machine record --owner=4242 swapoff "/scratch/swap file" &&
-	machine record --owner=4242 rmfile "$PWD/swapfile" &&
-	machine record --owner=4242 rmdir "$PWD/cg" &&
+	machine begin --owner=4242 --root="$PWD/run" &&
+	machine record --owner=4242 swapoff "$PWD/run/swap file" &&
+	machine record --owner=4242 rmfile "$PWD/run/swapfile" &&
+	machine record --owner=4242 rmdir "$CGROOT/latency-tests.4242" &&
 	machine record --owner=4242 sysctl vm.page-cluster &&
 	machine record --owner=4242 sysfs /sys/kernel/mm/transparent_hugepage/enabled &&
 	machine record --owner=4242 online 3 &&
@@ -40,9 +43,9 @@ record_all() {
 
 # change_all: the changes those entries stand for.
 change_all() {
-	touch swapfile && mkdir cg &&
-	printf '/scratch/swap\\040file                       file\t\t1048572\t\t0\t\t-2\n' \
-		>>"$FAKE/proc/swaps" &&
+	mkdir "$CGROOT/latency-tests.4242" &&
+	printf '%s                       file\t\t1048572\t\t0\t\t-2\n' \
+		"$PWD/run/swap\\040file" >>"$FAKE/proc/swaps" &&
 	echo 0 >"$FAKE/proc/sys/vm/page-cluster" &&
 	echo always >"$FAKE/sys/kernel/mm/transparent_hugepage/enabled" &&
 	echo offline >"$FAKE/sys/devices/system/memory/memory3/state" &&
@@ -54,24 +57,38 @@ test_expect_success 'begin makes a 0700 directory and a record of the owner' '
 	machine begin --owner=4242 &&
 	test "$(stat -c %a state)" = 700 &&
 	test "$(stat -c %a state/state)" = 600 &&
-	printf "format\t1\nowner\t4242\t1000\n" >expect &&
-	test_cmp expect state/state
+	record_head 4242 1000 >expect &&
+	record_body >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'every line of the record carries its CRC-32' '
+	setup &&
+	record_all &&
+	record_body | while IFS= read -r line; do
+		crc_line "$line" || exit 1
+	done >expect &&
+	test_cmp expect state/state &&
+	test_line_count = 12 state/state
 '
 
 test_expect_success 'record appends each entry, completed, in order' '
 	setup &&
 	record_all &&
 	{
-		printf "format\t1\nowner\t4242\t1000\n" &&
-		printf "swapoff\t/scratch/swap file\n" &&
-		printf "rmfile\t%s/swapfile\n" "$PWD" &&
-		printf "rmdir\t%s/cg\n" "$PWD" &&
+		record_head 4242 1000 0 "$PWD/run" &&
+		printf "swapoff\t%s\tfile\t%s\n" "$PWD/run/swap file" \
+			"$(stat -c %d:%i "run/swap file")" &&
+		printf "rmfile\t%s/run/swapfile\t%s\n" "$PWD" \
+			"$(stat -c %d:%i run/swapfile)" &&
+		printf "rmdir\t%s/latency-tests.4242\tcgroup\n" "$CGROOT" &&
 		printf "sysctl\tvm.page-cluster\t3\n" &&
 		printf "sysfs\t/sys/kernel/mm/transparent_hugepage/enabled\tmadvise\n" &&
 		printf "online\tmemory3\n" &&
 		printf "hugepages\t0\n"
 	} >expect &&
-	test_cmp expect state/state
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'restore undoes everything, last first, and removes the record' '
@@ -85,14 +102,15 @@ test_expect_success 'restore undoes everything, last first, and removes the reco
 		echo "$p: online memory3" &&
 		echo "$p: sysfs /sys/kernel/mm/transparent_hugepage/enabled madvise" &&
 		echo "$p: sysctl vm.page-cluster 3" &&
-		echo "$p: rmdir $PWD/cg" &&
-		echo "$p: rmfile $PWD/swapfile" &&
-		echo "$p: swapoff /scratch/swap file"
+		echo "$p: rmdir $CGROOT/latency-tests.4242" &&
+		echo "$p: rmfile $PWD/run/swapfile" &&
+		echo "$p: swapoff $PWD/run/swap file"
 	} >expect &&
 	test_cmp expect err &&
-	echo "swapoff /scratch/swap file" >expect &&
+	echo "swapoff $PWD/run/swap file" >expect &&
 	test_cmp expect swapoff.log &&
-	! test -e state/state && ! test -e cg && ! test -e swapfile &&
+	! test -e state/state && ! test -e "$CGROOT/latency-tests.4242" &&
+	! test -e run/swapfile && test -e "run/swap file" &&
 	test "$(cat "$FAKE/proc/sys/vm/page-cluster")" = 3 &&
 	test "$(cat "$FAKE/sys/kernel/mm/transparent_hugepage/enabled")" = madvise &&
 	test "$(cat "$FAKE/sys/devices/system/memory/memory3/state")" = online &&
@@ -105,8 +123,9 @@ test_expect_success 'restore of changes never made says there was nothing to do'
 	machine restore --owner=4242 2>err &&
 	p="latency-machine: restoring run pid 4242" &&
 	grep -x "$p: online memory3 (already online)" err &&
-	grep -x "$p: rmdir $PWD/cg (already gone)" err &&
-	grep -x "$p: swapoff /scratch/swap file (not enabled)" err &&
+	grep -x "$p: rmdir $CGROOT/latency-tests.4242 (already gone)" err &&
+	grep -x "$p: swapoff $PWD/run/swap file (not enabled)" err &&
+	grep -x "$p: hugepages 0 (the pool holds 0 pages)" err &&
 	! test -e swapoff.log && ! test -e state/state
 '
 
@@ -120,18 +139,22 @@ test_expect_success 'without a record: nothing to restore, exit 0' '
 
 test_expect_success 'a change that cannot be undone is reported and kept' '
 	setup &&
-	machine begin --owner=4242 &&
-	machine record --owner=4242 rmfile "$PWD/swapfile" &&
+	machine begin --owner=4242 --root="$PWD/run" &&
+	machine record --owner=4242 rmfile "$PWD/run/swapfile" &&
 	machine record --owner=4242 sysctl vm.no-such-knob 7 &&
 	machine record --owner=4242 sysctl vm.page-cluster &&
-	touch swapfile && echo 0 >"$FAKE/proc/sys/vm/page-cluster" &&
+	echo 0 >"$FAKE/proc/sys/vm/page-cluster" &&
 	test_expect_code 1 machine restore --owner=4242 2>err &&
 	grep "^latency-machine: restoring run pid 4242: sysctl vm.no-such-knob 7 failed: cannot write .*/vm/no-such-knob.: No such file or directory; kept in the record$" err &&
 	grep "could not be undone; they stay in" err &&
-	! test -e swapfile &&
+	! test -e run/swapfile &&
 	test "$(cat "$FAKE/proc/sys/vm/page-cluster")" = 3 &&
-	printf "format\t1\nowner\t4242\t1000\nsysctl\tvm.no-such-knob\t7\n" >expect &&
-	test_cmp expect state/state &&
+	{
+		record_head 4242 1000 0 "$PWD/run" &&
+		printf "sysctl\tvm.no-such-knob\t7\n"
+	} >expect &&
+	record_body >actual &&
+	test_cmp expect actual &&
 	echo 0 >"$FAKE/proc/sys/vm/no-such-knob" &&
 	machine restore --owner=4242 2>err &&
 	test "$(cat "$FAKE/proc/sys/vm/no-such-knob")" = 7 &&
@@ -148,11 +171,12 @@ test_expect_success 'begin after a dead run restores it first, then records the 
 	p="latency-machine: restoring after run pid 4242 (dead)" &&
 	test_line_count = 7 err &&
 	head -n 1 err >first && echo "$p: hugepages 0" >expect && test_cmp expect first &&
-	tail -n 1 err >last && echo "$p: swapoff /scratch/swap file" >expect && test_cmp expect last &&
+	tail -n 1 err >last && echo "$p: swapoff $PWD/run/swap file" >expect && test_cmp expect last &&
 	test "$(cat "$FAKE/sys/devices/system/memory/memory3/state")" = online &&
-	! test -e cg &&
-	printf "format\t1\nowner\t4343\t2000\n" >expect &&
-	test_cmp expect state/state
+	! test -e "$CGROOT/latency-tests.4242" &&
+	record_head 4343 2000 >expect &&
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'a live owner is refused, by begin and by restore without --owner' '
@@ -161,9 +185,10 @@ test_expect_success 'a live owner is refused, by begin and by restore without --
 	fake_pid 4343 2000 &&
 	cp state/state before &&
 	test_expect_code 3 machine begin --owner=4343 2>err &&
-	echo "latency-machine: another run (pid 4242) is in progress" >expect &&
+	echo "latency-machine: another run (pid 4242: ?) is in progress; it holds '\''$LATENCY_LOCK_DIR/latency-tests.lock'\''" >expect &&
 	test_cmp expect err &&
 	test_expect_code 3 machine restore 2>err &&
+	echo "latency-machine: another run (pid 4242: ?) is in progress" >expect &&
 	test_cmp expect err &&
 	test_cmp before state/state
 '
@@ -174,8 +199,9 @@ test_expect_success 'an owner whose pid now runs another process counts as dead'
 	fake_pid 4242 1001 &&
 	fake_pid 4343 2000 &&
 	machine begin --owner=4343 &&
-	printf "format\t1\nowner\t4343\t2000\n" >expect &&
-	test_cmp expect state/state
+	record_head 4343 2000 >expect &&
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'a zombie owner counts as dead' '
@@ -218,7 +244,7 @@ test_expect_success 'record refuses a value with a tab or a newline' '
 	tab=$(printf "\t") &&
 	test_expect_code 2 machine record --owner=4242 sysctl vm.x "1${tab}2" 2>err &&
 	grep "refusing a value with a tab, newline" err &&
-	test_expect_code 2 machine record --owner=4242 sysfs /sys/a/b "1
+	test_expect_code 2 machine record --owner=4242 sysfs /sys/kernel/mm/b "1
 2" 2>err &&
 	test_expect_code 2 machine record --owner=4242 rmfile "/tmp/a${tab}b" 2>err &&
 	test_cmp before state/state
@@ -230,14 +256,21 @@ test_expect_success 'zram: swapoff if still swap, reset, and hot_remove when the
 		"$FAKE/sys/class/zram-control" &&
 	for d in zram0 zram1; do
 		echo 0 >"$FAKE/sys/block/$d/reset" &&
-		echo 734003200 >"$FAKE/sys/block/$d/disksize" || return 1
+		echo 0 >"$FAKE/sys/block/$d/disksize" || return 1
 	done &&
 	: >"$FAKE/sys/class/zram-control/hot_remove" &&
 	machine begin --owner=4242 &&
 	machine record --owner=4242 zram zram0 &&
 	machine record --owner=4242 zram 1 hot &&
-	printf "format\t1\nowner\t4242\t1000\nzram\tzram0\tkept\nzram\tzram1\thot\n" >expect &&
-	test_cmp expect state/state &&
+	{
+		record_head 4242 1000 &&
+		printf "zram\tzram0\tkept\nzram\tzram1\thot\n"
+	} >expect &&
+	record_body >actual &&
+	test_cmp expect actual &&
+	for d in zram0 zram1; do
+		echo 734003200 >"$FAKE/sys/block/$d/disksize" || return 1
+	done &&
 	printf "/dev/zram1                              partition\t1048572\t\t0\t\t-2\n" \
 		>>"$FAKE/proc/swaps" &&
 	machine restore --owner=4242 2>err &&
@@ -278,8 +311,9 @@ test_expect_success 'zramnew: the devices a dead run hot_added and never set up 
 	: >"$FAKE/sys/class/zram-control/hot_remove" &&
 	machine begin --owner=4242 &&
 	machine record --owner=4242 zramnew 0,2 &&
-	printf "format\t1\nowner\t4242\t1000\nzramnew\t0,2\n" >expect &&
-	test_cmp expect state/state &&
+	{ record_head 4242 1000 && printf "zramnew\t0,2\n"; } >expect &&
+	record_body >actual &&
+	test_cmp expect actual &&
 	machine restore --owner=4242 2>err &&
 	echo "latency-machine: restoring run pid 4242: zramnew 0,2 (removed zram4)" >expect &&
 	test_cmp expect err &&
@@ -329,9 +363,9 @@ test_expect_success 'record checks kinds and arguments' '
 test_expect_success 'a sysctl value may start with a dash (options stop at KIND)' '
 	setup &&
 	machine begin --owner=4242 &&
-	machine record --owner=4242 sysctl kernel.perf_event_paranoid -1 &&
-	tail -n 1 state/state >last &&
-	printf "sysctl\tkernel.perf_event_paranoid\t-1\n" >expect &&
+	machine record --owner=4242 sysctl vm.page-cluster -1 &&
+	record_body | tail -n 1 >last &&
+	printf "sysctl\tvm.page-cluster\t-1\n" >expect &&
 	test_cmp expect last
 '
 
@@ -392,8 +426,9 @@ test_expect_success 'a recycled pid (another start time) is left alone' '
 	{ sleep 600 & } &&
 	pid=$! &&
 	real_machine record --owner=$$ pid $pid &&
-	start=$(sed -n "s/^pid\t$pid\t//p" state/state) &&
-	sed "s/^pid\t$pid\t.*/pid\t$pid\t$((start + 1))/" state/state >s.new &&
+	start=$(record_body | sed -n "s/^pid\t$pid\t//p") &&
+	grep -v "^pid	" state/state >s.new &&
+	crc_line "$(printf "pid\t%s\t%s" $pid $((start + 1)))" >>s.new &&
 	cat s.new >state/state &&
 	real_machine restore --owner=$$ 2>err &&
 	echo "latency-machine: restoring run pid $$: pid $pid (another process has that pid now; left alone)" >expect &&

@@ -24,15 +24,17 @@ test_expect_success 'the first set records the value before it, then writes' '
 	setup &&
 	machine set --owner=4242 vm.page-cluster 0 &&
 	test "$(cat "$FAKE/proc/sys/vm/page-cluster")" = 0 &&
-	printf "format\t1\nowner\t4242\t1000\nsysctl\tvm.page-cluster\t3\n" >expect &&
-	test_cmp expect state/state
+	{ record_head 4242 1000 && printf "sysctl\tvm.page-cluster\t3\n"; } >expect &&
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'later sets of the knob do not record again, in any spelling' '
 	machine set --owner=4242 vm.page-cluster 3 &&
 	machine set --owner=4242 vm/page-cluster 1 &&
 	test "$(cat "$FAKE/proc/sys/vm/page-cluster")" = 1 &&
-	test_cmp expect state/state
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'sysfs knobs: a THP choice is recorded as its bracketed word' '
@@ -41,7 +43,8 @@ test_expect_success 'sysfs knobs: a THP choice is recorded as its bracketed word
 	machine set --owner=4242 /sys/module/zswap/parameters/enabled Y &&
 	printf "sysfs\t%s\tmadvise\nsysfs\t%s\tN\n" $THP \
 		/sys/module/zswap/parameters/enabled >>expect &&
-	test_cmp expect state/state &&
+	record_body >actual &&
+	test_cmp expect actual &&
 	test "$(cat "$FAKE$THP")" = always
 '
 
@@ -65,8 +68,9 @@ b" /sys/kernel/mm//x /sys/kernel/mm/x/ vm.a.b; do
 		grep -q "^latency-machine: set: .* cannot be changed: " err ||
 			return 1
 	done &&
-	printf "format\t1\nowner\t4242\t1000\n" >expect &&
-	test_cmp expect state/state
+	record_head 4242 1000 >expect &&
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'bad values are refused (exit 2)' '
@@ -75,13 +79,15 @@ test_expect_success 'bad values are refused (exit 2)' '
 			return 1
 	done &&
 	test "$(cat "$FAKE/proc/sys/vm/page-cluster")" = 3 &&
-	test_cmp expect state/state
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'a knob this machine does not have is exit 3, nothing recorded' '
 	test_expect_code 3 machine set --owner=4242 vm.no-such-knob 1 2>err &&
 	grep "^latency-machine: set: no knob .vm.no-such-knob. here" err &&
-	test_cmp expect state/state
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'a value the kernel refuses is exit 1 and leaves no entry' '
@@ -95,7 +101,8 @@ test_expect_success 'a value the kernel refuses is exit 1 and leaves no entry' '
 		LATENCY_STATE_DIR="$TRASH_DIRECTORY/state" \
 		latency-machine set --owner=4242 vm.page-cluster 99 2>err &&
 	grep "^latency-machine: set: the kernel refused .99. for vm.page-cluster: Invalid argument$" err &&
-	test_cmp expect state/state
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'a knob whose value cannot be put back is refused (exit 1)' '
@@ -103,7 +110,8 @@ test_expect_success 'a knob whose value cannot be put back is refused (exit 1)' 
 	test_expect_code 1 machine set --owner=4242 /sys/kernel/mm/two-lines x 2>err &&
 	grep "spans lines" err &&
 	test "$(sed -n 1p "$FAKE/sys/kernel/mm/two-lines")" = a &&
-	test_cmp expect state/state
+	record_body >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'set needs the run'\''s record' '

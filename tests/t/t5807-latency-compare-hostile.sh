@@ -116,4 +116,19 @@ test_expect_success 'a label given as LABEL= is escaped as well' '
 	test_cmp want out
 '
 
+# The audit: latency-compare hung for good on a FIFO given as a result or
+# as a directory's result.json (latency-summarize refused it).
+test_expect_success 'a FIFO as a result, or as a result.json, is refused at once' '
+	mkfifo pipe.json &&
+	test_expect_code 1 timeout 20 latency-compare base pipe.json >out 2>err &&
+	echo "latency-compare: '\''pipe.json'\'': not a regular file" >want &&
+	test_cmp want err &&
+	mkdir fifodir && mkfifo fifodir/result.json &&
+	test_expect_code 1 timeout 20 latency-compare base fifodir >out 2>err &&
+	echo "latency-compare: '\''fifodir/result.json'\'': not a regular file" >want &&
+	test_cmp want err &&
+	test_expect_code 1 timeout 20 latency-compare base /dev/zero >out 2>err &&
+	grep -x "latency-compare: ./dev/zero.: not a regular file" err
+'
+
 test_done

@@ -117,4 +117,44 @@ test_expect_success JQ 'a full server answers "ERR busy"; the client says so' '
 	stop_server full 143
 '
 
+# The audit: a byte every 0.9 s held a --max-clients=1 slot for good, and
+# a hello sent over 19 s was answered OK.  The 5 s are from connecting.
+test_expect_success JQ 'a hello dripped a byte at a time is dropped 5 s after connecting' '
+	start_server drip --max-clients 1 &&
+	rr-junk --drip=400 $port "RINGBENCH-RR/1 1 1\\n" >reply &&
+	echo "ERR bad hello" >expect &&
+	test_cmp expect reply &&
+	grep -x "ringbench: warning: dropped 127\.0\.0\.1:[0-9]*: no hello within 5 s" drip.err &&
+	ringbench rr --connect 127.0.0.1:$port -N 10 --warmup 0 \
+		--format json >client.json &&
+	test_json client.json .runs[0].transactions 10 &&
+	stop_server drip 143
+'
+
+# The audit: one stderr line per refused connection (2,007 from a flood).
+test_expect_success JQ 'refused connections are counted, and logged once a second at most' '
+	start_server flood --max-clients 1 &&
+	{
+		ringbench rr --connect 127.0.0.1:$port -d 60s --warmup 0 \
+			--progress 100 -o flood-hold.txt >flood-hold.progress &
+	} &&
+	hold=$! &&
+	wait_lines flood-hold.progress 1 &&
+	i=0 &&
+	while [ $i -lt 50 ]; do
+		rr-junk $port "" >>busy.out || return 1
+		i=$((i + 1))
+	done &&
+	test "$(grep -c "^ERR busy$" busy.out)" = 50 &&
+	kill -INT $hold &&
+	{ wait $hold; test $? = 130; } &&
+	stop_server flood 143 &&
+	test_json flood.json .runs[0].server_refused 50 &&
+	sed -n "s/^ringbench: warning: refused \([0-9]*\) connections*: 1 client connected (--max-clients)$/\1/p" \
+		flood.err >counts &&
+	test "$(awk "{ n += \$1 } END { print n }" counts)" = 50 &&
+	test "$(wc -l <counts)" -lt 50 &&
+	! grep "too many clients" flood.err
+'
+
 test_done

@@ -64,6 +64,11 @@ mkdir -p "$TRASH_DIRECTORY" || {
 	exit 1
 }
 cd "$TRASH_DIRECTORY" || exit 1
+# latency-machine's machine-wide lock (one run per machine) is the test's
+# own: tests run side by side, and beside a real run.
+LATENCY_LOCK_DIR=$TRASH_DIRECTORY/.lock
+mkdir "$LATENCY_LOCK_DIR" || exit 1
+export LATENCY_LOCK_DIR
 
 say() {
 	printf '# %s\n' "$*"

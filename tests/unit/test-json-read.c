@@ -279,6 +279,18 @@ static void test_file(void)
 	unlink(path);
 	is_int(json_read_file(path, 100, &root, &err), -ENOENT, "missing file");
 	is_int(json_read_file("/", 100, &root, &err), -EISDIR, "directory");
+	/* A FIFO without a writer would block open() for good. */
+	if (mkfifo(path, 0600)) {
+		ok(0, "mkfifo");
+		return;
+	}
+	is_int(json_read_file(path, 100, &root, &err), -EINVAL,
+	       "FIFO refused, without blocking");
+	ok(err.line == 0 && !strcmp(err.msg, "not a regular file"),
+	   "FIFO: line 0, not a regular file");
+	unlink(path);
+	is_int(json_read_file("/dev/null", 100, &root, &err), -EINVAL,
+	       "character device refused");
 }
 
 /* Mutate a valid document byte by byte; the parser must survive it all. */

@@ -557,6 +557,7 @@ static void test_meminfo_start(void)
 		"77 (a) S 1 2 3 0 -1 -4194560 5 6 7 8 9 10 11 12 20 0 3 0 5\n",
 	};
 	char *s = exact(mem), state = '?';
+	int64_t ppid = 0;
 	uint64_t v = 0;
 	bool kb = false;
 	size_t i;
@@ -573,13 +574,14 @@ static void test_meminfo_start(void)
 	is_int(kparse_colon_find(LIT("MemTotal: 5 MB\n"), "MemTotal", &v, &kb),
 	       -EINVAL, "a unit other than kB is junk");
 	s = exact(stat);
-	is_int(kparse_pid_start(s, strlen(stat), &state, &v), 0,
+	is_int(kparse_pid_start(s, strlen(stat), &state, &ppid, &v), 0,
 	       "pid stat: start time");
-	ok(state == 'S' && v == 123456, "state S, started at tick 123456");
+	ok(state == 'S' && ppid == 1 && v == 123456,
+	   "state S, parent 1, started at tick 123456");
 	free(s);
 	for (i = 0; i < N(bad); i++) {
 		s = exact(bad[i]);
-		ok(kparse_pid_start(s, strlen(bad[i]), &state, &v) < 0,
+		ok(kparse_pid_start(s, strlen(bad[i]), &state, NULL, &v) < 0,
 		   "pid start: refuses bad case %zu", i);
 		free(s);
 	}

@@ -1,0 +1,340 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# run-local.sh OUTDIR: a real LAVA job on this machine, run by LAVA itself
+# (Debian's lava-dispatcher: lava-run, no server).  The device is LAVA's
+# qemu device type, rendered from lava-server's template (Debian's
+# lava-server package, downloaded and unpacked, never installed), with
+# no_kvm where /dev/kvm is not usable (TCG); the job deploys the kernel,
+# initrd and root file system that latency-vm builds with the suite's
+# .deb installed (latency-vm --build-image=package --print-paths), boots
+# them, and runs the packaged test definition lava/latency-tests.yaml,
+# which reports every figure of the run as a test case.  Into OUTDIR (new
+# or empty): images (latency-vm's paths), device.yaml, job.yaml,
+# testdef.tar.gz, lava.log (lava-run's log: one YAML mapping a line),
+# lava/ (its output directory) and results.yaml, the "results" entries
+# LAVA logged for the job, as it logged them.  Exits 0 only when those
+# hold the suite's test cases with their measurements; 1 when the job or
+# the cases failed, 2 usage error, 3 unsupported here (not root).
+# lava-dispatcher is installed with apt-get when missing (said on
+# stderr); no service is left running.
+#
+# Environment (defaults in brackets):
+#   LATENCY_LAVA_ARGS     latency-run-test's options in the guest
+#                         [--quick --commits=20000]
+#   LATENCY_LAVA_LABEL    the run's label [empty: the guest's uname -r]
+#   LATENCY_LAVA_MEMORY   the guest's memory, MiB [1024]
+#   LATENCY_LAVA_TIMEOUT  the job's time limit, minutes [90]
+#   LATENCY_LAVA_PROMPT   the guest's shell prompt, a regular expression
+#                         [root@latency-tests:]
+#   LATENCY_LAVA_IMAGES   a file of kernel=, initrd=, rootfs= and
+#                         cmdline= lines to deploy instead of asking
+#                         latency-vm [none]
+#   LATENCY_VM            the latency-vm program [vm/latency-vm of this
+#                         tree, else latency-vm in PATH]
+#   LATENCY_VM_DEB        the .deb latency-vm installs in the image
+#                         [latency-vm's default: built from this checkout]
+#   LATENCY_CACHE_DIR     where lava-server's device types are kept
+#                         [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+prog=${0##*/}
+
+: "${LATENCY_LAVA_ARGS:=--quick --commits=20000}"
+: "${LATENCY_LAVA_LABEL:=}"
+: "${LATENCY_LAVA_MEMORY:=1024}"
+: "${LATENCY_LAVA_TIMEOUT:=90}"
+: "${LATENCY_LAVA_PROMPT:=root@latency-tests:}"
+: "${LATENCY_LAVA_IMAGES:=}"
+: "${LATENCY_VM_DEB:=}"
+: "${LATENCY_CACHE_DIR:=${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests}"
+
+die() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit 1
+}
+
+usage_error() {
+	printf '%s: %s\nUsage: %s OUTDIR\n' "$prog" "$*" "$prog" >&2
+	exit 2
+}
+
+unsupported() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit 3
+}
+
+say() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+}
+
+# number NAME VALUE: VALUE must be a positive whole number.
+number() {
+	case $2 in
+	'' | *[!0-9]* | 0*) usage_error "$1 must be a positive number, not '$2'" ;;
+	esac
+}
+
+# install_dispatcher: lava-dispatcher from Debian when lava-run is
+# missing.  Its package enables lava-worker, a service this job does not
+# use: one the install started is stopped again.
+install_dispatcher() {
+	command -v lava-run >/dev/null 2>&1 && return 0
+	say "lava-run is missing: installing Debian's lava-dispatcher with apt-get"
+	_was_active=no
+	if command -v systemctl >/dev/null 2>&1 &&
+		systemctl is-active --quiet lava-worker 2>/dev/null; then
+		_was_active=yes
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q lava-dispatcher >&2 ||
+		die "apt-get install lava-dispatcher failed"
+	if [ "$_was_active" = no ] && command -v systemctl >/dev/null 2>&1 &&
+		systemctl is-active --quiet lava-worker 2>/dev/null; then
+		say "stopping lava-worker, which the install started"
+		systemctl stop lava-worker || die "cannot stop lava-worker"
+	fi
+	command -v lava-run >/dev/null 2>&1 ||
+		die "lava-dispatcher is installed but lava-run is not in PATH"
+}
+
+# device_types: a directory with lava-server's base.jinja2 and
+# qemu.jinja2 of the dispatcher's version, unpacked from Debian's
+# lava-server package once (the server itself is not installed).
+device_types() {
+	_v=$(dpkg-query -W -f='${Version}' lava-dispatcher 2>/dev/null) ||
+		die "cannot tell lava-dispatcher's version (dpkg-query)"
+	_d=$LATENCY_CACHE_DIR/lava-server-$_v/device-types
+	if ! [ -f "$_d/qemu.jinja2" ] || ! [ -f "$_d/base.jinja2" ]; then
+		say "unpacking the qemu device type of lava-server $_v (apt-get download)"
+		_t=$(mktemp -d "${TMPDIR:-/tmp}/lava-server.XXXXXX") ||
+			die "cannot make a temporary directory"
+		# apt-get downloads as its own user where that user may write.
+		if id _apt >/dev/null 2>&1; then
+			chown _apt "$_t" || die "cannot give '$_t' to _apt"
+		fi
+		# apt-get download writes into the current directory.
+		if ! (cd "$_t" && apt-get download -q "lava-server=$_v" >&2 &&
+			dpkg-deb -x lava-server_*.deb root); then
+			rm -rf "$_t"
+			die "cannot download and unpack lava-server $_v"
+		fi
+		if ! {
+			mkdir -p "$_d" &&
+				cp "$_t/root/usr/share/lava-server/device-types/base.jinja2" \
+					"$_t/root/usr/share/lava-server/device-types/qemu.jinja2" \
+					"$_d/"
+		}; then
+			rm -rf "$_t"
+			die "lava-server $_v has no qemu device type"
+		fi
+		rm -rf "$_t"
+	fi
+	echo "$_d"
+}
+
+# render_device DIR NO_KVM: the device dictionary of one qemu device,
+# rendered from the templates in DIR as lava-server would.
+render_device() {
+	python3 - "$1" "$2" "$LATENCY_LAVA_MEMORY" <<'EOF'
+import sys
+import jinja2
+
+env = jinja2.Environment(loader=jinja2.FileSystemLoader(sys.argv[1]),
+                         trim_blocks=True, autoescape=False)
+device = ("{% extends 'qemu.jinja2' %}\n"
+          "{% set arch = 'amd64' %}\n"
+          "{% set no_kvm = " + sys.argv[2] + " %}\n"
+          "{% set memory = " + sys.argv[3] + " %}\n")
+print(env.from_string(device).render())
+EOF
+}
+
+# images FILE: latency-vm's package image (or LATENCY_LAVA_IMAGES) as
+# kernel=, initrd=, rootfs=, cmdline= lines in FILE.
+images() {
+	_to=$1
+	if [ -n "$LATENCY_LAVA_IMAGES" ]; then
+		cp "$LATENCY_LAVA_IMAGES" "$_to" || die "cannot read $LATENCY_LAVA_IMAGES"
+		return 0
+	fi
+	_vm=${LATENCY_VM:-}
+	if [ -z "$_vm" ]; then
+		if [ -x "$top/vm/latency-vm" ]; then
+			_vm=$top/vm/latency-vm
+		else
+			_vm=$(command -v latency-vm) ||
+				unsupported "latency-vm is not built here (vm/latency-vm) nor in PATH: it builds the guest image (set LATENCY_VM or LATENCY_LAVA_IMAGES)"
+		fi
+	fi
+	set -- "$_vm" --build-image=package --print-paths
+	[ -z "$LATENCY_VM_DEB" ] || set -- "$@" --deb="$LATENCY_VM_DEB"
+	say "building the guest image: $*"
+	"$@" >"$_to.tmp" || die "latency-vm could not build the image"
+	mv "$_to.tmp" "$_to"
+}
+
+# image_path FILE KEY: the value of KEY= in FILE, an existing file whose
+# name a YAML single-quoted string holds as it is.
+image_path() {
+	_p=$(sed -n "s/^$2=//p" "$1" | sed -n 1p)
+	[ -n "$_p" ] || die "$1 has no $2= line"
+	[ -f "$_p" ] || die "$2 image '$_p' does not exist"
+	case $_p in
+	/*) ;;
+	*) _p=$(cd "$(dirname "$_p")" && pwd)/${_p##*/} ;;
+	esac
+	case $_p in
+	*[!A-Za-z0-9._/+-]*) die "$2 image path '$_p' has characters a job file cannot hold" ;;
+	esac
+	echo "$_p"
+}
+
+# yaml_string S: S as a YAML double-quoted string.
+yaml_string() {
+	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
+}
+
+write_job() {
+	_kernel=$(image_path "$out/images" kernel)
+	_initrd=$(image_path "$out/images" initrd)
+	_rootfs=$(image_path "$out/images" rootfs)
+	_cmdline=$(sed -n 's/^cmdline=//p' "$out/images" | sed -n 1p)
+	case $_cmdline in
+	*[!A-Za-z0-9._/=,:\ -]*) die "the kernel command line '$_cmdline' has characters a job file cannot hold" ;;
+	esac
+	_test_minutes=$((LATENCY_LAVA_TIMEOUT - 15))
+	[ "$_test_minutes" -gt 0 ] || usage_error "LATENCY_LAVA_TIMEOUT must be more than 15 minutes"
+	cat >"$out/job.yaml" <<EOF
+# A LAVA job written by lava/run-local.sh: boot the kernel under test in
+# QEMU with the latency-tests image and run the packaged test definition.
+job_name: latency-tests local
+device_type: qemu
+visibility: public
+priority: medium
+context:
+  arch: amd64
+timeouts:
+  job: {minutes: $LATENCY_LAVA_TIMEOUT}
+  action: {minutes: $_test_minutes}
+  connection: {minutes: 5}
+actions:
+- deploy:
+    to: tmpfs
+    timeout: {minutes: 10}
+    images:
+      kernel:
+        url: file://$_kernel
+        image_arg: -kernel {kernel} -append "$_cmdline"
+      initrd:
+        url: file://$_initrd
+        image_arg: -initrd {initrd}
+      rootfs:
+        url: file://$_rootfs
+        image_arg: -drive format=raw,file={rootfs},if=virtio
+- boot:
+    method: qemu
+    media: tmpfs
+    timeout: {minutes: 10}
+    prompts:
+    - $(yaml_string "$LATENCY_LAVA_PROMPT")
+- test:
+    timeout: {minutes: $_test_minutes}
+    definitions:
+    - from: url
+      repository: file://$out/testdef.tar.gz
+      path: latency-tests.yaml
+      name: latency-tests
+      parameters:
+        ARGS: $(yaml_string "$LATENCY_LAVA_ARGS")
+        LABEL: $(yaml_string "$LATENCY_LAVA_LABEL")
+EOF
+}
+
+# run_job: lava-run in the background, so that a signal reaches this
+# script at once and is passed on (lava-run then stops QEMU and cleans).
+run_job() {
+	say "lava-run --device $out/device.yaml --job-id $$ --output-dir $out/lava $out/job.yaml (log: $out/lava.log)"
+	lava-run --device "$out/device.yaml" --job-id "$$" \
+		--output-dir "$out/lava" "$out/job.yaml" >"$out/lava.log" 2>&1 &
+	lava_pid=$!
+	trap 'kill -TERM "$lava_pid" 2>/dev/null; wait "$lava_pid"; exit 143' TERM
+	trap 'kill -TERM "$lava_pid" 2>/dev/null; wait "$lava_pid"; exit 130' INT
+	_status=0
+	wait "$lava_pid" || _status=$?
+	trap - INT TERM
+	return "$_status"
+}
+
+# check_results: results.yaml from LAVA's log, then whether it holds the
+# suite's cases with their measurements (a table of them on stdout).
+check_results() {
+	sed -n 's/^\({"dt": "[^"]*", "lvl": "results", .*\)$/- \1/p' \
+		"$out/lava.log" >"$out/results.yaml.tmp" ||
+		die "cannot write $out/results.yaml"
+	mv "$out/results.yaml.tmp" "$out/results.yaml" ||
+		die "cannot write $out/results.yaml"
+	python3 - "$out/results.yaml" <<'EOF'
+import sys
+import yaml
+
+entries = yaml.safe_load(open(sys.argv[1])) or []
+cases = [e["msg"] for e in entries
+         if not e["msg"].get("definition", "lava").startswith("lava")
+         and e["msg"].get("definition", "").endswith("_latency-tests")]
+job = [e["msg"] for e in entries if e["msg"].get("case") == "job"]
+for c in cases:
+    print("%-40s %-7s %s %s" % (c["case"], c["result"],
+                                c.get("measurement", ""), c.get("units", "")))
+names = {c["case"]: c for c in cases}
+problems = []
+if not job or job[-1].get("result") != "pass":
+    problems.append("the job did not pass")
+for need in ("run-test", "complete", "elapsed_mean", "fake-gitk.p99_gap"):
+    if need not in names:
+        problems.append("no test case " + need)
+for need in ("elapsed_mean", "fake-gitk.p99_gap", "fake-gitk.max_gap"):
+    if need in names and "measurement" not in names[need]:
+        problems.append("test case %s has no measurement" % need)
+for c in cases:
+    if c["case"] in ("run-test", "complete") and c["result"] != "pass":
+        problems.append("test case %s: %s" % (c["case"], c["result"]))
+for p in problems:
+    print("run-local.sh: " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
+EOF
+}
+
+[ $# -eq 1 ] || usage_error "one OUTDIR expected"
+number LATENCY_LAVA_MEMORY "$LATENCY_LAVA_MEMORY"
+number LATENCY_LAVA_TIMEOUT "$LATENCY_LAVA_TIMEOUT"
+[ "$(id -u)" = 0 ] || unsupported "lava-run needs root (its work directory is /var/lib/lava)"
+case $1 in
+/*) out=$1 ;;
+*) out=$PWD/$1 ;;
+esac
+case $out in
+*[!A-Za-z0-9._/+-]*) usage_error "'$out' has characters a job file cannot hold" ;;
+esac
+mkdir -p "$out" || die "cannot create '$out'"
+out=$(cd "$out" && pwd -P)
+[ -z "$(ls -A "$out")" ] || usage_error "'$out' is not empty: give a new directory"
+
+install_dispatcher
+types=$(device_types)
+no_kvm=True
+if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+	no_kvm=False
+fi
+render_device "$types" "$no_kvm" >"$out/device.yaml" ||
+	die "cannot render the qemu device type"
+images "$out/images"
+tar -czf "$out/testdef.tar.gz" -C "$here" latency-tests.yaml ||
+	die "cannot pack the test definition"
+write_job
+job_status=0
+run_job || job_status=$?
+[ "$job_status" -eq 0 ] || say "lava-run exited $job_status (see $out/lava.log)"
+check_results || die "LAVA did not record the suite's test cases with their measurements (see $out/lava.log)"
+say "LAVA's results: $out/results.yaml"
+exit "$job_status"

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# run-suite.sh RESULTS LABEL [RUN-TEST-OPTION]...: the step of the LAVA test
+# definition latency-tests.yaml.  Runs latency-run-test with the options
+# into a new directory under RESULTS (labelled LABEL, or uname -r when
+# empty), then reports the run and every figure of its result as LAVA test
+# cases: "run-test" (pass, fail, or skip when the suite cannot run here),
+# then the lines of latency-compare --format=lava, each run through LAVA's
+# lava-test-case.  Those names are sanitized by latency-compare; a line
+# that is not "lava-test-case" and plain words is refused all the same, so
+# that nothing from a result reaches the shell.  Exits with the driver's
+# status (a partial result is still reported).
+#
+# Environment (defaults in brackets):
+#   LATENCY_RUN_TEST   the driver [latency-run-test]
+#   LATENCY_COMPARE    the comparison program [latency-compare]
+set -eu
+
+: "${LATENCY_RUN_TEST:=latency-run-test}"
+: "${LATENCY_COMPARE:=latency-compare}"
+
+die() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+[ $# -ge 2 ] || die "usage: ${0##*/} RESULTS LABEL [RUN-TEST-OPTION]..."
+results=$1 label=$2
+shift 2
+command -v lava-test-case >/dev/null 2>&1 ||
+	die "lava-test-case is not in PATH: run me from a LAVA test shell"
+mkdir -p "$results" || die "cannot create '$results'"
+base=$(mktemp -d "$results/lava.XXXXXX") || die "cannot create a directory in '$results'"
+set -- "$@" --results "$base"
+[ -z "$label" ] || set -- "$@" --label "$label"
+
+echo "+ $LATENCY_RUN_TEST $*"
+status=0
+"$LATENCY_RUN_TEST" "$@" || status=$?
+case $status in
+0) lava-test-case run-test --result pass ;;
+3) lava-test-case run-test --result skip ;;
+*) lava-test-case run-test --result fail ;;
+esac
+
+# The driver writes one result directory under the new BASE, also when
+# the run stopped part way.
+dir=
+for d in "$base"/*/; do
+	[ -f "$d/result.json" ] && dir=${d%/}
+done
+[ -n "$dir" ] || die "no result.json under '$base' (latency-run-test exited $status)"
+cat "$dir/summary.txt" 2>/dev/null || :
+"$LATENCY_COMPARE" --format=lava -o "$base/cases" "$dir" ||
+	die "latency-compare --format=lava failed on '$dir'"
+
+# Word splitting is wanted below (checked words only), globbing is not.
+set -f
+while IFS= read -r line; do
+	case $line in
+	"lava-test-case "*) ;;
+	*) die "not a test case line in '$base/cases'" ;;
+	esac
+	case $line in
+	*[!A-Za-z0-9._%/\ -]*) die "a test case line with other characters in '$base/cases'" ;;
+	esac
+	# shellcheck disable=SC2086 # checked words, split on purpose
+	set -- $line
+	"$@"
+done <"$base/cases"
+echo "result: $dir"
+exit "$status"

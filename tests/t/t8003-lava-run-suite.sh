@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bodies are single-quoted for eval; abs_top_srcdir comes from make check.
+# shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
+test_description='lava/run-suite.sh: the test definition step runs the driver and reports each case'
+. "$abs_top_srcdir/tests/t/test-lib.sh"
+
+F=$TEST_DIRECTORY/fixtures/fleet
+step=$abs_top_srcdir/lava/run-suite.sh
+
+# LAVA's lava-test-case is only in a LAVA test shell (lava/run-local.sh
+# runs the step there for real); here a recorder stands in for it, and a
+# driver that leaves a fixture result where latency-run-test would.
+test_expect_success 'setup' '
+	mkdir bin &&
+	cat >bin/lava-test-case <<-\EOF &&
+	#!/bin/sh
+	echo "lava-test-case $*" >>"$CASES"
+	EOF
+	cat >bin/driver <<-\EOF &&
+	#!/bin/sh
+	# --results DIR [--label L]: the fixture $FIXTURE as DIR/L.
+	label=fixture
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--results) dir=$2; shift ;;
+		--label) label=$2 ;;
+		esac
+		shift
+	done
+	cp -R "$FIXTURE" "$dir/$label" && exit "${STATUS:-0}"
+	EOF
+	chmod +x bin/lava-test-case bin/driver
+'
+PATH=$TRASH_DIRECTORY/bin:$PATH
+LATENCY_RUN_TEST=driver
+CASES=$TRASH_DIRECTORY/cases
+export PATH LATENCY_RUN_TEST CASES
+
+test_expect_success 'a complete run: run-test passes, then every figure' '
+	FIXTURE=$F/board1 && export FIXTURE &&
+	"$step" res "" --quick --commits=2000 >log &&
+	echo "lava-test-case run-test --result pass" >want &&
+	cat "$F/expect/board1.lava" >>want &&
+	test_cmp want cases &&
+	grep "^result: res/lava\.[A-Za-z0-9]*/fixture$" log
+'
+
+test_expect_success 'the options and the label reach the driver' '
+	rm -f cases &&
+	FIXTURE=$F/board1 && export FIXTURE &&
+	"$step" res "6.1-board7" --quick >log &&
+	grep "^+ driver --quick --results res/lava\.[A-Za-z0-9]* --label 6.1-board7$" log &&
+	ls -d res/lava.*/6.1-board7
+'
+
+test_expect_success 'a failed run: run-test fails, its partial result is reported, the status kept' '
+	rm -f cases &&
+	FIXTURE=$F/partial STATUS=1 && export FIXTURE STATUS &&
+	test_expect_code 1 "$step" res "" >log &&
+	head -n 2 cases >got &&
+	printf "%s\n" "lava-test-case run-test --result fail" \
+		"lava-test-case complete --result fail" >want &&
+	test_cmp want got &&
+	grep -c . cases >n && echo 13 >want && test_cmp want n
+'
+
+test_expect_success 'unsupported here (3): run-test is skipped' '
+	rm -f cases &&
+	FIXTURE=$F/partial STATUS=3 && export FIXTURE STATUS &&
+	test_expect_code 3 "$step" res "" >log &&
+	head -n 1 cases >got &&
+	echo "lava-test-case run-test --result skip" >want &&
+	test_cmp want got
+'
+
+test_expect_success 'a hostile result: plain names only, nothing run' '
+	rm -f cases &&
+	FIXTURE=$F/hostile STATUS=0 && export FIXTURE STATUS &&
+	"$step" res "" >log &&
+	! grep -v "^lava-test-case [A-Za-z0-9_][A-Za-z0-9._-]* --result" cases &&
+	test ! -e pwned
+'
+
+test_expect_success 'a case line that is not plain words is refused' '
+	rm -f cases &&
+	cat >bin/evil-compare <<-\EOF &&
+	#!/bin/sh
+	# -o FILE ...: a line no latency-compare writes
+	printf "%s\n" "lava-test-case x\$(touch pwned) --result pass" >"$3"
+	EOF
+	chmod +x bin/evil-compare &&
+	FIXTURE=$F/board1 && export FIXTURE &&
+	test_expect_code 1 env LATENCY_COMPARE=evil-compare "$step" res "" 2>err &&
+	grep "a test case line with other characters" err &&
+	test ! -e pwned &&
+	echo "lava-test-case run-test --result pass" >want &&
+	test_cmp want cases
+'
+
+test_expect_success 'outside a LAVA test shell it says so' '
+	test_expect_code 1 env PATH=/usr/bin:/bin "$step" res "" 2>err &&
+	grep "lava-test-case is not in PATH" err
+'
+
+test_done
