@@ -250,11 +250,10 @@ static void restore_elsewhere(const struct lock_holder *h)
 		return;
 	}
 	if (h->uid != geteuid()) {
-		fprintf(stderr,
-			"%s: run pid %d of uid %u died holding the machine; "
-			"its record '%s' is that user's to restore "
-			"(LATENCY_STATE_DIR=%s latency-machine restore)\n",
-			progname(), (int)h->pid, h->uid, h->record, dir);
+		inform("run pid %d of uid %u died holding the machine; its "
+		       "record '%s' is that user's to restore "
+		       "(LATENCY_STATE_DIR=%s latency-machine restore)",
+		       (int)h->pid, h->uid, h->record, dir);
 		free(dir);
 		return;
 	}
