@@ -94,6 +94,18 @@ test_expect_success 'the same seed does the same random IO' '
 	test_cmp a b
 '
 
+# A --dump-offsets that cannot be written fails the run (status 1, said),
+# and the measured report is still written.
+test_expect_success JQ 'offsets that cannot be written: status 1, the report kept' '
+	test_expect_code 1 seqbench -t 2 -b 4k -s 1M -r 50 -d . \
+		--dump-offsets /dev/full --json >r.json 2>err &&
+	echo "seqbench: cannot write '\''/dev/full'\'': No space left on device" \
+		>expect &&
+	test_cmp expect err &&
+	test_json_valid r.json &&
+	test_json r.json "[.results[0].phases[].complete] | all" true
+'
+
 test_expect_success 'another seed does other IO' '
 	seqbench -t 2 -b 4k -s 1M -r 50 -d . --seed 7 --dump-offsets c \
 		>/dev/null &&
