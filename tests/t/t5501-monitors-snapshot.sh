@@ -111,6 +111,7 @@ test_expect_success JQ 'the common header, mono_s with nine decimals, the cgroup
 	test_json snap.json "[.version, .start_time, .end_time] | map(type) |
 		join(\" \")" "string string string" &&
 	test_json snap.json .command_line "latency-vmstat --snapshot --proc proc --cgroup cg2" &&
+	# As text: the nine decimals are what is checked (jq shows a value).
 	grep -q "^  \"mono_s\": [0-9][0-9]*\.[0-9]\{9\},$" snap.json &&
 	test_json snap.json .cgroup cg2 &&
 	test_json snap.json .cgroup_version 2
