@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "lib/err.h"
+#include "lib/xalloc.h"
 #include "compare/compare.h"
 
 /* A string written with stdio; memstream_close() hands it over. */
@@ -26,7 +27,7 @@ static FILE *memstream_open(char **buf, size_t *len)
 	FILE *f = open_memstream(buf, len);
 
 	if (!f)
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	return f;
 }
 
@@ -34,7 +35,7 @@ static char *memstream_close(FILE *f, char **buf)
 {
 	/* fclose() sets *BUF: read it only after. */
 	if (fclose(f))
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	return *buf;
 }
 
