@@ -4,12 +4,13 @@
 # Plays fake-music in the background for the whole test, runs fake-gitk
 # --gitk-runs times through unbuffered and latency-output (dropping the page
 # cache before each counted run), optionally a seqbench pass, with the
-# monitors watching the kernel, and leaves a result directory (contract 3):
-# summary.txt, the latency series, vmstat.log, kern.log, sysinfo/, plots and
-# result.json.  It orchestrates only: the options are read and checked,
-# and every figure is measured or computed, by the C programs.  The helpers
-# it sources (scripts/*.sh) are leaf functions; the globals, the traps and
-# the order of the steps are here.  See latency-run-test(1).
+# monitors watching the kernel, and leaves a result directory
+# (doc/design.md, contract 3): summary.txt, the latency series, vmstat.log,
+# kern.log, sysinfo/, plots and result.json.  It orchestrates only: the
+# options are read and checked, and every figure is measured or computed, by
+# the C programs.  The helpers it sources (scripts/*.sh) are leaf functions;
+# the globals, the traps and the order of the steps are here.  See
+# latency-run-test(1).
 #
 # Environment (defaults in brackets):
 #   LATENCY_TESTS_BINDIR   where the programs are [next to this script in a
@@ -338,7 +339,7 @@ stop_bg() {
 }
 
 # machine CMD ARGS: latency-machine, the one record of what this run
-# changes on the machine (DESIGN.md, contract 5).
+# changes on the machine (doc/design.md, contract 5).
 machine() {
 	_mc=$1
 	shift
@@ -588,7 +589,7 @@ swap_on() {
 
 # set_knob NAME VALUE [preflight]: a kernel tunable set through
 # latency-machine, which records its value from before the run the first
-# time (DESIGN.md, contract 5) and refuses what a memory test may not
+# time (doc/design.md, contract 5) and refuses what a memory test may not
 # change.  Before any run (preflight), a knob whose value cannot be read
 # back to put it back, or a value the kernel refuses, is unsupported here.
 set_knob() {

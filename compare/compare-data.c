@@ -2,9 +2,9 @@
 /*
  * latency-compare's machine-readable reports: CSV (one row per label,
  * then the ringbench, seqbench and high-order rows, each section after an
- * empty line with its own header) and JSON (the contract 4 header, one
- * object per label with its changes against the baseline, then the
- * seqbench and ringbench rows).
+ * empty line with its own header) and JSON (the header of doc/design.md,
+ * contract 4, one object per label with its changes against the baseline,
+ * then the seqbench and ringbench rows).
  */
 #include <config.h>
 

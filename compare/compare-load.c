@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Loading results for latency-compare: a run-test.sh result directory
- * (contract 3: result.json, optionally seqbench.json beside it), or a JSON
- * file given directly.  Input is checked field by field, because a wrong
- * comparison published on a mailing list costs more than a refused file:
- * every problem ends the program with one line naming the file and the
- * key.  A result may come from anyone, so nothing in it is trusted: no
- * string from it is printed in a message, and sizes and values are
+ * (doc/design.md, contract 3: result.json, optionally seqbench.json beside
+ * it), or a JSON file given directly.  Input is checked field by field,
+ * because a wrong comparison published on a mailing list costs more than a
+ * refused file: every problem ends the program with one line naming the file
+ * and the key.  A result may come from anyone, so nothing in it is trusted:
+ * no string from it is printed in a message, and sizes and values are
  * bounded.  Also the figures derived from each result's runs.
  */
 #include <config.h>

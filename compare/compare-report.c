@@ -60,7 +60,7 @@ static void table_add(struct table *t, const char *fmt, ...)
 		s = NULL;
 	va_end(ap);
 	if (!s)
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	t->cell = xreallocarray(t->cell, t->n + 1, sizeof(*t->cell));
 	t->cell[t->n++] = s;
 }

@@ -28,7 +28,7 @@ static FILE *memstream_open(char **buf, size_t *len)
 	FILE *f = open_memstream(buf, len);
 
 	if (!f)
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	return f;
 }
 
@@ -36,7 +36,7 @@ static char *memstream_close(FILE *f, char **buf)
 {
 	/* fclose() sets *BUF: read it only after. */
 	if (fclose(f))
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	return *buf;
 }
 

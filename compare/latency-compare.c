@@ -255,10 +255,8 @@ static int verdict(const struct cmp_label *l, size_t n, double pct,
 		for (j = 0; j < l[i].n; j++) {
 			if (!l[i].r[j]->partial)
 				continue;
-			fprintf(stderr,
-				"%s: '%s' is a partial result: "
-				"cannot judge\n",
-				progname(), l[i].r[j]->path);
+			inform("'%s' is a partial result: cannot judge",
+			       l[i].r[j]->path);
 			status = EXIT_BISECT_SKIP;
 			goto out;
 		}
@@ -267,10 +265,9 @@ static int verdict(const struct cmp_label *l, size_t n, double pct,
 	if (cmp_busier(&l[0], last, alpha)) {
 		char *b = text_escape(cmp_busier(&l[0], last, alpha)->label);
 
-		fprintf(stderr,
-			"%s: cannot judge: the machine was busier on %s (other "
-			"processes' CPU, or the wait for a CPU)\n",
-			progname(), b);
+		inform("cannot judge: the machine was busier on %s (other "
+		       "processes' CPU, or the wait for a CPU)",
+		       b);
 		free(b);
 		status = EXIT_BISECT_SKIP;
 		goto out;
@@ -278,17 +275,15 @@ static int verdict(const struct cmp_label *l, size_t n, double pct,
 	lead = cmp_lead(&l[0], last);
 	c = cmp_change(&l[0], last, lead, alpha);
 	if (isnan(c.p) || isnan(c.delta)) {
-		fprintf(stderr,
-			"%s: cannot judge: %s and %s need at least 2 runs "
-			"each (or 2 results of one of them)\n",
-			progname(), lb, ll);
+		inform("cannot judge: %s and %s need at least 2 runs each (or "
+		       "2 results of one of them)",
+		       lb, ll);
 		status = EXIT_BISECT_SKIP;
 		goto out;
 	}
-	fprintf(stderr, "%s: %s is %+.2f%% against %s%s (p = %.4g): %s\n",
-		progname(), ll, c.delta, lb,
-		lead == FIG_EPU ? " in elapsed per user-CPU second" : "", c.p,
-		c.delta > pct && c.significant ? "slower" : "not slower");
+	inform("%s is %+.2f%% against %s%s (p = %.4g): %s", ll, c.delta, lb,
+	       lead == FIG_EPU ? " in elapsed per user-CPU second" : "", c.p,
+	       c.delta > pct && c.significant ? "slower" : "not slower");
 	status = c.delta > pct && c.significant ? EXIT_RUN_FAILED : EXIT_OK;
 out:
 	free(lb);

@@ -148,14 +148,6 @@ static bool only(const char *s, const char *chars)
 	return strspn(s, chars) == strlen(s);
 }
 
-static bool has_control(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
-}
-
 /* "invalid value 'V' for WHAT (WHY)", V escaped (it may be anyone's). */
 static int bad_value(char **err, const char *where, const char *what,
 		     const char *v, const char *why)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * result.json (contract 4, format 2): the run's facts, the per-run
- * figures, the statistics of the elapsed times, the pressure and the
- * runs' stopping rule, and the programs' own JSON outputs copied through
- * the writer (never spliced as text).
+ * result.json (doc/design.md, contract 4; format 2): the run's facts, the
+ * per-run figures, the statistics of the elapsed times, the pressure and the
+ * runs' stopping rule, and the programs' own JSON outputs copied through the
+ * writer (never spliced as text).
  */
 #include <config.h>
 

@@ -28,9 +28,9 @@
 #define MAX_ITERATIONS 100000
 /*
  * A line every 2 ms: a load of 1 to 4 s prints 500 to 2000 lines, so p99,
- * max and stalls are resolved to well under 1% of a run (DESIGN.md asks
- * for at least 200).  Each costs a clock read per commit (about 20 ns of
- * about 8 us) and a write() per 2 ms.
+ * max and stalls are resolved to well under 1% of a run (doc/design.md,
+ * contract 1, asks for a few hundred).  Each costs a clock read per commit
+ * (about 20 ns of about 8 us) and a write() per 2 ms.
  */
 #define DEFAULT_INTERVAL_NS (2 * NSEC_PER_MSEC)
 #define DEFAULT_COMMITS 180000
@@ -210,13 +210,10 @@ static int create_repo(struct fg_config *c)
 	git_oid_tostr(hex, sizeof(hex), &head);
 	printf("%s\n", hex);
 	if (!c->common.quiet)
-		fprintf(stderr,
-			"%s: created '%s': %llu commits, seed %llu, HEAD %s "
-			"in %s\n",
-			progname(), c->gen.dir,
-			(unsigned long long)c->gen.commits,
-			(unsigned long long)c->gen.seed, hex,
-			fmt_duration(dur, mono_ns() - t0));
+		inform("created '%s': %llu commits, seed %llu, HEAD %s in %s",
+		       c->gen.dir, (unsigned long long)c->gen.commits,
+		       (unsigned long long)c->gen.seed, hex,
+		       fmt_duration(dur, mono_ns() - t0));
 	return EXIT_OK;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fake-gitk's results: the summary (text for people on stderr, contract 4
- * JSON for programs) and the --dump-map debug output the tests compare
- * with git rev-list --children.
+ * fake-gitk's results: the summary (text for people on stderr, JSON for
+ * programs: doc/design.md, contract 4) and the --dump-map debug output the
+ * tests compare with git rev-list --children.
  */
 #include <config.h>
 

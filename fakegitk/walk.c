@@ -69,8 +69,8 @@ int git_fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: %s: %s\n", progname(), buf,
-		e && e->message ? e->message : "unknown libgit2 error");
+	inform("%s: %s", buf,
+	       e && e->message ? e->message : "unknown libgit2 error");
 	return -1;
 }
 
@@ -476,8 +476,8 @@ static int visit_parents(struct walker *w, uint32_t child, const git_oid *ids,
 
 /*
  * Whether the zlib stream in loose object file PATH is whole.  libgit2 1.5
- * loops forever inflating a truncated loose object (libgit2 issue 7342,
- * fixed after 1.9), so loose objects are checked before it reads them.
+ * loops forever inflating a truncated loose object (a libgit2 bug, fixed
+ * after 1.9), so loose objects are checked before it reads them.
  */
 static bool loose_intact(const char *path)
 {

@@ -2,9 +2,10 @@
 /*
  * fake-music: a music player over a slow network.  It pulls a folder over
  * TCP at a bandwidth limit, rsync-style with librsync deltas, and prints a
- * contract-1 line for every 0.1 s of audio received and written, so a
- * stalled stream (the music skipping) shows as a gap.  Also a server for
- * that folder, a generator of a deterministic album and a local player.
+ * progress line (doc/design.md, contract 1) for every 0.1 s of audio received
+ * and written, so a stalled stream (the music skipping) shows as a gap.  Also
+ * a server for that folder, a generator of a deterministic album and a local
+ * player.
  */
 #include <config.h>
 
@@ -429,21 +430,6 @@ static void fill_meter(struct summary *s, const struct meter *m,
 		s->max_gap_ns = end_ns - m->last_ns;
 }
 
-static int write_port_file(const char *path, const char *addr)
-{
-	const char *colon = strrchr(addr, ':');
-	struct atomic_file af;
-	int r = atomic_open(&af, path);
-
-	if (r)
-		return r;
-	fprintf(af.f, "%s\n", colon + 1);
-	r = atomic_commit(&af);
-	if (r)
-		atomic_abort(&af);
-	return r;
-}
-
 static void start_server(const struct options *o, struct server *srv,
 			 const struct source *src)
 {
@@ -463,7 +449,7 @@ static void start_server(const struct options *o, struct server *srv,
 		usage_error("invalid address '%s' for --listen", o->listen);
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r, "cannot %s '%s'", what, o->listen);
-	if (o->port_file && (r = write_port_file(o->port_file, srv->addr)))
+	if (o->port_file && (r = net_write_port_file(o->port_file, srv->addr)))
 		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", o->port_file);
 }
 
@@ -512,8 +498,7 @@ static int run_serve(const struct options *o, struct summary *s)
 	if (o->common.has_duration)
 		srv.deadline_ns = t0 + o->common.duration_ns;
 	if (!o->common.quiet)
-		fprintf(stderr, "%s: serving '%s' on %s\n", progname(), o->dir,
-			srv.addr);
+		inform("serving '%s' on %s", o->dir, srv.addr);
 	r = server_run(&srv);
 	source_release(&src);
 	s->mode = "serve";
@@ -649,6 +634,6 @@ int main(int argc, char **argv)
 	if (!s.quiet && !report(&o, &s, &ri) && status == EXIT_OK)
 		status = EXIT_RUN_FAILED;
 	if (s.err[0])
-		fprintf(stderr, "%s: %s\n", progname(), s.err);
+		inform("%s", s.err);
 	return sig_stop ? EXIT_SIGNAL(sig_stop) : status;
 }

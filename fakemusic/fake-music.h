@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "lib/net.h"
 #include "lib/parse.h"
 #include "lib/progress.h"
 
@@ -286,10 +287,10 @@ struct server {
 	uint64_t sig_memory; /* bytes of signature held by all clients */
 	int verbose;
 	int lfd;
-	char addr[300]; /* "HOST:PORT" actually bound */
+	char addr[NET_ADDR_MAX]; /* "HOST:PORT" actually bound, numeric */
 	atomic_bool stop;
-	uint64_t deadline_ns; /* stop accepting then (0 = never) */
-	struct server_conn *conns;
+	uint64_t deadline_ns;	 /* stop accepting then (0 = never) */
+	struct net_conns conns;	 /* the connection threads (accept loop's) */
 	struct pending *pending; /* hellos on their way (accept loop) */
 	size_t n_pending;
 	atomic_uint_fast64_t sig_held;

@@ -3,9 +3,9 @@
  * Pacing to absolute deadlines and the progress meter.  A step is due at
  * start + bytes / rate, so late steps catch up and early ones wait: the
  * long-run rate is exact and, with small steps, the stream is even.  The
- * meter prints a contract-1 line each time another 0.1 s of audio has been
- * received and written (and, with --fdatasync, is on disk), so both network
- * and disk stalls show up as long gaps between lines.
+ * meter prints a progress line (doc/design.md, contract 1) each time another
+ * 0.1 s of audio has been received and written (and, with --fdatasync, is on
+ * disk), so both network and disk stalls show up as long gaps between lines.
  */
 #include <config.h>
 

@@ -13,13 +13,10 @@
  */
 #include <config.h>
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +24,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/net.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
@@ -40,19 +38,15 @@
 #define EVICT_FRACTION 10
 /* Connections accepted per turn of the loop. */
 #define ACCEPT_BURST 64
-#define PEER_MAX (INET6_ADDRSTRLEN + 8)
 
 struct server_conn {
-	struct server_conn *next;
+	struct net_conn nc; /* its thread, socket and place in s->conns */
 	struct server *srv;
-	pthread_t tid;
-	int fd;
 	bool stalled; /* timed out or evicted: close with a reset */
-	atomic_bool done;
 	atomic_bool evicted;
 	atomic_uint_fast64_t progress_ns; /* when bytes last moved */
 	atomic_uint_fast64_t stalled_ns;  /* for the eviction's log line */
-	char peer[PEER_MAX];
+	char peer[NET_ADDR_MAX];
 };
 
 /* A connection whose hello is on its way (the accept loop's own). */
@@ -61,50 +55,18 @@ struct pending {
 	uint64_t since_ns;
 	size_t have, need;
 	unsigned char buf[PROTO_HDR + HELLO_MAX];
-	char peer[PEER_MAX];
+	char peer[NET_ADDR_MAX];
 };
-
-static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int server_listen(struct server *s, const char *addr, const char **what)
 {
-	struct addrinfo hints = { 0 }, *ai = NULL;
-	char host[256], port[16];
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	int one = 1, r;
+	int r = net_listen(addr, SOCK_STREAM, SOCK_NONBLOCK, &s->lfd, s->addr,
+			   what);
 
-	*what = "parse";
-	if (split_host_port(addr, host, sizeof(host), port, sizeof(port)))
-		return -EINVAL;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-	*what = "resolve";
-	if (getaddrinfo(host, port, &hints, &ai) || !ai)
-		return -EINVAL;
-	*what = "bind";
-	s->lfd = socket(ai->ai_family,
-			SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (s->lfd < 0 ||
-	    setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(s->lfd, ai->ai_addr, ai->ai_addrlen) ||
-	    listen(s->lfd, SOMAXCONN) ||
-	    getsockname(s->lfd, (struct sockaddr *)&ss, &sl)) {
-		r = -errno;
-		freeaddrinfo(ai);
-		if (s->lfd >= 0)
-			(void)close(
-				s->lfd); /* failed socket: nothing to flush */
+	if (r) {
 		s->lfd = -1;
 		return r;
 	}
-	freeaddrinfo(ai);
-	if (ss.ss_family == AF_INET6)
-		snprintf(s->addr, sizeof(s->addr), "[%s]:%u", host,
-			 ntohs(((struct sockaddr_in6 *)&ss)->sin6_port));
-	else
-		snprintf(s->addr, sizeof(s->addr), "%s:%u", host,
-			 ntohs(((struct sockaddr_in *)&ss)->sin_port));
 	atomic_init(&s->stop, false);
 	return 0;
 }
@@ -241,8 +203,7 @@ static int serve_get(struct server_conn *sc, struct conn *c, unsigned char *msg,
 	r = proto_name_ok(name, len - 1) ? source_open(s->src, name, &rd)
 					 : -EACCES;
 	if (r == -EACCES || r == -ELOOP) {
-		fprintf(stderr, "%s: %s: refused path '%s'\n", progname(),
-			sc->peer, name);
+		inform("%s: refused path '%s'", sc->peer, name);
 		(void)send_error(c, "refused path"); /* dropping anyway */
 		*why = "path outside the served folder";
 		return -EACCES;
@@ -304,7 +265,7 @@ static void conn_setup(struct server_conn *sc, struct conn *c, struct pace *wp)
 {
 	struct server *s = sc->srv;
 
-	conn_init(c, sc->fd);
+	conn_init(c, sc->nc.fd);
 	c->stop = &s->stop;
 	c->idle_ns = s->idle_ns;
 	c->progress_ns = &sc->progress_ns;
@@ -322,7 +283,7 @@ int server_serve_fd(struct server *s, int fd, const char **why)
 	int r;
 
 	sc->srv = s;
-	sc->fd = fd;
+	sc->nc.fd = fd;
 	atomic_init(&sc->progress_ns, mono_ns());
 	snprintf(sc->peer, sizeof(sc->peer), "fd %d", fd);
 	conn_setup(sc, c, &wp);
@@ -334,7 +295,7 @@ int server_serve_fd(struct server *s, int fd, const char **why)
 
 static void *conn_main(void *arg)
 {
-	struct server_conn *sc = arg;
+	struct server_conn *sc = NET_CONN_OF(arg, struct server_conn, nc);
 	struct server *s = sc->srv;
 	struct conn *c = xmalloc(sizeof(*c));
 	struct pace wp;
@@ -350,93 +311,55 @@ static void *conn_main(void *arg)
 
 		stalled[fmt_ns_fixed(stalled, atomic_load(&sc->stalled_ns),
 				     1)] = '\0';
-		fprintf(stderr,
-			"%s: dropping connection from %s: evicted for a new "
-			"client after %s s without progress\n",
-			progname(), sc->peer, stalled);
+		inform("dropping connection from %s: evicted for a new client "
+		       "after %s s without progress",
+		       sc->peer, stalled);
 	} else if (r && r != -ECONNRESET && r != -EPIPE &&
 		   !atomic_load(&s->stop)) {
 		/* A client that goes away mid-file is not worth a line. */
 		log_drop(s, sc->peer, why, r);
 	} else if (s->verbose) {
-		fprintf(stderr, "%s: %s: closed after %llu bytes\n", progname(),
-			sc->peer, (unsigned long long)c->bytes_out);
+		inform("%s: closed after %llu bytes", sc->peer,
+		       (unsigned long long)c->bytes_out);
 	}
 	free(c);
-	atomic_store(&sc->done, true);
+	net_conn_done(&sc->nc);
 	return NULL;
+}
+
+/* A joined connection thread's socket and memory (net_conns_reap). */
+static void release(struct net_conn *nc, void *arg)
+{
+	struct server_conn *sc = NET_CONN_OF(nc, struct server_conn, nc);
+
+	(void)arg;
+	if (sc->stalled)
+		abort_close(nc->fd);
+	else
+		(void)close(nc->fd); /* all sent: a FIN follows it */
+	free(sc);
 }
 
 /* Join finished connection threads (all of them when ALL). */
 static void reap(struct server *s, bool all)
 {
-	struct server_conn **pp = &s->conns;
-
-	while (*pp) {
-		struct server_conn *sc = *pp;
-
-		if (!all && !atomic_load(&sc->done)) {
-			pp = &sc->next;
-			continue;
-		}
-		pthread_join(sc->tid, NULL);
-		pthread_mutex_lock(&conns_lock);
-		*pp = sc->next;
-		pthread_mutex_unlock(&conns_lock);
-		if (sc->stalled)
-			abort_close(sc->fd);
-		else
-			(void)close(sc->fd); /* all sent: a FIN follows it */
-		free(sc);
-	}
-}
-
-static void peer_name(const struct sockaddr_storage *ss, char *buf, size_t len)
-{
-	char host[INET6_ADDRSTRLEN] = "?";
-	unsigned port = 0;
-
-	if (ss->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *a = (const void *)ss;
-
-		inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof(host));
-		port = ntohs(a->sin6_port);
-	} else if (ss->ss_family == AF_INET) {
-		const struct sockaddr_in *a = (const void *)ss;
-
-		inet_ntop(AF_INET, &a->sin_addr, host, sizeof(host));
-		port = ntohs(a->sin_port);
-	}
-	snprintf(buf, len, "%s:%u", host, port);
+	net_conns_reap(&s->conns, all, release, NULL);
 }
 
 static int spawn(struct server *s, const struct pending *p)
 {
 	struct server_conn *sc = xcalloc(1, sizeof(*sc));
-	sigset_t all, old;
 	int r;
 
 	sc->srv = s;
-	sc->fd = p->fd;
-	atomic_init(&sc->done, false);
 	atomic_init(&sc->evicted, false);
 	atomic_init(&sc->progress_ns, mono_ns());
 	atomic_init(&sc->stalled_ns, 0);
 	memcpy(sc->peer, p->peer, sizeof(sc->peer));
-	/* Stop signals belong to the main thread. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	r = pthread_create(&sc->tid, NULL, conn_main, sc);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (r) {
+	r = net_conn_start(&s->conns, &sc->nc, p->fd, conn_main);
+	if (r)
 		free(sc);
-		return -r;
-	}
-	pthread_mutex_lock(&conns_lock);
-	sc->next = s->conns;
-	s->conns = sc;
-	pthread_mutex_unlock(&conns_lock);
-	return 0;
+	return r;
 }
 
 /*
@@ -453,10 +376,12 @@ static bool evict(struct server *s)
 
 	if (!s->idle_ns)
 		return false;
-	for (struct server_conn *sc = s->conns; sc; sc = sc->next) {
+	for (struct net_conn *nc = s->conns.head; nc; nc = nc->next) {
+		struct server_conn *sc =
+			NET_CONN_OF(nc, struct server_conn, nc);
 		uint64_t t = atomic_load(&sc->progress_ns);
 
-		if (!atomic_load(&sc->done) && !atomic_load(&sc->evicted) &&
+		if (!atomic_load(&nc->done) && !atomic_load(&sc->evicted) &&
 		    t < oldest) {
 			oldest = t;
 			worst = sc;
@@ -467,7 +392,7 @@ static bool evict(struct server *s)
 	atomic_fetch_add(&s->n_dropped, 1);
 	atomic_store(&worst->stalled_ns, now - oldest);
 	atomic_store(&worst->evicted, true);
-	(void)shutdown(worst->fd, SHUT_RDWR); /* wakes its thread */
+	(void)shutdown(worst->nc.fd, SHUT_RDWR); /* wakes its thread */
 	return true;
 }
 
@@ -475,8 +400,12 @@ static unsigned clients(const struct server *s)
 {
 	unsigned n = 0;
 
-	for (const struct server_conn *sc = s->conns; sc; sc = sc->next)
-		n += !atomic_load(&sc->done) && !atomic_load(&sc->evicted);
+	for (struct net_conn *nc = s->conns.head; nc; nc = nc->next) {
+		struct server_conn *sc =
+			NET_CONN_OF(nc, struct server_conn, nc);
+
+		n += !atomic_load(&nc->done) && !atomic_load(&sc->evicted);
+	}
 	return n;
 }
 
@@ -500,8 +429,7 @@ static void admit(struct server *s, const struct pending *p)
 	(void)close(p->fd); /* never served */
 	atomic_fetch_add(&s->n_refused, 1);
 	if (s->verbose)
-		fprintf(stderr, "%s: refusing connection from %s: %s\n",
-			progname(), p->peer, text);
+		inform("refusing connection from %s: %s", p->peer, text);
 }
 
 static size_t pending_cap(const struct server *s)
@@ -521,8 +449,8 @@ static void pending_drop(struct server *s, size_t i, const char *why)
 	abort_close(s->pending[i].fd);
 	atomic_fetch_add(&s->n_dropped, 1);
 	if (s->verbose)
-		fprintf(stderr, "%s: dropping connection from %s: %s\n",
-			progname(), s->pending[i].peer, why);
+		inform("dropping connection from %s: %s", s->pending[i].peer,
+		       why);
 	pending_forget(s, i);
 }
 
@@ -616,7 +544,8 @@ static void accept_some(struct server *s)
 		*p = (struct pending){ .fd = fd,
 				       .since_ns = mono_ns(),
 				       .need = PROTO_HDR };
-		peer_name(&ss, p->peer, sizeof(p->peer));
+		net_addr_name((struct sockaddr *)&ss, sl, p->peer,
+			      sizeof(p->peer));
 	}
 }
 
@@ -671,10 +600,7 @@ static int run(struct server *s, bool watch_signals)
 	for (size_t i = 0; i < s->n_pending; i++)
 		(void)close(s->pending[i].fd); /* nothing was served */
 	s->n_pending = 0;
-	pthread_mutex_lock(&conns_lock);
-	for (struct server_conn *sc = s->conns; sc; sc = sc->next)
-		(void)shutdown(sc->fd, SHUT_RDWR); /* wakes blocked threads */
-	pthread_mutex_unlock(&conns_lock);
+	net_conns_shutdown(&s->conns); /* wakes blocked threads */
 	reap(s, true);
 	(void)close(s->lfd); /* listening socket */
 	s->lfd = -1;

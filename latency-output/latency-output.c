@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * latency-output: time the lines of a workload's output (contract 2 of
- * DESIGN.md).  Each input line goes to stdout prefixed with its epoch time,
+ * latency-output: time the lines of a workload's output (doc/design.md,
+ * contract 2).  Each input line goes to stdout prefixed with its epoch time,
  * seconds into the test and seconds since the previous line, in the layout
  * of mmtests' monitors/latency-output; at the end a report of the gaps
  * (exact percentiles, stalls, histogram by count and by time) goes to

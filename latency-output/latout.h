@@ -33,7 +33,7 @@ enum lo_bad {
 
 /* What lo_line_parse() found in one line. */
 struct lo_line {
-	bool timed;	 /* starts with a contract-1 timestamp */
+	bool timed;	 /* starts with a progress line's timestamp */
 	uint64_t ts;	 /* that timestamp, ns */
 	const char *key; /* value of the --by field, or NULL */
 	size_t key_len;

@@ -4,7 +4,8 @@
  * (nearest rank on the sorted series) and the histogram needs no bucket
  * approximation.  The histogram is shown both by number of gaps and by the
  * time spent in them, so one long stall is never lost among thousands of
- * short gaps.  Text for people, JSON (contract 4) and CSV for tools.
+ * short gaps.  Text for people, JSON (doc/design.md, contract 4) and CSV for
+ * tools.
  */
 #include <config.h>
 

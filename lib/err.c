@@ -59,11 +59,14 @@ char *format_err(char *buf, size_t len, int errnum, const char *fmt, ...)
 	return buf;
 }
 
-/* Format the whole message first so it reaches stderr in one write. */
+/*
+ * Format the whole message first so it reaches stderr in one write; room
+ * for a whole path (PATH_MAX) and the words around it.
+ */
 static PRINTF_LIKE(3, 0) void report(const char *prefix, int errnum,
 				     const char *fmt, va_list ap)
 {
-	char buf[1024];
+	char buf[4096 + 512];
 	int n;
 
 	n = snprintf(buf, sizeof(buf), "%s: %s", prog_name, prefix);
@@ -77,85 +80,87 @@ static PRINTF_LIKE(3, 0) void report(const char *prefix, int errnum,
 	(void)write_all(STDERR_FILENO, buf, n);
 }
 
+/*
+ * The body of every helper below: the message reported with PREFIX and
+ * ERRNUM (which may name errno: it is read before anything runs), errno
+ * left as it was.
+ */
+#define REPORT(prefix, errnum, fmt)                                            \
+	do {                                                                   \
+		int saved_ = errno, num_ = (errnum);                           \
+		va_list ap_;                                                   \
+                                                                               \
+		va_start(ap_, fmt);                                            \
+		report(prefix, num_, fmt, ap_);                                \
+		va_end(ap_);                                                   \
+		errno = saved_;                                                \
+	} while (0)
+
+void inform(const char *fmt, ...)
+{
+	REPORT("", 0, fmt);
+}
+
 void die(int status, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("", 0, fmt, ap);
-	va_end(ap);
+	REPORT("", 0, fmt);
 	exit(status);
 }
 
 void die_errno(int status, const char *fmt, ...)
 {
-	int saved = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("", saved, fmt, ap);
-	va_end(ap);
+	REPORT("", errno, fmt);
 	exit(status);
 }
 
 void die_err(int status, int errnum, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("", errnum, fmt, ap);
-	va_end(ap);
+	REPORT("", errnum, fmt);
 	exit(status);
 }
 
 void warn(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("warning: ", 0, fmt, ap);
-	va_end(ap);
+	REPORT("warning: ", 0, fmt);
 }
 
 void warn_errno(const char *fmt, ...)
 {
-	int saved = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("warning: ", saved, fmt, ap);
-	va_end(ap);
-	errno = saved;
+	REPORT("warning: ", errno, fmt);
 }
 
 void warn_err(int errnum, const char *fmt, ...)
 {
-	va_list ap;
+	REPORT("warning: ", errnum, fmt);
+}
 
-	va_start(ap, fmt);
-	report("warning: ", errnum, fmt, ap);
-	va_end(ap);
+int error_ret(int status, const char *fmt, ...)
+{
+	REPORT("", 0, fmt);
+	return status;
+}
+
+int error_ret_errno(int status, const char *fmt, ...)
+{
+	REPORT("", errno, fmt);
+	return status;
+}
+
+int error_ret_err(int status, int errnum, const char *fmt, ...)
+{
+	REPORT("", errnum, fmt);
+	return status;
 }
 
 int error_errno(const char *fmt, ...)
 {
-	int saved = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("", saved, fmt, ap);
-	va_end(ap);
-	errno = saved;
+	REPORT("", errno, fmt);
 	return -1;
 }
 
 int error_err(int errnum, const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("", errnum, fmt, ap);
-	va_end(ap);
+	REPORT("", errnum, fmt);
 	return -1;
 }
 

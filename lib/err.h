@@ -30,6 +30,11 @@ void set_progname(const char *argv0);
 /* The name set by set_progname(), or "latency-tests" before it. */
 const char *progname(void);
 
+/*
+ * Print "<prog>: <message>" to stderr, in one write: a plain message (a
+ * status line, what -v tells), neither a warning nor an error.
+ */
+void inform(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Print "<prog>: <message>" to stderr and exit with STATUS. */
 noreturn void die(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* As die(), appending ": strerror(errno)"; errno is saved first. */
@@ -42,6 +47,16 @@ void warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void warn_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* As warn_errno() for an explicit error number (none when ERRNUM is 0). */
 void warn_err(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/*
+ * Print as die() and die_errno() do, and return STATUS instead of exiting:
+ * for a module whose caller (main) decides to stop, as in
+ * "return error_ret_errno(EXIT_RUN_FAILED, "cannot open '%s'", path);".
+ * error_ret_err() takes the error number (0: none).  errno is left alone.
+ */
+int error_ret(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+int error_ret_errno(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+int error_ret_err(int status, int errnum, const char *fmt, ...)
+	PRINTF_LIKE(3, 4);
 /* Print "<prog>: <message>: strerror(errno)" and return -1. */
 int error_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* As error_errno() for an explicit error number; returns -1. */

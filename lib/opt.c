@@ -49,7 +49,7 @@ void usage_error(const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(buf, sizeof(buf), fmt, ap);
 		va_end(ap);
-		fprintf(stderr, "%s: %s\n", progname(), buf);
+		inform("%s", buf);
 	}
 	fprintf(stderr, "Try '%s --help' for more information.\n", progname());
 	exit(EXIT_USAGE);

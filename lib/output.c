@@ -498,6 +498,24 @@ static int open_straight(struct atomic_file *af, const char *path)
 	return 0;
 }
 
+int stream_open(const char *path, mode_t mode)
+{
+	struct stat st;
+	int fd = named_fd(path);
+
+	if (fd >= 0)
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	else if (!lstat(path, &st) && !S_ISREG(st.st_mode) &&
+		 !S_ISLNK(st.st_mode))
+		fd = open(path, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	else
+		fd = open(path,
+			  O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_NOFOLLOW |
+				  O_CLOEXEC,
+			  mode);
+	return fd < 0 ? -errno : fd;
+}
+
 int atomic_open(struct atomic_file *af, const char *path)
 {
 	struct stat st;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Machine-readable output (contract 4): a small streaming JSON writer with
- * correct string escaping, CSV quoting, the common header every JSON result
- * starts with, and atomic result files (write a temporary, fsync, rename) so
- * a crash never leaves half a result where a whole one was expected.
+ * Machine-readable output (doc/design.md, contract 4): a small streaming JSON
+ * writer with correct string escaping, CSV quoting, the common header every
+ * JSON result starts with, and atomic result files (write a temporary, fsync,
+ * rename) so a crash never leaves half a result where a whole one was
+ * expected.
  */
 #ifndef LATENCY_OUTPUT_H
 #define LATENCY_OUTPUT_H
@@ -124,7 +125,7 @@ void md_cell_write(FILE *f, const char *s);
 void csv_field(FILE *f, const char *s, char sep);
 
 /*
- * The second line of a run's summary.txt (DESIGN.md contract 3), which
+ * The second line of a run's summary.txt (doc/design.md, contract 3), which
  * latency-compare --format=2009 repeats: one probed order and its success
  * in percent (NaN without attempts: printed n/a).
  */
@@ -183,6 +184,17 @@ int atomic_commit(struct atomic_file *af);
  * was written straight stays written.
  */
 void atomic_abort(struct atomic_file *af);
+
+/*
+ * Open PATH for output written as it comes (a log, a stream of progress
+ * lines, read while it grows), by atomic_open()'s rule without the
+ * temporary: a descriptor's name (/dev/stdout, /dev/fd/N) or an existing
+ * file that is not a regular one (a FIFO, /dev/null) is written straight;
+ * a regular or new file is created or truncated with MODE.  A symbolic
+ * link where the output goes is refused (-ELOOP), never written through.
+ * Returns a close-on-exec descriptor or -errno.
+ */
+int stream_open(const char *path, mode_t mode);
 
 /*
  * Copying parsed JSON and escaping text for people (latency-summarize).

@@ -235,6 +235,14 @@ int split_host_port(const char *s, char *host, size_t hlen, char *port,
 	return 0;
 }
 
+bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 void parse_octal_escapes(char *s)
 {
 	char *d = s;

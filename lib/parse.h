@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parsing of numbers, sizes, durations and rates, with the suite's unit
- * rules (DESIGN.md): sizes are binary (64k = 65536), tiobench's "MB" is MiB;
- * kbit/Mbit/Gbit are decimal bits per second; KB/s, MB/s are binary bytes
- * per second.  Every function takes a whole string (no leading or trailing
- * junk, no sign, no white space), stores the result only on success, and
- * returns 0, -EINVAL (junk, empty, bad unit) or -ERANGE (overflow).
- * A decimal fraction is allowed where a unit follows ("1.5G", "0.25s"); the
- * result is rounded down to the unit of the output (bytes, ns).
+ * rules (doc/design.md, contract 1): sizes are binary (64k = 65536),
+ * tiobench's "MB" is MiB; kbit/Mbit/Gbit are decimal bits per second; KB/s,
+ * MB/s are binary bytes per second.  Every function takes a whole string (no
+ * leading or trailing junk, no sign, no white space), stores the result only
+ * on success, and returns 0, -EINVAL (junk, empty, bad unit) or -ERANGE
+ * (overflow).  A decimal fraction is allowed where a unit follows ("1.5G",
+ * "0.25s"); the result is rounded down to the unit of the output (bytes, ns).
  */
 #ifndef LATENCY_PARSE_H
 #define LATENCY_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,5 +64,11 @@ int split_host_port(const char *s, char *host, size_t hlen, char *port,
  * "\\134" for a backslash); any other backslash stays as it is.
  */
 void parse_octal_escapes(char *s);
+
+/*
+ * Whether S holds a control character (C0 or DEL): a tab or newline would
+ * split a line-based record or a key=value file written from it.
+ */
+bool has_control(const char *s);
 
 #endif

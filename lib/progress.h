@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Contract 1 (DESIGN.md): progress lines
+ * Progress lines (doc/design.md, contract 1):
  *     <seconds>.<nanoseconds> <program> <key>=<value> ...
  * written with one write() each, so lines from threads and processes sharing
  * a file never interleave; and the parsing side used by latency-output.
@@ -35,8 +35,8 @@ int progress_emit(struct progress *p, uint64_t ts_ns, const char *fmt, ...)
 	PRINTF_LIKE(3, 4);
 
 /*
- * Parse a contract-1 timestamp at the start of LINE (LEN bytes): digits, a
- * point, 1 to 9 digits, then a space, tab or end.  Stores it in *NS and the
+ * Parse a progress line's timestamp at the start of LINE (LEN bytes): digits,
+ * a point, 1 to 9 digits, then a space, tab or end.  Stores it in *NS and the
  * offset just past it in *END.  Returns true when LINE starts with one.
  */
 bool progress_parse_ts(const char *line, size_t len, uint64_t *ns, size_t *end);

@@ -10,9 +10,23 @@
 
 #include "lib/xalloc.h"
 
-static noreturn void oom(void)
+void xalloc_die(void)
 {
 	die(EXIT_RUN_FAILED, "out of memory");
+}
+
+static noreturn void oom(void)
+{
+	xalloc_die();
+}
+
+void *xaligned_alloc(size_t align, size_t n)
+{
+	void *p;
+
+	if (posix_memalign(&p, align, n ? n : 1))
+		oom();
+	return p;
 }
 
 void *xmalloc(size_t n)

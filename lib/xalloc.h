@@ -18,5 +18,12 @@ void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* posix_memalign() of N bytes aligned to ALIGN (a power of two). */
+void *xaligned_alloc(size_t align, size_t n);
+/*
+ * Stop as a failed allocation does, for a library call that reports
+ * -ENOMEM of its own (stats_sort_u64, say).
+ */
+noreturn void xalloc_die(void);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * latency-machine: the one record of what a latency-tests run changes on
- * the machine, and its undo (DESIGN.md, contract 5).  The driver calls
+ * the machine, and its undo (doc/design.md, contract 5).  The driver calls
  * `begin` at start (which first undoes a dead run's record), `record`
  * before each change (swap, cgroup, sysctl, sysfs knob, memory block,
  * hugetlb pool, background process), and `restore` at exit, error and
@@ -250,11 +250,10 @@ static void restore_elsewhere(const struct lock_holder *h)
 		return;
 	}
 	if (h->uid != geteuid()) {
-		fprintf(stderr,
-			"%s: run pid %d of uid %u died holding the machine; "
-			"its record '%s' is that user's to restore "
-			"(LATENCY_STATE_DIR=%s latency-machine restore)\n",
-			progname(), (int)h->pid, h->uid, h->record, dir);
+		inform("run pid %d of uid %u died holding the machine; its "
+		       "record '%s' is that user's to restore "
+		       "(LATENCY_STATE_DIR=%s latency-machine restore)",
+		       (int)h->pid, h->uid, h->record, dir);
 		free(dir);
 		return;
 	}
@@ -350,14 +349,13 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 	(void)ri;
 	state_lock(dirfd);
 	if (record_load(dirfd, &r)) {
-		fprintf(stderr, "%s: nothing to restore\n", progname());
+		inform("nothing to restore");
 		return EXIT_OK;
 	}
 	if (cl->owner && r.owner != cl->owner) {
-		fprintf(stderr,
-			"%s: nothing to restore for pid %d (the record "
-			"belongs to run pid %d)\n",
-			progname(), (int)cl->owner, (int)r.owner);
+		inform("nothing to restore for pid %d (the record belongs to "
+		       "run pid %d)",
+		       (int)cl->owner, (int)r.owner);
 		record_release(&r);
 		return EXIT_OK;
 	}
@@ -384,10 +382,8 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 	record_release(&r);
 	(void)close(dirfd);
 	if (left) {
-		fprintf(stderr,
-			"%s: %zu change(s) could not be undone; they stay in "
-			"'%s'\n",
-			progname(), left, record_path());
+		inform("%zu change(s) could not be undone; they stay in '%s'",
+		       left, record_path());
 		return EXIT_RUN_FAILED;
 	}
 	return EXIT_OK;

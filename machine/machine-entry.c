@@ -56,14 +56,6 @@ struct kind {
 
 /* ---- entries: validation as `record` takes them ---- */
 
-static bool has_control(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
-}
-
 static void check_value(const char *kind, const char *v)
 {
 	if (has_control(v))

@@ -8,7 +8,6 @@
  */
 #include <config.h>
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/sig.h"
@@ -69,18 +69,13 @@ ssize_t kfile_read(const char *path, char *buf, size_t len)
 
 int kfile_read_u64(const char *path, bool hex, uint64_t *val)
 {
-	char buf[64], *end;
+	char buf[64];
 	ssize_t n = kfile_read(path, buf, sizeof(buf));
 
 	if (n < 0)
 		return (int)n;
-	if (!hex)
-		return parse_u64(buf, val);
-	if (!n || strspn(buf, "0123456789abcdefABCDEF") != (size_t)n)
-		return -EINVAL;
-	errno = 0;
-	*val = strtoull(buf, &end, 16);
-	return errno ? -errno : 0;
+	return hex ? kparse_hex_file(buf, (size_t)n, val)
+		   : kparse_u64(buf, (size_t)n, val);
 }
 
 static int write_value(const char *path, const char *value)
@@ -248,18 +243,15 @@ int meminfo_read(struct meminfo *mi)
 	static const struct {
 		const char *key;
 		size_t off;
-		bool kib;
 	} keys[] = {
-		{ "MemTotal:", offsetof(struct meminfo, total), true },
-		{ "MemFree:", offsetof(struct meminfo, free), true },
-		{ "MemAvailable:", offsetof(struct meminfo, available), true },
-		{ "HugePages_Total:", offsetof(struct meminfo, hugepages_total),
-		  false },
-		{ "Hugepagesize:", offsetof(struct meminfo, hugepage_bytes),
-		  true },
+		{ "MemTotal", offsetof(struct meminfo, total) },
+		{ "MemFree", offsetof(struct meminfo, free) },
+		{ "MemAvailable", offsetof(struct meminfo, available) },
+		{ "HugePages_Total",
+		  offsetof(struct meminfo, hugepages_total) },
+		{ "Hugepagesize", offsetof(struct meminfo, hugepage_bytes) },
 	};
-	char *path = kpath(menv.proc, "/meminfo"), buf[16384], *line,
-	     *save = NULL;
+	char *path = kpath(menv.proc, "/meminfo"), buf[16384];
 	unsigned seen = 0;
 	ssize_t n = kfile_read(path, buf, sizeof(buf));
 	size_t i;
@@ -268,23 +260,20 @@ int meminfo_read(struct meminfo *mi)
 	if (n < 0)
 		return (int)n;
 	memset(mi, 0, sizeof(*mi));
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			size_t kl = strlen(keys[i].key);
-			unsigned long long v;
-			char *end;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		uint64_t v, *dst = (uint64_t *)((char *)mi + keys[i].off);
+		bool kb;
+		int r = kparse_colon_find(buf, (size_t)n, keys[i].key, &v, &kb);
 
-			if (strncmp(line, keys[i].key, kl))
-				continue;
-			errno = 0;
-			v = strtoull(line + kl, &end, 10);
-			if (errno || end == line + kl || strchr(line, '-'))
-				return -EINVAL;
-			*(uint64_t *)((char *)mi + keys[i].off) =
-				keys[i].kib ? v * 1024 : v;
-			seen |= 1u << i;
-		}
+		if (r == -ENOENT)
+			continue;
+		if (r)
+			return r;
+		if (kb && __builtin_mul_overflow(v, 1024, dst))
+			return -ERANGE;
+		if (!kb)
+			*dst = v;
+		seen |= 1u << i;
 	}
 	/* MemTotal and MemFree are what everything here rests on. */
 	return (seen & 3) == 3 ? 0 : -ENODATA;
@@ -375,45 +364,10 @@ int mem_blocks_read(struct mem_block **blocks, size_t *n, uint64_t *block_bytes)
 	return 0;
 }
 
-/* "  protection: (0, 2000, 2000)" -> the most of the list; false else. */
-static bool zone_protection(const char *line, uint64_t *most)
+/* Whether the zoneinfo field Z is KEY. */
+static bool zone_key(const struct kparse_zone *z, const char *key)
 {
-	const char *p = line + strspn(line, " ");
-	char *end;
-
-	if (strncmp(p, "protection: (", 13))
-		return false;
-	*most = 0;
-	for (p += 13;; p = end + 1) {
-		uint64_t v;
-
-		p += strspn(p, " ");
-		errno = 0;
-		if (!isdigit((unsigned char)*p))
-			return false;
-		v = strtoull(p, &end, 10);
-		if (errno)
-			return false;
-		*most = v > *most ? v : *most;
-		if (*end == ')')
-			return true;
-		if (*end != ',')
-			return false;
-	}
-}
-
-/* "  min      21" -> key "min", value 21; false for other lines. */
-static bool zone_field(const char *line, char *key, size_t klen, uint64_t *val)
-{
-	const char *p = line + strspn(line, " ");
-	size_t kl = strcspn(p, " ");
-	const char *v = p + kl + strspn(p + kl, " ");
-
-	if (!kl || kl >= klen || !*v)
-		return false;
-	memcpy(key, p, kl);
-	key[kl] = '\0';
-	return parse_u64(v, val) == 0;
+	return z->name_len == strlen(key) && !memcmp(z->name, key, z->name_len);
 }
 
 int zoneinfo_read(struct zone_info **zones, size_t *n)
@@ -422,6 +376,7 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 	struct zone_info *z = NULL;
 	size_t alloc = 0, cap = 0;
 	FILE *f = fopen(path, "re");
+	ssize_t len;
 	int r = 0;
 
 	free(path);
@@ -430,13 +385,14 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 	if (!f)
 		return -errno;
 	/* Line by line: per-cpu sections make it large on big machines. */
-	while (getline(&line, &cap, f) > 0) {
-		unsigned node;
-		char name[16], key[32];
-		uint64_t v;
+	while (!r && (len = getline(&line, &cap, f)) > 0) {
+		struct kparse_zone k;
 
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "Node %u, zone %15s", &node, name) == 2) {
+		r = kparse_zone_line(line,
+				     (size_t)len - (line[len - 1] == '\n'), &k);
+		if (r)
+			break;
+		if (k.kind == KPARSE_ZONE_HEAD) {
 			if (*n == alloc) {
 				alloc = alloc ? 2 * alloc : 8;
 				*zones = xreallocarray(*zones, alloc,
@@ -444,28 +400,28 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 			}
 			z = &(*zones)[(*n)++];
 			memset(z, 0, sizeof(*z));
-			z->node = node;
-			snprintf(z->name, sizeof(z->name), "%s", name);
+			z->node = k.node;
+			snprintf(z->name, sizeof(z->name), "%.*s",
+				 (int)k.name_len, k.name);
+		} else if (!z) {
 			continue;
-		}
-		if (!z)
+		} else if (k.kind == KPARSE_ZONE_PROTECTION) {
+			z->protect = k.val;
+		} else if (k.kind != KPARSE_ZONE_FIELD) {
 			continue;
-		if (sscanf(line, " pages free %" SCNu64, &v) == 1)
-			z->free = v;
-		else if (zone_protection(line, &v))
-			z->protect = v;
-		else if (zone_field(line, key, sizeof(key), &v)) {
-			if (!strcmp(key, "min"))
-				z->min = v;
-			else if (!strcmp(key, "low"))
-				z->low = v;
-			else if (!strcmp(key, "high"))
-				z->high = v;
-			else if (!strcmp(key, "managed"))
-				z->managed = v;
+		} else if (zone_key(&k, "pages free")) {
+			z->free = k.val;
+		} else if (zone_key(&k, "min")) {
+			z->min = k.val;
+		} else if (zone_key(&k, "low")) {
+			z->low = k.val;
+		} else if (zone_key(&k, "high")) {
+			z->high = k.val;
+		} else if (zone_key(&k, "managed")) {
+			z->managed = k.val;
 		}
 	}
-	if (ferror(f))
+	if (!r && ferror(f))
 		r = -EIO;
 	free(line);
 	(void)fclose(f); /* read-only */
@@ -474,36 +430,29 @@ int zoneinfo_read(struct zone_info **zones, size_t *n)
 
 int proc_stat_read(pid_t pid, pid_t *ppid, uint64_t *start)
 {
-	char *path = kpath(menv.proc, "/%d/stat", (int)pid), buf[4096], *p,
-	     *tok;
-	char *save = NULL;
+	char *path = kpath(menv.proc, "/%d/stat", (int)pid), buf[4096], state;
 	ssize_t n = kfile_read(path, buf, sizeof(buf));
-	uint64_t v;
-	int field;
+	int64_t parent;
+	uint64_t st;
+	int r;
 
 	free(path);
 	if (n == -ENOENT || n == -ESRCH)
 		return -ESRCH;
 	if (n < 0)
 		return (int)n;
-	/* The command name may hold anything, ')' too: skip to the last. */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ')
+	r = kparse_pid_start(buf, (size_t)n, &state, &parent, &st);
+	if (r)
 		return -EINVAL;
-	if (p[2] == 'Z' || p[2] == 'X')
+	if (state == 'Z' || state == 'X')
 		return -ESRCH;
-	/* Field 3 (the state) follows; the parent is 4, the start 22. */
-	for (field = 3, tok = strtok_r(p + 2, " ", &save); tok;
-	     field++, tok = strtok_r(NULL, " ", &save)) {
-		if (field == 4 && ppid) {
-			if (parse_u64(tok, &v) || v > INT32_MAX)
-				return -EINVAL;
-			*ppid = (pid_t)v;
-		}
-		if (field == 22)
-			return parse_u64(tok, start) ? -EINVAL : 0;
+	if (ppid) {
+		if (parent < 0 || parent > INT32_MAX)
+			return -EINVAL;
+		*ppid = (pid_t)parent;
 	}
-	return -EINVAL;
+	*start = st;
+	return 0;
 }
 
 int proc_starttime(pid_t pid, uint64_t *start)

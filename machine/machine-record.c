@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The one machine-state record (DESIGN.md, contract 5): a text file
+ * The one machine-state record (doc/design.md, contract 5): a text file
  * $LATENCY_STATE_DIR/state, one tab-separated line each, every line of
  * format 2 ending in a tab and the CRC-32 of what precedes it (eight hex
  * digits), so that a line cut short or changed is told from a whole one.

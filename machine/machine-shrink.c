@@ -275,7 +275,7 @@ static PRINTF_LIKE(2, 0) void vsay(int errnum, const char *fmt, va_list ap)
 	if (!menv.verbose)
 		return;
 	vformat_err(buf, sizeof(buf), errnum, fmt, ap);
-	fprintf(stderr, "%s: %s\n", progname(), buf);
+	inform("%s", buf);
 }
 
 static void say(const char *fmt, ...) PRINTF_LIKE(1, 2);
@@ -584,15 +584,13 @@ static void report(const struct plan *p, const struct outcome *out)
 	       (unsigned long long)out->hugetlb_released,
 	       (unsigned long long)zs.locked, (unsigned long long)zs.free);
 	if (!reached && !sig_stop)
-		fprintf(stderr,
-			"%s: could not shrink to %llu MiB (%llu MiB left "
-			"usable: "
-			"%zu blocks offline, %llu hugetlb pages); for this "
-			"pressure boot with mem=%lluM\n",
-			progname(), (unsigned long long)(target / MIB),
-			(unsigned long long)(usable / MIB), out->offlined_n,
-			(unsigned long long)out->hugetlb_pages,
-			(unsigned long long)mem_boot_mib(p));
+		inform("could not shrink to %llu MiB (%llu MiB left usable: "
+		       "%zu blocks offline, %llu hugetlb pages); for this "
+		       "pressure boot with mem=%lluM",
+		       (unsigned long long)(target / MIB),
+		       (unsigned long long)(usable / MIB), out->offlined_n,
+		       (unsigned long long)out->hugetlb_pages,
+		       (unsigned long long)mem_boot_mib(p));
 }
 
 /* Exit 3 unless the kernel files the shrink writes can be written. */

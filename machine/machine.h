@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * latency-machine's private interfaces: the kernel files it reads and writes
- * (machine-kernel.c), the one machine-state record of DESIGN.md contract 5
+ * (machine-kernel.c), the one machine-state record (doc/design.md, contract 5)
  * (machine-record.c) with its kinds of entry and their undo actions
  * (machine-entry.c), and the global shrink that imitates a mem= boot
  * (machine-shrink.c).  Every kernel path is built from the prefixes in

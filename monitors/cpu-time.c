@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/xalloc.h"
 #include "monitors/cpu-time.h"
-#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 /* The flag of a kernel thread in /proc/PID/stat (PF_KTHREAD). */
@@ -60,7 +61,7 @@ static size_t read_procs(const char *proc, struct proc_entry **out)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/stat", proc, e->d_name);
 		/* Gone meanwhile, or not a process's stat: left out. */
-		len = monitor_read_file(path, buf, sizeof(buf));
+		len = read_small_file(path, buf, sizeof(buf));
 		if (len <= 0)
 			continue;
 		if (n == alloc) {
@@ -111,7 +112,7 @@ int cpu_time_read(const char *proc, long suite_pid, struct cpu_time *t)
 
 	memset(t, 0, sizeof(*t));
 	snprintf(path, sizeof(path), "%s/stat", proc);
-	len = monitor_read_file(path, buf, sizeof(buf));
+	len = read_small_file(path, buf, sizeof(buf));
 	if (len < 0)
 		return (int)len;
 	r = kparse_proc_stat_busy(buf, (size_t)len, &t->busy);

@@ -4,8 +4,8 @@
  * finds them under /sys/kernel/mm/transparent_hugepage (or $LATENCY_SYS):
  * the PMD size from hpage_pmd_size, multi-size THP from hugepages-NkB/ with
  * an enabled file, each with the setting that governs it; and the changes
- * --orders makes, which go through latency-machine's record (contract 5)
- * before they are made, so a killed run is undone by the next.
+ * --orders makes, which go through latency-machine's record (doc/design.md,
+ * contract 5) before they are made, so a killed run is undone by the next.
  */
 #include <config.h>
 
@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/spawn.h"
 #include "lib/xalloc.h"
 #include "monitors/highorder.h"
-#include "monitors/kparse.h"
 
 int ho_setting_parse(const char *buf, char out[HO_SETTING_MAX])
 {
@@ -46,17 +46,19 @@ int ho_setting_parse(const char *buf, char out[HO_SETTING_MAX])
 	return 0;
 }
 
-/* The setting in PATH into OUT; dies when it cannot be read or parsed. */
-static void read_setting(const char *path, char out[HO_SETTING_MAX])
+/* The setting in PATH into OUT: 0, or 1 when it cannot be read or parsed. */
+static int read_setting(const char *path, char out[HO_SETTING_MAX])
 {
 	char buf[256];
 	ssize_t n = read_small_file(path, buf, sizeof(buf));
 
 	if (n < 0)
-		die_err(EXIT_RUN_FAILED, (int)-n, "cannot read '%s'", path);
+		return error_ret_err(EXIT_RUN_FAILED, (int)-n,
+				     "cannot read '%s'", path);
 	if (ho_setting_parse(buf, out))
-		die(EXIT_RUN_FAILED, "cannot parse '%s': no selected value",
-		    path);
+		return error_ret(EXIT_RUN_FAILED,
+				 "cannot parse '%s': no selected value", path);
+	return EXIT_OK;
 }
 
 static bool is_enabling(const char *s)
@@ -101,14 +103,16 @@ static struct ho_order *add_order(struct ho_thp *t, unsigned order, size_t page)
 }
 
 /* The multi-size THP directories hugepages-NkB/ that have an enabled. */
-static void find_mthp(struct ho_thp *t, size_t page)
+static int find_mthp(struct ho_thp *t, size_t page)
 {
 	DIR *d = opendir(t->dir);
 	struct dirent *de;
+	int status = EXIT_OK;
 
 	if (!d)
-		die_errno(EXIT_RUN_FAILED, "cannot read '%s'", t->dir);
-	while ((de = readdir(d))) {
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot read '%s'",
+				       t->dir);
+	while (!status && (de = readdir(d))) {
 		unsigned long kb;
 		char tail[4], *path;
 		struct ho_order *o;
@@ -127,9 +131,10 @@ static void find_mthp(struct ho_thp *t, size_t page)
 		}
 		o->enabled_path = path;
 		o->record_name = xasprintf("%lukB", kb);
-		read_setting(path, o->setting);
+		status = read_setting(path, o->setting);
 	}
 	closedir(d);
+	return status;
 }
 
 static int cmp_order(const void *a, const void *b)
@@ -139,41 +144,57 @@ static int cmp_order(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-void ho_thp_discover(struct ho_thp *t, size_t page)
+/* The PMD size's order from hpage_pmd_size: 0 or the exit status. */
+static int pmd_order(struct ho_thp *t, size_t page)
+{
+	char buf[256], *path = xasprintf("%s/hpage_pmd_size", t->dir);
+	ssize_t n = read_small_file(path, buf, sizeof(buf));
+	int status = EXIT_OK;
+	uint64_t pmd;
+
+	if (n < 0)
+		status = error_ret_err(EXIT_UNSUPPORTED, (int)-n,
+				       "cannot read '%s'", path);
+	else if (kparse_u64_file(buf, (size_t)n, &pmd) ||
+		 !(t->pmd_order = order_of(pmd, page)))
+		status = error_ret(EXIT_RUN_FAILED,
+				   "cannot parse '%s': not a huge page size",
+				   path);
+	free(path);
+	return status;
+}
+
+int ho_thp_discover(struct ho_thp *t, size_t page)
 {
 	const char *sys = getenv("LATENCY_SYS");
 	char buf[256], *path;
 	struct ho_order *o;
-	uint64_t pmd;
-	ssize_t n;
 	size_t i;
+	int status;
 
 	memset(t, 0, sizeof(*t));
 	t->dir = xasprintf("%s/kernel/mm/transparent_hugepage",
 			   sys && *sys ? sys : "/sys");
 	if (access(t->dir, F_OK))
-		die_errno(EXIT_UNSUPPORTED,
-			  "no transparent huge pages in this kernel: cannot "
-			  "find '%s'",
-			  t->dir);
+		return error_ret_errno(EXIT_UNSUPPORTED,
+				       "no transparent huge pages in this "
+				       "kernel: cannot find '%s'",
+				       t->dir);
 	path = xasprintf("%s/enabled", t->dir);
-	read_setting(path, t->global);
+	status = read_setting(path, t->global);
 	free(path);
+	if (status)
+		return status;
 	path = xasprintf("%s/defrag", t->dir);
 	if (read_small_file(path, buf, sizeof(buf)) < 0 ||
 	    ho_setting_parse(buf, t->defrag))
 		strcpy(t->defrag, "unknown");
 	free(path);
-	path = xasprintf("%s/hpage_pmd_size", t->dir);
-	n = read_small_file(path, buf, sizeof(buf));
-	if (n < 0)
-		die_err(EXIT_UNSUPPORTED, (int)-n, "cannot read '%s'", path);
-	if (kparse_u64_file(buf, (size_t)n, &pmd) ||
-	    !(t->pmd_order = order_of(pmd, page)))
-		die(EXIT_RUN_FAILED, "cannot parse '%s': not a huge page size",
-		    path);
-	free(path);
-	find_mthp(t, page);
+	status = pmd_order(t, page);
+	if (!status)
+		status = find_mthp(t, page);
+	if (status)
+		return status;
 	/* Without a hugepages-NkB/ of its own (kernels before 6.8) the PMD
 	 * size follows the top-level setting. */
 	o = add_order(t, t->pmd_order, page);
@@ -185,6 +206,7 @@ void ho_thp_discover(struct ho_thp *t, size_t page)
 	qsort(t->o, t->n, sizeof(t->o[0]), cmp_order);
 	for (i = 0; i < t->n; i++)
 		set_effective(t, &t->o[i]);
+	return EXIT_OK;
 }
 
 struct ho_order *ho_thp_find(struct ho_thp *t, unsigned order)
@@ -228,54 +250,74 @@ static int machine_run(const struct ho_machine *mc, const char *const *args)
 	return spawn_wait(argv, 0);
 }
 
-static void machine_must(const struct ho_machine *mc, const char *const *args)
+/* latency-machine with ARGS, which must succeed: 0 or the exit status. */
+static int machine_must(const struct ho_machine *mc, const char *const *args)
 {
 	int r = machine_run(mc, args);
 
 	if (r < 0)
-		die_err(EXIT_RUN_FAILED, -r, "cannot run '%s'", mc->prog);
+		return error_ret_err(EXIT_RUN_FAILED, -r, "cannot run '%s'",
+				     mc->prog);
 	if (r == EXIT_UNSUPPORTED)
-		die(EXIT_UNSUPPORTED, "%s %s failed with status 3 (see above)",
-		    mc->prog, args[0]);
+		return error_ret(EXIT_UNSUPPORTED,
+				 "%s %s failed with status 3 (see above)",
+				 mc->prog, args[0]);
 	if (r)
-		die(EXIT_RUN_FAILED, "%s %s failed with status %d (see above)",
-		    mc->prog, args[0], r);
+		return error_ret(EXIT_RUN_FAILED,
+				 "%s %s failed with status %d (see above)",
+				 mc->prog, args[0], r);
+	return EXIT_OK;
 }
 
-void ho_thp_enable(struct ho_thp *t, struct ho_machine *mc)
+/* Order O, recorded already, made effective: "madvise" written, read back. */
+static int enable_one(struct ho_order *o)
+{
+	char now[HO_SETTING_MAX];
+	int r = write_small_file(o->enabled_path, "madvise");
+
+	if (r)
+		return error_ret_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
+				     o->enabled_path);
+	r = read_setting(o->enabled_path, now);
+	if (r)
+		return r;
+	if (strcmp(now, "madvise"))
+		return error_ret(EXIT_RUN_FAILED,
+				 "'%s' reads '%s' after madvise was written",
+				 o->enabled_path, now);
+	o->effective = true;
+	return EXIT_OK;
+}
+
+int ho_thp_enable(struct ho_thp *t, struct ho_machine *mc)
 {
 	const char *rec[] = { "record", "thp", NULL, NULL, NULL };
-	char now[HO_SETTING_MAX];
 	size_t i;
-	int r;
+	int status = EXIT_OK;
 
 	if (mc->own_record) {
 		const char *begin[] = { "begin", NULL };
 
 		/* Also undoes the record of a run that was killed. */
-		machine_must(mc, begin);
+		status = machine_must(mc, begin);
+		if (status)
+			return status;
 	}
 	mc->begun = true;
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; !status && i < t->n; i++) {
 		struct ho_order *o = &t->o[i];
 
 		if (!o->probe || o->effective)
 			continue;
 		rec[2] = o->record_name;
 		rec[3] = o->setting;
-		machine_must(mc, rec);
+		status = machine_must(mc, rec);
+		if (status)
+			break;
 		o->changed = true;
-		r = write_small_file(o->enabled_path, "madvise");
-		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
-				o->enabled_path);
-		read_setting(o->enabled_path, now);
-		if (strcmp(now, "madvise"))
-			die(EXIT_RUN_FAILED,
-			    "'%s' reads '%s' after madvise was written",
-			    o->enabled_path, now);
-		o->effective = true;
+		status = enable_one(o);
 	}
+	return status;
 }
 
 int ho_thp_restore(struct ho_thp *t, struct ho_machine *mc)
@@ -289,11 +331,10 @@ int ho_thp_restore(struct ho_thp *t, struct ho_machine *mc)
 		mc->begun = false;
 		r = machine_run(mc, restore);
 		if (r) {
-			fprintf(stderr,
-				"%s: %s restore failed (%s); the THP settings "
-				"may still be changed: run '%s restore'\n",
-				progname(), mc->prog,
-				r < 0 ? strerror(-r) : "see above", mc->prog);
+			inform("%s restore failed (%s); the THP settings may "
+			       "still be changed: run '%s restore'",
+			       mc->prog, r < 0 ? strerror(-r) : "see above",
+			       mc->prog);
 			return -1;
 		}
 		for (i = 0; i < t->n; i++)

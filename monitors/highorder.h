@@ -3,7 +3,7 @@
  * latency-highorder's private interface: the transparent huge page sizes
  * the kernel offers and their settings (highorder-thp.c), and the changes
  * --orders makes to them, recorded in the machine-state record of
- * DESIGN.md contract 5 through latency-machine before they are made and
+ * doc/design.md, contract 5, through latency-machine before they are made and
  * undone at the end.
  */
 #ifndef MONITORS_HIGHORDER_H
@@ -55,10 +55,11 @@ struct ho_machine {
 
 /*
  * Find the THP sizes under $LATENCY_SYS (default /sys) for PAGE_SIZE-byte
- * pages, with their settings.  Dies with status 3 when the kernel has no
- * transparent huge pages, 1 when a file cannot be read or parsed.
+ * pages, with their settings.  Returns 0, or after saying why 3 when the
+ * kernel has no transparent huge pages, 1 when a file cannot be read or
+ * parsed.
  */
-void ho_thp_discover(struct ho_thp *t, size_t page_size);
+int ho_thp_discover(struct ho_thp *t, size_t page_size);
 void ho_thp_release(struct ho_thp *t);
 /* The size of T with order ORDER, or NULL. */
 struct ho_order *ho_thp_find(struct ho_thp *t, unsigned order);
@@ -74,11 +75,11 @@ int ho_setting_parse(const char *buf, char out[HO_SETTING_MAX]);
  * Make every probed order of T that is not effective effective for the
  * run: record it with latency-machine (in a record of our own, begun
  * first, when no --owner was given), then write "madvise" and check it
- * took.  Called only with --orders.  Dies on
- * failure (what was changed so far is undone by ho_thp_restore(), which
- * the caller registers).
+ * took.  Called only with --orders.  Returns 0, or the exit status after
+ * saying what failed (what was changed so far is undone by
+ * ho_thp_restore(), which the caller registers).
  */
-void ho_thp_enable(struct ho_thp *t, struct ho_machine *mc);
+int ho_thp_enable(struct ho_thp *t, struct ho_machine *mc);
 /*
  * Set back what ho_thp_enable() changed: through `latency-machine
  * restore` for our own record, by writing the old values for the driver's.

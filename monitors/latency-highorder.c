@@ -26,6 +26,7 @@
 
 #include "lib/err.h"
 #include "lib/hist.h"
+#include "lib/kparse.h"
 #include "lib/opt.h"
 #include "lib/output.h"
 #include "lib/parse.h"
@@ -33,7 +34,6 @@
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "monitors/highorder.h"
-#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {
@@ -351,24 +351,30 @@ static void probe(struct ho *h, struct ho_order *o)
 
 static void read_vmstat(struct ho *h, bool first)
 {
-	char buf[16384];
+	char buf[65536];
 	ssize_t n = read_small_file("/proc/vmstat", buf, sizeof(buf));
-	uint64_t v;
-	size_t i;
+	uint64_t v[N_VM];
+	bool have[N_VM];
+	size_t i, bad;
+	int r;
 
 	if (n < 0)
 		die_err(EXIT_RUN_FAILED, (int)-n, "cannot read '/proc/vmstat'");
+	r = kparse_kv_pick(buf, (size_t)n, vm_keys, N_VM, v, have, &bad);
+	if (r)
+		die(EXIT_RUN_FAILED, "cannot parse '/proc/vmstat': %s: %s",
+		    vm_keys[bad], kparse_strerror(r));
 	for (i = 0; i < N_VM; i++) {
-		if (kparse_kv_find(buf, (size_t)n, vm_keys[i], &v)) {
+		if (!have[i]) {
 			if (first)
 				h->vm_have[i] = false;
 			continue;
 		}
 		if (first) {
 			h->vm_have[i] = true;
-			h->vm_first[i] = v;
+			h->vm_first[i] = v[i];
 		}
-		h->vm_last[i] = v;
+		h->vm_last[i] = v[i];
 	}
 }
 
@@ -396,7 +402,7 @@ static void run(struct ho *h)
 		for (i = 0; i < h->thp.n && !sig_stop; i++)
 			if (h->thp.o[i].probe)
 				probe(h, &h->thp.o[i]);
-		if (sig_stop)
+		if (sig_stop || h->m.emit_err) /* told to stop, or mute */
 			break;
 		h->rounds++;
 	}
@@ -537,16 +543,20 @@ int main(int argc, char **argv)
 	h.pagemap_fd = h.kpageflags_fd = -1;
 	parse_options(&h, argc, argv);
 	h.page = (size_t)sysconf(_SC_PAGESIZE);
-	ho_thp_discover(&h.thp, h.page);
+	status = ho_thp_discover(&h.thp, h.page);
+	if (status)
+		return status;
 	select_orders(&h);
 	open_page_info(&h);
 	h.all = xmalloc(sizeof(*h.all));
 	hist_init(h.all);
-	monitor_start(&h.m, argc, argv, NULL);
+	status = monitor_start(&h.m, argc, argv, NULL);
+	if (status)
+		return status;
 	cleanup_ho = &h;
 	atexit(cleanup);
-	if (h.orders_given)
-		ho_thp_enable(&h.thp, &h.mc);
+	if (h.orders_given && (status = ho_thp_enable(&h.thp, &h.mc)))
+		return status; /* the atexit cleanup sets back what changed */
 	read_vmstat(&h, true);
 	/* Drivers and tests wait for this line. */
 	monitor_emit(&h.m, mono_ns(), "started=1 page_size=%zu", h.page);

@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/opt.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {
@@ -384,8 +384,8 @@ static mode_t log_mode(void)
 {
 	char buf[64];
 	uint64_t v;
-	ssize_t n = monitor_read_file("/proc/sys/kernel/dmesg_restrict", buf,
-				      sizeof(buf));
+	ssize_t n = read_small_file("/proc/sys/kernel/dmesg_restrict", buf,
+				    sizeof(buf));
 
 	if (n < 0 || kparse_u64_file(buf, (size_t)n, &v))
 		return 0600;
@@ -421,6 +421,7 @@ int main(int argc, char **argv)
 	struct kmsg k;
 	enum source src;
 	size_t i;
+	int status;
 
 	prog_init(argc, argv);
 	memset(&k, 0, sizeof(k));
@@ -428,7 +429,9 @@ int main(int argc, char **argv)
 	monitor_init(&k.m);
 	parse_options(&k, argc, argv);
 	k.m.out_mode = log_mode();
-	monitor_start(&k.m, argc, argv, k.log);
+	status = monitor_start(&k.m, argc, argv, k.log);
+	if (status)
+		return status;
 	src = open_source(&k);
 	/* Tests and drivers wait for this line before they log anything. */
 	monitor_emit(&k.m, mono_ns(), "started=1 source=%s",

@@ -27,11 +27,11 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/opt.h"
 #include "lib/parse.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
-#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {
@@ -616,7 +616,7 @@ static uint64_t events_lost(const struct trace *t)
 	for (cpu = 0; cpu < 4096; cpu++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats",
 			 t->instance, cpu);
-		n = monitor_read_file(path, buf, sizeof(buf));
+		n = read_small_file(path, buf, sizeof(buf));
 		if (n < 0)
 			break;
 		/* Unparseable stats are not a reason to lose the summary. */
@@ -726,7 +726,9 @@ int main(int argc, char **argv)
 	t.interval_ns = NSEC_PER_SEC;
 	t.buffer_kb = 2048;
 	parse_options(&t, argc, argv);
-	monitor_start(&t.m, argc, argv, NULL);
+	status = monitor_start(&t.m, argc, argv, NULL);
+	if (status)
+		return status;
 	cleanup_trace = &t;
 	atexit(cleanup);
 	if (t.events_path)

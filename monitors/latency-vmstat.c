@@ -3,8 +3,9 @@
  * latency-vmstat: sample /proc/vmstat (writeback, page and swap IO, major
  * faults, allocation and compaction stalls), pressure stall information and,
  * optionally, one workload's own major faults and swap (its /proc/PID and
- * memory cgroup) at fixed absolute deadlines, one contract-1 line per sample,
- * and summarise the run: first, last and change of every counter.
+ * memory cgroup) at fixed absolute deadlines, one progress line
+ * (doc/design.md, contract 1) per sample, and summarise the run: first, last
+ * and change of every counter.
  */
 #include <config.h>
 
@@ -17,12 +18,12 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/opt.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
 #include "monitors/cpu-time.h"
-#include "monitors/kparse.h"
 #include "monitors/monitor.h"
 
 enum {
@@ -97,7 +98,7 @@ static const struct metric_def metric_defs[N_METRICS] = {
 	[V_PSWPIN] = { "pswpin", "pswpin", 0 },
 	[V_PSWPOUT] = { "pswpout", "pswpout", 0 },
 	[V_PGMAJFAULT] = { "pgmajfault", "pgmajfault", 0 },
-	[V_ALLOCSTALL] = { "allocstall", NULL, 0 },
+	[V_ALLOCSTALL] = { "allocstall", "allocstall*", 0 },
 	[V_COMPACT_STALL] = { "compact_stall", "compact_stall", 0 },
 	[P_MEM_SOME_AVG10] = { "psi_memory_some_avg10", NULL,
 			       M_GAUGE | M_CENTI },
@@ -191,11 +192,11 @@ static int src_read(const struct vmstat *s, struct src *f, const char *dir,
 	if (s->fake) {
 		snprintf(f->path, sizeof(f->path), "%s/%s.%" PRIu64, dir, name,
 			 s->sample);
-		n = monitor_read_file(f->path, f->buf, sizeof(f->buf));
+		n = read_small_file(f->path, f->buf, sizeof(f->buf));
 	}
 	if (n == -ENOENT) {
 		snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
-		n = monitor_read_file(f->path, f->buf, sizeof(f->buf));
+		n = read_small_file(f->path, f->buf, sizeof(f->buf));
 	}
 	if (n < 0)
 		return (int)n;
@@ -238,32 +239,24 @@ static bool read_number(const struct vmstat *s, const char *dir,
 }
 
 /*
- * Allocation stalls: modern kernels count them per zone (allocstall_dma32,
- * allocstall_normal, ...), older ones in one allocstall.  The sum of those
- * present; false when there is none.
+ * The values of KEYS[0..N) in F, in one pass (kparse_kv_pick).  Allocation
+ * stalls are "allocstall*": modern kernels count them per zone
+ * (allocstall_dma32, allocstall_normal, ...), older ones in one
+ * allocstall, and the sum is what is reported.
  */
-static bool vm_allocstall(const struct src *f, uint64_t *sum)
+static void src_pick(const struct src *f, const char *const *keys, size_t n,
+		     uint64_t *vals, bool *have)
 {
-	const char *line, *key;
-	size_t pos = 0, n, klen;
-	bool have = false;
-	uint64_t x, total = 0;
-	int r;
+	size_t bad, len;
+	char what[64];
+	int r = kparse_kv_pick(f->buf, f->len, keys, n, vals, have, &bad);
 
-	while (kparse_line(f->buf, f->len, &pos, &line, &n)) {
-		if (n < 10 || memcmp(line, "allocstall", 10) ||
-		    (n > 10 && line[10] != ' ' && line[10] != '_'))
-			continue;
-		r = kparse_kv_line(line, n, &key, &klen, &x);
-		if (r)
-			bad_src(f, "allocstall", r);
-		if (__builtin_add_overflow(total, x, &total))
-			bad_src(f, "allocstall", -ERANGE);
-		have = true;
-	}
-	if (have)
-		*sum = total;
-	return have;
+	if (!r)
+		return;
+	len = strlen(keys[bad]);
+	snprintf(what, sizeof(what), "%.*s",
+		 (int)(len - (keys[bad][len - 1] == '*')), keys[bad]);
+	bad_src(f, what, r);
 }
 
 /* The pressure file DIR/NAME into P; false when it cannot be read. */
@@ -295,20 +288,26 @@ static void set(struct vmstat *s, enum metric_id id, uint64_t v)
 	s->v[id].cur = v;
 }
 
+/* The /proc/vmstat metrics, V_NR_WRITEBACK (0) to V_COMPACT_STALL. */
+#define N_VM_METRICS (V_COMPACT_STALL + 1)
+
 static int read_vmstat(struct vmstat *s)
 {
+	const char *keys[N_VM_METRICS];
+	uint64_t v[N_VM_METRICS];
+	bool have[N_VM_METRICS];
 	struct src f;
-	uint64_t v;
 	int i, r;
 
 	r = src_read(s, &f, s->proc, "vmstat");
 	if (r)
 		return r;
-	for (i = V_NR_WRITEBACK; i <= V_COMPACT_STALL; i++)
-		if (metric_defs[i].key && src_get(&f, metric_defs[i].key, &v))
-			set(s, i, v);
-	if (vm_allocstall(&f, &v))
-		set(s, V_ALLOCSTALL, v);
+	for (i = 0; i < N_VM_METRICS; i++)
+		keys[i] = metric_defs[i].key;
+	src_pick(&f, keys, N_VM_METRICS, v, have);
+	for (i = 0; i < N_VM_METRICS; i++)
+		if (have[i])
+			set(s, i, v[i]);
 	return 0;
 }
 
@@ -550,7 +549,7 @@ static const char *const snap_vm_keys[] = {
 	"pgscan_direct",
 	"pgsteal_kswapd",
 	"pgsteal_direct",
-	NULL, /* allocstall: the sum */
+	"allocstall*", /* the sum, reported as allocstall */
 	"compact_stall",
 	"compact_fail",
 	"compact_success",
@@ -655,9 +654,9 @@ static int snapshot(struct vmstat *s, int argc, char **argv)
 	struct json j;
 	struct src f;
 	char dir[4096];
-	uint64_t ts, v = 0;
+	uint64_t ts, vals[N_SNAP_VM];
+	bool have, haves[N_SNAP_VM];
 	int version = 0, r;
-	bool have;
 	size_t i;
 
 	run_info_init(&ri, progname(), argc, argv);
@@ -665,14 +664,13 @@ static int snapshot(struct vmstat *s, int argc, char **argv)
 	memset(&p, 0, sizeof(p));
 	src_need(s, &f, s->proc, "vmstat", false);
 	ts = mono_ns();
-	for (i = 0; i < N_SNAP_VM; i++) {
-		if (snap_vm_keys[i])
-			have = src_get(&f, snap_vm_keys[i], &v);
-		else
-			have = vm_allocstall(&f, &v);
-		snap_add(&sn, snap_vm_keys[i] ? snap_vm_keys[i] : "allocstall",
-			 have, v);
-	}
+	src_pick(&f, snap_vm_keys, N_SNAP_VM, vals, haves);
+	for (i = 0; i < N_SNAP_VM; i++)
+		snap_add(&sn,
+			 strcmp(snap_vm_keys[i], "allocstall*")
+				 ? snap_vm_keys[i]
+				 : "allocstall",
+			 haves[i], vals[i]);
 	snprintf(dir, sizeof(dir), "%s/pressure", s->proc);
 	have = read_psi_file(s, dir, "memory", &p);
 	snap_psi(&sn, "psi_memory_some_total_us", "psi_memory_full_total_us",
@@ -789,6 +787,7 @@ static void run(struct vmstat *s)
 int main(int argc, char **argv)
 {
 	struct vmstat s;
+	int status;
 
 	prog_init(argc, argv);
 	memset(&s, 0, sizeof(s));
@@ -798,7 +797,9 @@ int main(int argc, char **argv)
 	parse_options(&s, argc, argv);
 	if (s.snapshot)
 		return snapshot(&s, argc, argv);
-	monitor_start(&s.m, argc, argv, NULL);
+	status = monitor_start(&s.m, argc, argv, NULL);
+	if (status)
+		return status;
 	probe(&s);
 	run(&s);
 	summarise(&s);

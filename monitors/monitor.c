@@ -63,7 +63,28 @@ bool monitor_handle_opt(struct monitor *m, int opt, const char *arg,
 	return opt_common_handle(&m->oc, opt, arg, usage);
 }
 
-void monitor_start(struct monitor *m, int argc, char **argv, const char *output)
+/* The -o stream PATH opened into M->out_fd: 0, or 1 after saying why. */
+static int open_output(struct monitor *m, const char *path)
+{
+	struct stat st;
+
+	m->out_fd = stream_open(path, m->out_mode);
+	if (m->out_fd < 0)
+		return error_ret_err(EXIT_RUN_FAILED, -m->out_fd,
+				     "cannot open '%s'", path);
+	/* A file that existed keeps its mode: take away what out_mode does
+	 * not grant (never touch a device). */
+	if (fstat(m->out_fd, &st))
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot stat '%s'",
+				       path);
+	if (S_ISREG(st.st_mode) && (st.st_mode & 07777 & ~m->out_mode) &&
+	    fchmod(m->out_fd, st.st_mode & 07777 & m->out_mode))
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot change the mode of '%s'", path);
+	return EXIT_OK;
+}
+
+int monitor_start(struct monitor *m, int argc, char **argv, const char *output)
 {
 	const char *path = output ? output : m->oc.output;
 	int r;
@@ -75,35 +96,23 @@ void monitor_start(struct monitor *m, int argc, char **argv, const char *output)
 
 		r = atomic_open(&af, m->summary_path);
 		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "cannot create '%s'",
-				m->summary_path);
+			return error_ret_err(EXIT_RUN_FAILED, -r,
+					     "cannot create '%s'",
+					     m->summary_path);
 		atomic_abort(&af);
 	}
-	if (path && strcmp(path, "-")) {
-		struct stat st;
-
-		m->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				 m->out_mode);
-		if (m->out_fd < 0)
-			die_errno(EXIT_RUN_FAILED, "cannot open '%s'", path);
-		/* A file that existed keeps its mode: take away what
-		 * out_mode does not grant (never touch a device). */
-		if (fstat(m->out_fd, &st))
-			die_errno(EXIT_RUN_FAILED, "cannot stat '%s'", path);
-		if (S_ISREG(st.st_mode) &&
-		    (st.st_mode & 07777 & ~m->out_mode) &&
-		    fchmod(m->out_fd, st.st_mode & 07777 & m->out_mode))
-			die_errno(EXIT_RUN_FAILED,
-				  "cannot change the mode of '%s'", path);
-	}
+	if (path && strcmp(path, "-") && (r = open_output(m, path)))
+		return r;
 	progress_init(&m->out, m->out_fd, progname());
 	r = sig_stop_install();
 	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot install signal handlers");
+		return error_ret_err(EXIT_RUN_FAILED, -r,
+				     "cannot install signal handlers");
 	run_info_init(&m->ri, progname(), argc, argv);
 	m->start_ns = mono_ns();
 	if (m->oc.has_duration)
 		m->end_ns = m->start_ns + m->oc.duration_ns;
+	return EXIT_OK;
 }
 
 uint64_t monitor_opt_interval(const char *arg)
@@ -117,6 +126,10 @@ uint64_t monitor_opt_interval(const char *arg)
 
 bool monitor_done(struct monitor *m, uint64_t now_ns)
 {
+	if (m->emit_err) {
+		m->end_reason = "write-error";
+		return true;
+	}
 	if (sig_stop) {
 		m->stop_signal = sig_stop;
 		return true;
@@ -164,17 +177,24 @@ void monitor_emit(struct monitor *m, uint64_t ts_ns, const char *fmt, ...)
 	va_list ap;
 	int r;
 
+	if (m->emit_err)
+		return; /* said once; the run is ending */
 	va_start(ap, fmt);
 	r = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot format an output line");
+	if (r < 0) {
+		m->emit_err = errno ? -errno : -EINVAL;
+		(void)error_err(-m->emit_err, "cannot format an output line");
+		return;
+	}
 	/* A line too long for one atomic write is cut, never split. */
 	if ((size_t)r >= sizeof(buf) - 128)
 		buf[sizeof(buf) - 128] = '\0';
 	r = progress_emit(&m->out, ts_ns, "%s", buf);
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "write error");
+	if (r) {
+		m->emit_err = r;
+		(void)error_err(-r, "write error");
+	}
 }
 
 /* A new field KEY of TYPE at the end of S, its value still zero. */
@@ -368,11 +388,8 @@ int monitor_finish(struct monitor *m)
 		error_errno("cannot close the output file");
 		status = EXIT_RUN_FAILED;
 	}
+	if (m->emit_err)
+		status = EXIT_RUN_FAILED;
 	msum_release(&m->sum);
 	return status;
-}
-
-ssize_t monitor_read_file(const char *path, char *buf, size_t len)
-{
-	return read_small_file(path, buf, len);
 }

@@ -2,10 +2,10 @@
 /*
  * What the three kernel monitors (latency-vmstat, latency-kmsg,
  * latency-trace) share: their common options (--duration, -o, --summary,
- * --format), the output stream of contract-1 lines, the run window, a
- * race-free wait on a file descriptor that a stop signal interrupts, small
- * /proc file readers, and the summary: an ordered list of key=value fields
- * written both as the stream's last line and as an atomic text or JSON file.
+ * --format), the output stream of progress lines (doc/design.md, contract 1),
+ * the run window, a race-free wait on a file descriptor that a stop signal
+ * interrupts, and the summary: an ordered list of key=value fields written
+ * both as the stream's last line and as an atomic text or JSON file.
  *
  * A monitor's normal end is being told to stop: SIGINT, SIGTERM and SIGHUP
  * end the run like --duration does, and the program exits 0 (the suite's
@@ -73,11 +73,12 @@ struct monitor {
 	struct run_info ri;
 	int out_fd;		/* stdout, or the -o file */
 	mode_t out_mode;	/* of the -o file (default 0644) */
-	struct progress out;	/* contract-1 lines to out_fd */
+	struct progress out;	/* progress lines to out_fd */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at monitor_start() */
 	uint64_t end_ns;	/* start + --duration, or UINT64_MAX */
 	int stop_signal;	/* the signal that ended the run, or 0 */
 	const char *end_reason; /* else than "signal" or "duration" */
+	int emit_err;		/* the stream's first error, -errno */
 	struct msum sum;
 };
 
@@ -98,14 +99,15 @@ uint64_t monitor_opt_interval(const char *arg);
  * After option parsing: check --format, open the -o file (OUTPUT overrides
  * oc.output when not NULL; created with out_mode, and an existing file loses
  * the permissions out_mode does not grant), install the stop-signal handler, record the run
- * description and the start time.  Dies on errors (status 1 or 2).
+ * description and the start time.  Returns 0, or 1 after saying what
+ * failed (a bad --format exits 2 as a usage error).
  */
-void monitor_start(struct monitor *m, int argc, char **argv,
-		   const char *output);
+int monitor_start(struct monitor *m, int argc, char **argv, const char *output);
 
 /*
- * True once the run should end (a stop signal arrived or NOW_NS is past
- * the --duration end); records which in the summary's end_reason.
+ * True once the run should end (a stop signal arrived, NOW_NS is past the
+ * --duration end, or the stream cannot be written); records which in the
+ * summary's end_reason.
  */
 bool monitor_done(struct monitor *m, uint64_t now_ns);
 
@@ -118,8 +120,10 @@ bool monitor_done(struct monitor *m, uint64_t now_ns);
 int monitor_wait_fd(int fd, short events, uint64_t deadline_ns);
 
 /*
- * Emit one contract-1 line stamped TS_NS on M's stream; a write error is
- * fatal (exit 1): a monitor that cannot record has nothing left to do.
+ * Emit one progress line stamped TS_NS on M's stream.  A write error is
+ * said once and ends the run (a monitor that cannot record has nothing
+ * left to do): monitor_done() is true from then on, later lines are
+ * dropped, and monitor_finish() returns 1.
  */
 void monitor_emit(struct monitor *m, uint64_t ts_ns, const char *fmt, ...)
 	PRINTF_LIKE(3, 4);
@@ -141,12 +145,5 @@ void msum_str(struct msum *s, const char *key, const char *v);
 void msum_bool(struct msum *s, const char *key, bool v);
 void msum_double(struct msum *s, const char *key, double v);
 void msum_release(struct msum *s);
-
-/*
- * Read the whole of the small file PATH into BUF (LEN bytes, NUL
- * terminated).  Returns the length or -errno; -EFBIG when the file does
- * not fit (a cut file would end in a cut number).
- */
-ssize_t monitor_read_file(const char *path, char *buf, size_t len);
 
 #endif

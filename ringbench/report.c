@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ringbench's reports: a table for people, and contract 4's JSON and CSV.
- * Each names its rate by mode (cycles_per_s for the ring,
- * transactions_per_s for rr and tbench), gives microseconds per cycle (per
- * transaction for rr: the mean round trip of one client) and the latency
- * percentiles from lib/hist (within 0.8% of the exact value); several runs
- * add their mean, standard deviation and coefficient of variation.  The
+ * ringbench's reports: a table for people, and JSON and CSV for programs
+ * (doc/design.md, contract 4).  Each names its rate by mode (cycles_per_s for
+ * the ring, transactions_per_s for rr and tbench), gives microseconds per
+ * cycle (per transaction for rr: the mean round trip of one client) and the
+ * latency percentiles from lib/hist (within 0.8% of the exact value); several
+ * runs add their mean, standard deviation and coefficient of variation.  The
  * JSON records what the numbers depend on: the busy-loop calibration, where
  * each task ran, and the kernel's scheduler settings.
  */
@@ -320,7 +320,7 @@ static void json_work(struct json *j, const struct rb_report *r)
 		json_ns_as_s(j, NULL, v[i]);
 	json_array_end(j);
 	if (stats_sort_u64(v, r->n_work))
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	med = stats_percentile_u64(v, r->n_work, 50.0);
 	json_ns_as_s(j, "work_cpu_median_s", med);
 	json_double(j, "work_error_pct",

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/net.h"
 #include "lib/opt.h"
 #include "lib/output.h"
 #include "lib/parse.h"
@@ -439,20 +440,6 @@ void rb_place_add(struct rb_state *st, const char *role, unsigned index,
 
 /* ---- running ---- */
 
-static int write_port_file(const char *path, const char *addr)
-{
-	struct atomic_file af;
-	int e = atomic_open(&af, path);
-
-	if (e)
-		return e;
-	fprintf(af.f, "%s\n", strrchr(addr, ':') + 1);
-	e = atomic_commit(&af);
-	if (e)
-		atomic_abort(&af);
-	return e;
-}
-
 static struct rb_server *start_server(struct rb_state *st, const char *addr,
 				      char *bound)
 {
@@ -464,11 +451,12 @@ static struct rb_server *start_server(struct rb_state *st, const char *addr,
 		usage_error("invalid address '%s' for --listen", addr);
 	if (e)
 		die_err(EXIT_RUN_FAILED, -e, "cannot %s '%s'", what, addr);
-	if (st->o->port_file && (e = write_port_file(st->o->port_file, bound)))
+	if (st->o->port_file &&
+	    (e = net_write_port_file(st->o->port_file, bound)))
 		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
 			st->o->port_file);
 	if (st->o->verbose)
-		fprintf(stderr, "%s: serving on %s\n", progname(), bound);
+		inform("serving on %s", bound);
 	return srv;
 }
 
@@ -571,7 +559,7 @@ int main(int argc, char **argv)
 	struct rb_calib cal = { 0 };
 	struct run_info ri;
 	struct rb_run *runs;
-	char bound[64] = "", why[256] = "";
+	char bound[NET_ADDR_MAX] = "", why[256] = "";
 	unsigned i, n = 0;
 	int status = EXIT_OK, e;
 
@@ -605,8 +593,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (cl.o.verbose)
-			fprintf(stderr, "%s: run %u of %u\n", progname(), i + 1,
-				cl.o.runs);
+			inform("run %u of %u", i + 1, cl.o.runs);
 		e = run_once(&st, &cal, &runs[i], bound, why, sizeof(why));
 		if (e == -ENOENT)
 			die(EXIT_UNSUPPORTED, "%s", why);
@@ -626,7 +613,7 @@ int main(int argc, char **argv)
 	rep.signo = sig_stop;
 	if (atomic_load(&st.err)) {
 		rep.error = error_text(&st);
-		fprintf(stderr, "%s: %s\n", progname(), rep.error);
+		inform("%s", rep.error);
 		status = EXIT_RUN_FAILED;
 	}
 	if (sig_stop)

@@ -174,7 +174,7 @@ int rb_ring_run(struct rb_state *st, const struct rb_calib *c,
 struct rb_server;
 /*
  * Start the built-in or --listen server on ADDR (HOST:PORT, port 0 for any)
- * and write the address it got into BOUND (64 bytes).  Returns 0 or -errno
+ * and write the address it got into BOUND (NET_ADDR_MAX bytes).  Returns 0 or -errno
  * (WHAT says which step failed).
  */
 int rb_server_start(struct rb_state *st, struct rb_server **out,

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/net.h"
 #include "lib/parse.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
@@ -39,14 +40,11 @@
 #define HELLO_PREFIX "RINGBENCH-RR/1 "
 
 struct conn {
+	struct net_conn nc; /* its thread, socket and place in s->conns */
 	struct rb_server *s;
-	pthread_t tid;
-	int fd;
-	bool used;
-	_Atomic bool done;
 	unsigned index;
 	uint64_t accepted_ns; /* the hello's deadline counts from here */
-	char peer[64];
+	char peer[NET_ADDR_MAX];
 };
 
 struct rb_server {
@@ -55,7 +53,7 @@ struct rb_server {
 	int lfd;
 	pthread_t tid;
 	_Atomic bool stop;
-	struct conn *conns;
+	struct net_conns conns;
 	unsigned accepted;
 	_Atomic uint64_t requests, responses, connections, dropped, refused;
 	/* Refusals not yet logged, and when they last were (server thread). */
@@ -70,20 +68,6 @@ static void set_timeout(int fd, int opt, uint64_t ns)
 
 	/* Without it a hostile peer holds the thread longer; not fatal. */
 	(void)setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
-}
-
-static void peer_name(int fd, char *buf, size_t len)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char host[48], port[8];
-
-	if (getpeername(fd, (struct sockaddr *)&ss, &sl) ||
-	    getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), port,
-			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV))
-		snprintf(buf, len, "a peer");
-	else
-		snprintf(buf, len, "%s:%s", host, port);
 }
 
 /*
@@ -203,24 +187,24 @@ static void serve_tcp(struct conn *c, char *buf)
 	uint64_t req, resp;
 	int one = 1, e;
 
-	e = read_line(c->fd, buf, c->accepted_ns + RB_HELLO_NS);
+	e = read_line(c->nc.fd, buf, c->accepted_ns + RB_HELLO_NS);
 	if (e || !parse_hello(buf, &req, &resp)) {
 		/* Best effort: the peer is going anyway. */
-		(void)write_all(c->fd, "ERR bad hello\n", 14);
-		linger_close(c->fd);
+		(void)write_all(c->nc.fd, "ERR bad hello\n", 14);
+		linger_close(c->nc.fd);
 		drop(c, e == -EAGAIN  ? "no hello within 5 s"
 			: e == -EPIPE ? "closed before its hello"
 				      : "bad hello");
 		return;
 	}
-	set_timeout(c->fd, SO_RCVTIMEO, s->o->idle_ns);
-	set_timeout(c->fd, SO_SNDTIMEO, s->o->idle_ns);
-	(void)setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (write_all(c->fd, "OK\n", 3))
+	set_timeout(c->nc.fd, SO_RCVTIMEO, s->o->idle_ns);
+	set_timeout(c->nc.fd, SO_SNDTIMEO, s->o->idle_ns);
+	(void)setsockopt(c->nc.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (write_all(c->nc.fd, "OK\n", 3))
 		return drop(c, "cannot answer its hello");
 	memset(buf, 0, CHUNK);
 	while (!atomic_load(&s->stop)) {
-		e = read_request(c->fd, buf, req);
+		e = read_request(c->nc.fd, buf, req);
 		if (e == 1)
 			return;
 		if (e)
@@ -229,7 +213,7 @@ static void serve_tcp(struct conn *c, char *buf)
 						     : strerror(-e));
 		atomic_fetch_add_explicit(&s->requests, 1,
 					  memory_order_relaxed);
-		e = write_response(c->fd, buf, resp);
+		e = write_response(c->nc.fd, buf, resp);
 		if (e)
 			return drop(c, e == -EAGAIN ? "not reading its "
 						      "responses"
@@ -274,7 +258,7 @@ static int server_cpu(const struct rb_server *s, unsigned index)
 
 static void *conn_thread(void *p)
 {
-	struct conn *c = p;
+	struct conn *c = NET_CONN_OF(p, struct conn, nc);
 	char *buf = xmalloc(CHUNK);
 	int cpu = server_cpu(c->s, c->index);
 
@@ -283,26 +267,18 @@ static void *conn_thread(void *p)
 		rb_place_add(c->s->st, "server", c->index, cpu);
 	serve_tcp(c, buf);
 	free(buf);
-	/* A reset, so nothing queued for a dead peer lingers. */
-	(void)close(c->fd);
-	atomic_store(&c->done, true);
+	/* The peer sees the end now; the socket is closed when reaped. */
+	(void)shutdown(c->nc.fd, SHUT_RDWR);
+	net_conn_done(&c->nc);
 	return NULL;
 }
 
-static void reap(struct rb_server *s, bool all)
+/* A joined connection thread's socket and memory (net_conns_reap). */
+static void release(struct net_conn *nc, void *arg)
 {
-	unsigned i;
-
-	for (i = 0; i < s->o->max_clients; i++) {
-		struct conn *c = &s->conns[i];
-
-		if (!c->used || (!all && !atomic_load(&c->done)))
-			continue;
-		if (all && !atomic_load(&c->done))
-			(void)shutdown(c->fd, SHUT_RDWR); /* wake it */
-		pthread_join(c->tid, NULL);
-		c->used = false;
-	}
+	(void)arg;
+	(void)close(nc->fd); /* shut down already */
+	free(NET_CONN_OF(nc, struct conn, nc));
 }
 
 /*
@@ -328,18 +304,14 @@ static void refused_log(struct rb_server *s, bool force)
 
 static void accept_one(struct rb_server *s)
 {
-	struct conn *c = NULL;
-	unsigned i;
-	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
+	struct conn *c;
+	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC), e;
 	uint64_t now = mono_ns();
 
 	if (fd < 0)
 		return; /* gone before we took it, or out of descriptors */
-	reap(s, false);
-	for (i = 0; i < s->o->max_clients && !c; i++)
-		if (!s->conns[i].used)
-			c = &s->conns[i];
-	if (!c) {
+	net_conns_reap(&s->conns, false, release, NULL);
+	if (s->conns.n >= s->o->max_clients) {
 		(void)write_all(fd, "ERR busy\n", 9); /* it goes anyway */
 		(void)shutdown(fd, SHUT_WR);
 		(void)close(fd);
@@ -349,17 +321,17 @@ static void accept_one(struct rb_server *s)
 		refused_log(s, false);
 		return;
 	}
-	*c = (struct conn){ .s = s,
-			    .fd = fd,
-			    .used = true,
-			    .index = s->accepted++,
-			    .accepted_ns = now };
-	peer_name(fd, c->peer, sizeof(c->peer));
+	c = xcalloc(1, sizeof(*c));
+	c->s = s;
+	c->index = s->accepted++;
+	c->accepted_ns = now;
+	net_peer_name(fd, c->peer, sizeof(c->peer));
 	atomic_fetch_add(&s->connections, 1);
-	if (pthread_create(&c->tid, NULL, conn_thread, c)) {
-		c->used = false;
+	e = net_conn_start(&s->conns, &c->nc, fd, conn_thread);
+	if (e) {
 		(void)close(fd);
 		drop(c, "cannot start a thread for it");
+		free(c);
 	}
 }
 
@@ -385,53 +357,21 @@ static void *server_thread(void *p)
 		refused_log(s, false);
 	}
 	refused_log(s, true);
-	reap(s, true);
+	net_conns_shutdown(&s->conns);
+	net_conns_reap(&s->conns, true, release, NULL);
 	return NULL;
 }
 
-/* getaddrinfo() of ADDR (HOST:PORT) for TYPE; 0 or -EINVAL. */
-static int resolve(const char *addr, int type, int flags, struct addrinfo **ai)
+/* getaddrinfo() of ADDR (HOST:PORT) to connect to; 0 or -EINVAL. */
+static int resolve(const char *addr, int type, struct addrinfo **ai)
 {
 	struct addrinfo hints = { .ai_socktype = type,
-				  .ai_flags = flags | AI_NUMERICSERV };
+				  .ai_flags = AI_NUMERICSERV };
 	char host[256], port[16];
 
 	if (split_host_port(addr, host, sizeof(host), port, sizeof(port)) ||
 	    getaddrinfo(host, port, &hints, ai) || !*ai)
 		return -EINVAL;
-	return 0;
-}
-
-static int bind_socket(struct rb_server *s, const char *addr, char *bound,
-		       const char **what)
-{
-	struct addrinfo *ai = NULL;
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char host[48], port[8];
-	int type = s->o->udp ? SOCK_DGRAM : SOCK_STREAM, one = 1, e = 0;
-
-	*what = "resolve";
-	if (resolve(addr, type, AI_PASSIVE, &ai))
-		return -EINVAL;
-	*what = "bind";
-	s->lfd = socket(ai->ai_family, type | SOCK_CLOEXEC, 0);
-	if (s->lfd < 0 ||
-	    setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(s->lfd, ai->ai_addr, ai->ai_addrlen) ||
-	    (!s->o->udp && listen(s->lfd, SOMAXCONN)) ||
-	    getsockname(s->lfd, (struct sockaddr *)&ss, &sl) ||
-	    getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), port,
-			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV))
-		e = -errno;
-	freeaddrinfo(ai);
-	if (e) {
-		if (s->lfd >= 0)
-			(void)close(s->lfd); /* never used */
-		return e;
-	}
-	snprintf(bound, 64, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host,
-		 port);
 	return 0;
 }
 
@@ -444,8 +384,8 @@ int rb_server_start(struct rb_state *st, struct rb_server **out,
 	s->st = st;
 	s->o = st->o;
 	s->lfd = -1;
-	s->conns = xcalloc(s->o->max_clients, sizeof(*s->conns));
-	e = bind_socket(s, addr, bound, what);
+	e = net_listen(addr, s->o->udp ? SOCK_DGRAM : SOCK_STREAM, 0, &s->lfd,
+		       bound, what);
 	if (!e) {
 		*what = "start the server for";
 		e = -pthread_create(&s->tid, NULL, server_thread, s);
@@ -453,7 +393,6 @@ int rb_server_start(struct rb_state *st, struct rb_server **out,
 			(void)close(s->lfd); /* never served */
 	}
 	if (e) {
-		free(s->conns);
 		free(s);
 		return e;
 	}
@@ -474,7 +413,6 @@ void rb_server_stop(struct rb_server *s, struct rb_run *run)
 		run->server_dropped = atomic_load(&s->dropped);
 		run->server_refused = atomic_load(&s->refused);
 	}
-	free(s->conns);
 	free(s);
 }
 
@@ -499,7 +437,7 @@ static int client_connect(struct client *c)
 	struct addrinfo *ai = NULL;
 	char line[RB_HELLO_MAX + 1];
 
-	if (resolve(c->addr, type, 0, &ai))
+	if (resolve(c->addr, type, &ai))
 		return -EINVAL;
 	c->fd = socket(ai->ai_family, type | SOCK_CLOEXEC, 0);
 	e = c->fd < 0 || connect(c->fd, ai->ai_addr, ai->ai_addrlen) ? -errno

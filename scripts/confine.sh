@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
 # confine.sh: sourced by run-test.sh.  The machine-level steps of memory
-# pressure (issue 10): memory cgroups, swap files, sysctls, the page cache.
+# pressure: memory cgroups, swap files, sysctls, the page cache.
 # Leaf functions: each takes what it needs as arguments and uses no
 # variable of the driver; the driver decides, records every change with
-# latency-machine first (DESIGN.md, contract 5) and orders the steps.
+# latency-machine first (doc/design.md, contract 5) and orders the steps.
 # Return status 0 on success; where a function explains a refusal, the
 # reason is printed on stdout.
 

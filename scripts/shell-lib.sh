@@ -4,7 +4,7 @@
 # by run-test.sh (latency-run-test) and latency-device-setup, which find it
 # beside themselves in the source tree, else where make install put it
 # (the path substituted at build time), or in LATENCY_TESTS_DATADIR.
-# Messages and exit statuses as in the C programs (STYLE.md): 1 failed,
+# Messages and exit statuses as in the C programs (doc/style.md): 1 failed,
 # 2 usage error, 3 unsupported here.  Leaf functions: they use their
 # arguments and $prog only, which sourcing sets to the script's name.
 

@@ -61,34 +61,43 @@ static int write_stream(int fd, struct rand *r, uint64_t size, char *buf,
  * directory would make root overwrite its target; O_NOFOLLOW covers the
  * symbolic ones).  Checked on the open descriptor, before any write.
  */
-static void refuse_foreign(int fd, const char *path)
+static int refuse_foreign(int fd, const char *path)
 {
 	struct stat st;
 
 	if (fstat(fd, &st))
-		die_errno(EXIT_RUN_FAILED, "cannot stat '%s'", path);
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot stat '%s'",
+				       path);
 	if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != geteuid())
-		die(EXIT_RUN_FAILED,
-		    "'%s' is not a regular file of ours with one link: "
-		    "refusing to overwrite it",
-		    path);
+		return error_ret(EXIT_RUN_FAILED,
+				 "'%s' is not a regular file of ours with one "
+				 "link: refusing to overwrite it",
+				 path);
+	return EXIT_OK;
 }
 
 int sb_prepare(const struct sb_opts *o)
 {
 	const char *path = o->targets[0];
 	uint64_t block = o->blocks[0];
-	char *buf = xmalloc(block);
 	struct rand r;
-	int fd, e;
+	char *buf;
+	int fd, e, status;
 
 	rand_seed(&r, o->seed);
 	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot create '%s'", path);
-	refuse_foreign(fd, path);
-	if (ftruncate(fd, 0))
-		die_errno(EXIT_RUN_FAILED, "cannot truncate '%s'", path);
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot create '%s'",
+				       path);
+	status = refuse_foreign(fd, path);
+	if (!status && ftruncate(fd, 0))
+		status = error_ret_errno(EXIT_RUN_FAILED,
+					 "cannot truncate '%s'", path);
+	if (status) {
+		(void)close(fd); /* nothing written */
+		return status;
+	}
+	buf = xmalloc(block);
 	e = write_stream(fd, &r, o->sizes[0], buf, block);
 	if (!e && fsync(fd))
 		e = -errno;
@@ -96,10 +105,11 @@ int sb_prepare(const struct sb_opts *o)
 		e = -errno;
 	free(buf);
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'", path);
+		return error_ret_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
+				     path);
 	if (o->verbose)
-		fprintf(stderr, "%s: wrote %llu bytes to '%s'\n", progname(),
-			(unsigned long long)o->sizes[0], path);
+		inform("wrote %llu bytes to '%s'",
+		       (unsigned long long)o->sizes[0], path);
 	return EXIT_OK;
 }
 
@@ -110,8 +120,8 @@ static char *tree_name(struct rand *r, char prefix)
 			 (unsigned long long)(rand_next(r) >> 16));
 }
 
-static void make_file(int dirfd, const char *dir, const char *name,
-		      const struct sb_opts *o, struct rand *r, char *buf)
+static int make_file(int dirfd, const char *dir, const char *name,
+		     const struct sb_opts *o, struct rand *r, char *buf)
 {
 	int fd = openat(dirfd, name,
 			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -119,66 +129,83 @@ static void make_file(int dirfd, const char *dir, const char *name,
 	int e;
 
 	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot create '%s/%s'", dir, name);
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot create '%s/%s'",
+				       dir, name);
 	e = write_stream(fd, r, o->tree_file_bytes, buf, 1 << 20);
 	if (close(fd) && !e)
 		e = -errno;
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s/%s'", dir, name);
+		return error_ret_err(EXIT_RUN_FAILED, -e,
+				     "cannot write '%s/%s'", dir, name);
+	return EXIT_OK;
+}
+
+/* The next subdirectory of the tree TOPFD (TOP) as *DIRFD, named in *DIR. */
+static int next_dir(int topfd, const char *top, struct rand *names, int *dirfd,
+		    char **dir)
+{
+	char *sub = tree_name(names, 'd');
+	int status = EXIT_OK;
+
+	if (*dirfd >= 0)
+		(void)close(*dirfd); /* a directory */
+	*dirfd = -1;
+	free(*dir);
+	*dir = xasprintf("%s/%s", top, sub);
+	if (mkdirat(topfd, sub, 0755))
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot create '%s'",
+					 *dir);
+	else if ((*dirfd = openat(topfd, sub,
+				  O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					  O_CLOEXEC)) < 0)
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot open '%s'",
+					 *dir);
+	free(sub);
+	return status;
 }
 
 int sb_make_tree(const struct sb_opts *o)
 {
 	const char *top = o->targets[0];
-	char *buf = xmalloc(1 << 20);
 	struct rand names, data;
+	int topfd, dirfd = -1, status = EXIT_OK;
+	char *dir = NULL, *buf;
 	uint64_t i;
-	int topfd, dirfd = -1;
-	char *dir = NULL;
 
 	rand_seed(&names, o->seed);
 	rand_seed_stream(&data, o->seed, 1);
 	if (mkdir(top, 0755) && errno != EEXIST)
-		die_errno(EXIT_RUN_FAILED, "cannot create '%s'", top);
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot create '%s'",
+				       top);
 	topfd = open(top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (topfd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", top);
-	for (i = 0; i < o->tree_files; i++) {
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot open '%s'",
+				       top);
+	buf = xmalloc(1 << 20);
+	for (i = 0; !status && i < o->tree_files; i++) {
 		char *name;
 
 		if (i % TREE_FANOUT == 0) {
-			char *sub = tree_name(&names, 'd');
-
-			if (dirfd >= 0)
-				(void)close(dirfd); /* a directory */
-			free(dir);
-			dir = xasprintf("%s/%s", top, sub);
-			if (mkdirat(topfd, sub, 0755))
-				die_errno(EXIT_RUN_FAILED, "cannot create '%s'",
-					  dir);
-			dirfd = openat(topfd, sub,
-				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					       O_CLOEXEC);
-			if (dirfd < 0)
-				die_errno(EXIT_RUN_FAILED, "cannot open '%s'",
-					  dir);
-			free(sub);
+			status = next_dir(topfd, top, &names, &dirfd, &dir);
+			if (status)
+				break;
 		}
 		name = tree_name(&names, 'f');
-		make_file(dirfd, dir, name, o, &data, buf);
+		status = make_file(dirfd, dir, name, o, &data, buf);
 		free(name);
 	}
 	/* Every file, directory and the tree's metadata on the disk. */
-	if (syncfs(topfd))
-		die_errno(EXIT_RUN_FAILED, "cannot sync '%s'", top);
+	if (!status && syncfs(topfd))
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot sync '%s'",
+					 top);
 	if (dirfd >= 0)
-		(void)close(dirfd);
-	(void)close(topfd);
+		(void)close(dirfd); /* a directory */
+	(void)close(topfd);	    /* a directory */
 	free(dir);
 	free(buf);
-	if (o->verbose)
-		fprintf(stderr, "%s: wrote %llu files of %llu bytes in '%s'\n",
-			progname(), (unsigned long long)o->tree_files,
-			(unsigned long long)o->tree_file_bytes, top);
-	return EXIT_OK;
+	if (!status && o->verbose)
+		inform("wrote %llu files of %llu bytes in '%s'",
+		       (unsigned long long)o->tree_files,
+		       (unsigned long long)o->tree_file_bytes, top);
+	return status;
 }

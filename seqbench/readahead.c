@@ -8,12 +8,13 @@
  * sets all of them, so that a row means one setting however the storage is
  * stacked, and reports the first (the one the reads use).
  *
- * Every change goes through the machine-state record (DESIGN.md contract
- * 5): the old value is recorded with `latency-machine record readahead
- * MAJ:MIN KB` before it is written, so that a crash is undone by the next
- * run or by `seqbench --restore`.  Run by the driver (LATENCY_MACHINE_OWNER
- * set), the entries join the driver's record; standalone, seqbench begins
- * a record of its own and removes it when it has put everything back.
+ * Every change goes through the machine-state record (doc/design.md,
+ * contract 5): the old value is recorded with `latency-machine record
+ * readahead MAJ:MIN KB` before it is written, so that a crash is undone by
+ * the next run or by `seqbench --restore`.  Run by the driver
+ * (LATENCY_MACHINE_OWNER set), the entries join the driver's record;
+ * standalone, seqbench begins a record of its own and removes it when it has
+ * put everything back.
  */
 #include <config.h>
 
@@ -30,6 +31,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/parse.h"
 #include "lib/spawn.h"
 #include "lib/xalloc.h"
@@ -74,7 +76,7 @@ static int add_dev(struct sb_ra *ra, const char *dir, int depth)
 	char *real = realpath(dir, NULL), *path, buf[32], *slash;
 	struct sb_ra_dev d;
 	struct dirent *de;
-	unsigned maj, min;
+	uint32_t maj, min;
 	size_t i;
 	DIR *dp;
 	int r = 0;
@@ -91,8 +93,8 @@ static int add_dev(struct sb_ra *ra, const char *dir, int depth)
 	path = xasprintf("%s/dev", real);
 	r = read_text(path, buf, sizeof(buf));
 	free(path);
-	if (!r && sscanf(buf, "%u:%u", &maj, &min) != 2)
-		r = -EINVAL;
+	if (!r)
+		r = kparse_dev(buf, strlen(buf), &maj, &min);
 	for (i = 0; !r && i < ra->n; i++)
 		if (ra->dev[i].major == maj && ra->dev[i].minor == min)
 			goto out; /* reached twice through slaves: once is enough */
@@ -305,10 +307,9 @@ int sb_ra_restore(struct sb_ra *ra, int verbose, struct sb_error *err)
 		}
 		ra->dev[i].changed = false;
 		if (verbose)
-			fprintf(stderr,
-				"%s: readahead of %s back to %llu KiB\n",
-				progname(), ra->dev[i].name,
-				(unsigned long long)ra->dev[i].old_kb);
+			inform("readahead of %s back to %llu KiB",
+			       ra->dev[i].name,
+			       (unsigned long long)ra->dev[i].old_kb);
 	}
 	if (!ret && ra->own_record) {
 		char owner[32], *args[] = { "restore", owner, NULL };
@@ -332,6 +333,7 @@ int sb_ra_restore_machine(void)
 	int r = machine(args, false);
 
 	if (r < 0)
-		die_err(EXIT_UNSUPPORTED, -r, "cannot run latency-machine");
+		return error_ret_err(EXIT_UNSUPPORTED, -r,
+				     "cannot run latency-machine");
 	return r;
 }

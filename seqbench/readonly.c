@@ -453,8 +453,7 @@ static int run_one(struct sb_run_state *st, struct sb_result *x, bool first)
 	if (make_cold(&rd))
 		return -1;
 	x->size = x->file_bytes = rd.size;
-	if (posix_memalign((void **)&rd.buf, 4096, x->block))
-		die(EXIT_RUN_FAILED, "out of memory");
+	rd.buf = xaligned_alloc(4096, x->block);
 	progress_init(&rd.prog, o->progress_bytes ? 1 : -1, progname());
 	rd.next_line = o->progress_bytes;
 
@@ -503,14 +502,12 @@ size_t sb_read_only(struct sb_run_state *st, struct sb_result *res)
 						? (int64_t)o->readaheads[k]
 						: -1;
 				if (o->verbose)
-					fprintf(stderr,
-						"%s: %s of '%s', block %llu, "
-						"run %llu\n",
-						progname(),
-						sb_phase_key(o->ro_phase),
-						o->targets[0],
-						(unsigned long long)x->block,
-						(unsigned long long)run);
+					inform("%s of '%s', block %llu, run "
+					       "%llu",
+					       sb_phase_key(o->ro_phase),
+					       o->targets[0],
+					       (unsigned long long)x->block,
+					       (unsigned long long)run);
 				stop = run_one(st, x, n == 1) != 0;
 			}
 	}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * seqbench's machine-readable reports: JSON and CSV carry every figure
- * (contract 4), one entry per run and phase, and the summary over runs;
- * terse prints tiotest -T lines.  The tables are report.c's.
+ * (doc/design.md, contract 4), one entry per run and phase, and the summary
+ * over runs; terse prints tiotest -T lines.  The tables are report.c's.
  */
 #include <config.h>
 

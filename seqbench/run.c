@@ -14,6 +14,7 @@
 #include <sys/random.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/sig.h"
@@ -26,17 +27,15 @@
 /* MemTotal in bytes, or 256 MiB when unknown (tiobench.pl's fallback). */
 uint64_t sb_mem_total(void)
 {
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "r");
+	char buf[16384];
+	ssize_t n = read_small_file("/proc/meminfo", buf, sizeof(buf));
+	uint64_t kib;
+	bool kb;
 
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "MemTotal: %llu kB", &kib) == 1)
-				break;
-		fclose(f);
-	}
-	return kib ? kib * 1024 : 256ULL << 20;
+	if (n < 0 || kparse_colon_find(buf, (size_t)n, "MemTotal", &kib, &kb) ||
+	    !kb || !kib || kib > UINT64_MAX / 1024)
+		return 256ULL << 20;
+	return kib * 1024;
 }
 
 /* Notes the report carries about what it measured. */
@@ -121,18 +120,14 @@ static size_t run_all(struct sb_run_state *st, struct sb_result *res)
 					if (!x->rand_ops)
 						x->rand_ops = 1;
 					if (o->verbose)
-						fprintf(stderr,
-							"%s: size %llu, block "
-							"%llu, threads %llu, "
-							"run %llu\n",
-							progname(),
-							(unsigned long long)
-								x->size,
-							(unsigned long long)
-								x->block,
-							(unsigned long long)thr,
-							(unsigned long long)
-								run);
+						inform("size %llu, block %llu, "
+						       "threads %llu, run %llu",
+						       (unsigned long long)
+							       x->size,
+						       (unsigned long long)
+							       x->block,
+						       (unsigned long long)thr,
+						       (unsigned long long)run);
 					if (sb_run(st, x))
 						return n;
 				}
@@ -140,7 +135,7 @@ static size_t run_all(struct sb_run_state *st, struct sb_result *res)
 }
 
 /* The file-name generator, from the kernel's random pool. */
-static void seed_names(struct rand *r)
+static int seed_names(struct rand *r)
 {
 	uint64_t seed;
 	ssize_t n;
@@ -149,11 +144,14 @@ static void seed_names(struct rand *r)
 		n = getrandom(&seed, sizeof(seed), 0);
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)sizeof(seed))
-		die_errno(EXIT_RUN_FAILED,
-			  "cannot get random bytes for the file names");
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot get random bytes for the file "
+				       "names");
 	rand_seed(r, seed);
+	return EXIT_OK;
 }
 
+/* The report to -o FILE or stdout: 0, or the exit status, said. */
 static int write_report(const struct sb_opts *o, struct sb_report *rep)
 {
 	const char *path = o->output ? o->output : "-";
@@ -162,13 +160,17 @@ static int write_report(const struct sb_opts *o, struct sb_report *rep)
 
 	e = atomic_open(&af, path);
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'", path);
+		return error_ret_err(EXIT_RUN_FAILED, -e, "cannot create '%s'",
+				     path);
 	e = sb_report_write(af.f, rep);
-	if (e) {
+	if (e)
 		atomic_abort(&af);
-		return e;
-	}
-	return atomic_commit(&af);
+	else
+		e = atomic_commit(&af);
+	if (e)
+		return error_ret_err(EXIT_RUN_FAILED, -e,
+				     "cannot write the report");
+	return EXIT_OK;
 }
 
 /* Everything a benchmark allocated: results, their histograms, notes. */
@@ -198,7 +200,8 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 	int e, status = EXIT_OK;
 
 	if (sig_stop_install())
-		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot install signal handlers");
 	run_info_init(&ri, "seqbench", argc, argv);
 	ri.has_seed = true;
 	ri.seed = o->seed;
@@ -207,13 +210,16 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	st.o = o;
 	st.error.thread = -1;
-	seed_names(&st.names);
+	e = seed_names(&st.names);
+	if (e)
+		return e;
 	/* The way -o writes: never through a link planted at the name. */
 	if (o->dump_offsets) {
 		e = atomic_open(&dump, o->dump_offsets);
 		if (e)
-			die_err(EXIT_RUN_FAILED, -e, "cannot create '%s'",
-				o->dump_offsets);
+			return error_ret_err(EXIT_RUN_FAILED, -e,
+					     "cannot create '%s'",
+					     o->dump_offsets);
 		st.dump = dump.f;
 	}
 	if (o->mode == SB_MODE_READ_ONLY) {
@@ -226,13 +232,14 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 		n_done = run_all(&st, res);
 	}
 	ri.end_real_ns = real_ns();
+	/* What was measured is still reported; the status says 1. */
 	if (st.dump && (e = atomic_commit(&dump)))
-		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
-			o->dump_offsets);
+		status = error_ret_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
+				       o->dump_offsets);
 
 	if (st.error.err) {
 		err_msg = error_text(&st.error);
-		fprintf(stderr, "%s: %s\n", progname(), err_msg);
+		inform("%s", err_msg);
 		status = EXIT_RUN_FAILED;
 	}
 	if (st.interrupted)
@@ -250,7 +257,7 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 	rep.n_notes = n_notes;
 	e = write_report(o, &rep);
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot write the report");
+		status = e;
 	results_free(res, n_done, notes, n_notes);
 	free(err_msg);
 	return status;

@@ -469,6 +469,7 @@ static void check_read_only(struct cli *cl)
 	struct sb_opts *o = cl->o;
 	const char *t = one_target(cl);
 	struct stat st;
+	int status;
 
 	if (o->n_threads > 1 || (o->n_threads && o->threads[0] != 1))
 		usage_error("--read-only reads with one thread");
@@ -484,7 +485,9 @@ static void check_read_only(struct cli *cl)
 		usage_error("--direct reads a file or a device, not a tree");
 	if (S_ISBLK(st.st_mode)) {
 		o->ro_device = true;
-		sb_check_read_device(t, st.st_rdev);
+		status = sb_check_read_device(t, st.st_rdev);
+		if (status)
+			exit(status);
 	} else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
 		die(EXIT_RUN_FAILED,
 		    "cannot read '%s': neither a file, a block device nor a "
@@ -549,11 +552,15 @@ static void check_make(struct cli *cl)
 
 static void check_bench(struct sb_opts *o)
 {
+	int status;
+
 	if (o->nofrag && o->time_ns)
 		usage_error("--nofrag and --time cannot be combined");
 	set_defaults(o);
 	check_geometry(o);
-	sb_check_targets(o);
+	status = sb_check_targets(o);
+	if (status)
+		exit(status);
 	check_drop_caches(o, "--drop-caches needs root");
 }
 

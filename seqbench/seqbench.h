@@ -197,11 +197,12 @@ const char *sb_phase_title(enum sb_phase p);
 
 /* device.c */
 /*
- * Check every target before any IO (dies on a bad one): directories are
- * opened (O->target_fds), block devices must be named in --yes-destroy,
- * unused and big enough; sets O->raw.
+ * Check every target before any IO: directories are opened
+ * (O->target_fds), block devices must be named in --yes-destroy, unused
+ * and big enough; sets O->raw.  Returns 0, or the exit status after saying
+ * what is wrong (usage errors exit 2 at once, as option parsing does).
  */
-void sb_check_targets(struct sb_opts *o);
+int sb_check_targets(struct sb_opts *o);
 /* Close what sb_check_targets() opened. */
 void sb_close_targets(const struct sb_opts *o);
 
@@ -215,11 +216,11 @@ uint64_t sb_mem_total(void);
 int sb_benchmark(const struct sb_opts *o, int argc, char **argv);
 
 /*
- * A check of a block device that a read-only run reads: dies (status 1)
- * when it, a partition of it or a device stacked on it is mounted
- * read-write, or when one of them is used as swap.
+ * A check of a block device that a read-only run reads: refused (status
+ * 1, said) when it, a partition of it or a device stacked on it is mounted
+ * read-write, or when one of them is used as swap; else 0.
  */
-void sb_check_read_device(const char *path, dev_t dev);
+int sb_check_read_device(const char *path, dev_t dev);
 /* $LATENCY_PROC and $LATENCY_SYS, or /proc and /sys. */
 const char *sb_proc_root(void);
 const char *sb_sys_root(void);

@@ -607,8 +607,7 @@ static int create_file(struct sb_job *j, struct sb_thread *t)
 		return -1;
 	}
 	if (o->verbose)
-		fprintf(stderr, "%s: thread %u: file '%s'\n", progname(),
-			t->idx, t->path);
+		inform("thread %u: file '%s'", t->idx, t->path);
 	return 0;
 }
 
@@ -633,8 +632,7 @@ static void setup_threads(struct sb_job *j, const struct sb_result *res)
 			t->path = xstrdup(o->targets[tg]);
 			t->base = per_target[tg]++ * res->file_bytes;
 		}
-		if (posix_memalign(&t->buf, 4096, j->block))
-			die(EXIT_RUN_FAILED, "out of memory");
+		t->buf = xaligned_alloc(4096, j->block);
 		/* Incompressible data, the same in every run. */
 		for (k = 0; k + 8 <= j->block; k += 8) {
 			uint64_t v = rand_next(&r);
@@ -704,8 +702,7 @@ int sb_run(struct sb_run_state *st, struct sb_result *res)
 		pthread_cond_init(&j.cond, &ca);
 		pthread_condattr_destroy(&ca);
 	}
-	if (posix_memalign((void **)&j.t, 64, n * sizeof(*j.t)))
-		die(EXIT_RUN_FAILED, "out of memory");
+	j.t = xaligned_alloc(64, n * sizeof(*j.t));
 	memset(j.t, 0, n * sizeof(*j.t));
 	setup_threads(&j, res);
 	if (st->dump)

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The --stamp line stamper.  A line is stamped when it is complete, because
- * contract 1 stamps the moment a unit of work completed; until then it is
- * held (up to STAMP_HOLD_MAX bytes, after which it is written with the stamp
- * of that moment and its rest passes through unstamped).  A CR at the end
- * of a read is held too, since only the next byte tells whether it ends a
- * progress-bar line or starts a CR LF.  Everything one read completes goes
- * out in one write, so a stamped line is never split by our own writes.
+ * a progress line (doc/design.md, contract 1) is stamped the moment a unit
+ * of work completed; until then it is held (up to STAMP_HOLD_MAX bytes, after
+ * which it is written with the stamp of that moment and its rest passes
+ * through unstamped).  A CR at the end of a read is held too, since only the
+ * next byte tells whether it ends a progress-bar line or starts a CR LF.
+ * Everything one read completes goes out in one write, so a stamped line is
+ * never split by our own writes.
  */
 #include <config.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: the monitors' parsers of the kernel's text formats
- * (monitors/kparse), each run on the input as a whole and on each of its
+ * libFuzzer target: the suite's parsers of the kernel's text formats
+ * (lib/kparse), each run on the input as a whole and on each of its
  * lines, from a heap copy of exactly the input's size so a read past the
  * end is an ASan report.  Beyond "no crash" it checks invariants: every
  * pointer a parser returns lies inside its input, a parsed number prints
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monitors/kparse.h"
+#include "lib/kparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -61,9 +61,11 @@ static void numbers(const char *s, size_t n)
 
 static void one_line(const char *s, size_t n)
 {
+	struct kparse_mountinfo mi;
 	struct kparse_syslog sl;
 	struct kparse_trace t;
 	struct kparse_kmsg k;
+	struct kparse_zone z;
 	const char *key;
 	size_t klen;
 	uint64_t v;
@@ -85,6 +87,16 @@ static void one_line(const char *s, size_t n)
 		(void)kparse_trace_field(t.fields, t.fields_len, "pause", &iv);
 	}
 	(void)kparse_trace_field(s, n, "usect_delayed", &iv);
+	if (!kparse_word(s, n, 1, &key, &klen))
+		CHECK(inside(s, n, key, klen) && klen);
+	if (!kparse_zone_line(s, n, &z) && z.kind != KPARSE_ZONE_OTHER &&
+	    z.kind != KPARSE_ZONE_PROTECTION)
+		CHECK(inside(s, n, z.name, z.name_len) && z.name_len);
+	if (!kparse_mountinfo(s, n, &mi)) {
+		CHECK(inside(s, n, mi.root, mi.root_len));
+		CHECK(inside(s, n, mi.point, mi.point_len));
+		CHECK(inside(s, n, mi.super, mi.super_len));
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -104,6 +116,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)kparse_psi(buf, size, &psi);
 	(void)kparse_pid_stat(buf, size, &a, &b);
 	(void)kparse_status_kb(buf, size, "VmSwap", &a);
+	{
+		uint32_t ma, mi;
+		bool kb;
+		char st;
+
+		(void)kparse_colon_find(buf, size, "MemTotal", &a, &kb);
+		(void)kparse_pid_start(buf, size, &st, NULL, &a);
+		(void)kparse_dev(buf, size, &ma, &mi);
+		(void)kparse_hex_file(buf, size, &a);
+	}
 	one_line(buf, size);
 	while (kparse_line(buf, size, &pos, &line, &n)) {
 		CHECK(inside(buf, size, line, n) && !memchr(line, '\n', n));

@@ -43,11 +43,6 @@ same_files() {
 	done
 }
 
-# json_num FILE KEY: the number KEY holds in a pretty JSON summary.
-json_num() {
-	sed -n "s/^  \"$2\": \([0-9.]*\),*$/\1/p" "$1"
-}
-
 # raw PORT IN OUT: send the bytes of IN to the server, save its answer.
 raw() {
 	timeout 10 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" &&

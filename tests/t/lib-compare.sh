@@ -29,9 +29,9 @@ csv_get() {
 }
 
 # The member KEY of the change object in the JSON report FILE (with one
-# label compared to the baseline), as written: 0.25, true, null, "runs".
-json_get() {
-	sed -n "s/^        \"$1\": \(.*\)\$/\1/p" "$2" | sed "s/,\$//"
+# label compared to the baseline), as JSON: 0.25, true, null, "runs".
+change_get() {
+	json_get "$2" ".results[1].change.$1 | tojson"
 }
 
 # Succeed when A and B differ by at most TOL.

@@ -55,7 +55,5 @@ git_figures() {
 		awk '{ n += $1 } END { print n + 0 }' >bytes
 }
 
-# json_field NAME FILE: the value of the top-level number NAME in FILE.
-json_field() {
-	sed -n "s/.*\"$1\":\\([0-9.e+-]*\\).*/\\1/p" "$2"
-}
+# The members of each iterations[] entry of the JSON result, in order.
+iteration_keys='elapsed_s commits interrupted start_mono_s end_mono_s majflt minflt user_s sys_s lines runq_s'

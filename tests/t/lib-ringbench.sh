@@ -3,11 +3,6 @@
 # background.
 # shellcheck shell=sh disable=SC2154
 
-# jqf FILE FILTER: one jq result, raw.
-jqf() {
-	jq -r "$2" "$1"
-}
-
 # start_server NAME [OPTION...]: ringbench rr --listen in the background on
 # a free 127.0.0.1 port; its port in $port, pid in NAME.pid, stderr in
 # NAME.err, report (JSON) in NAME.json.

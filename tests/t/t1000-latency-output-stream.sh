@@ -27,7 +27,7 @@ test_expect_success 'columns are 16, 8 and 10 wide as in perl %16.4f %8.4f %10.4
 	test_cmp expect-w w
 '
 
-test_expect_success 'CR ends a line, CR LF is one line end, last line needs none' '
+test_expect_success JQ 'CR ends a line, CR LF is one line end, last line needs none' '
 	printf "100.0 a\r100.25 b\r\n100.5 c\n\n100.75 d" >in &&
 	latency-output --epoch-offset 0 --format json <in >out 2>err &&
 	cat >expect <<-\EOT &&
@@ -41,9 +41,9 @@ test_expect_success 'CR ends a line, CR LF is one line end, last line needs none
 	echo "        100.7500   0.7500     0.2500 -- 100.75 d" >expect-last &&
 	test_cmp expect-last last &&
 	test_line_count = 5 out &&
-	grep "\"lines\": 5," err &&
-	grep "\"empty\": 1," err &&
-	grep "\"gaps\": 3," err
+	test_json err .lines 5 &&
+	test_json err .malformed.empty 1 &&
+	test_json err .gaps 3
 '
 
 test_expect_success '--decimals widens every column' '
@@ -62,7 +62,7 @@ test_expect_success '--decimals widens every column' '
 	test_cmp expect0 out0
 '
 
-test_expect_success '--start: seconds into test and the first gap count from it' '
+test_expect_success JQ '--start: seconds into test and the first gap count from it' '
 	printf "%s\n" "100.0 w" "101.0 w" >in &&
 	latency-output --epoch-offset 0 --start 99.5 --format json <in >out 2>err &&
 	cat >expect <<-\EOT &&
@@ -70,8 +70,8 @@ test_expect_success '--start: seconds into test and the first gap count from it'
 	        101.0000   1.5000     1.0000 -- 101.0 w
 	EOT
 	test_cmp expect out &&
-	grep "\"gaps\": 2," err &&
-	grep "\"max_s\": 1.000000000," err
+	test_json err .gaps 2 &&
+	test_json err .max_s 1
 '
 
 test_expect_success 'lines without a timestamp are stamped on arrival' '

@@ -24,24 +24,28 @@ test_expect_success 'the gap column is per group' '
 	test_cmp expect out
 '
 
-test_expect_success 'JSON: per-value groups and the overall figures' '
+test_expect_success JQ 'JSON: per-value groups and the overall figures' '
 	latency-output --by thread --stall 1500ms --format json \
 		--report rep.json <in >out &&
-	grep "^  \"by\": \"thread\",$" rep.json &&
-	grep "^  \"gaps\": 4,$" rep.json &&
-	grep "^  \"max_s\": 2.000000000,$" rep.json &&
-	grep "^  \"stall_count\": 1,$" rep.json &&
-	tr -d " \n" <rep.json >flat &&
-	grep -F "{\"value\":\"1\",\"lines\":4,\"gaps\":3,\"mean_s\":1,\"stddev_s\":0,\"p50_s\":1.000000000," flat &&
-	grep -F "{\"value\":\"2\",\"lines\":2,\"gaps\":1,\"mean_s\":2,\"stddev_s\":0,\"p50_s\":2.000000000," flat &&
-	grep -F "{\"value\":null,\"lines\":1,\"gaps\":0," flat
+	test_json rep.json .by thread &&
+	test_json rep.json .gaps 4 &&
+	test_json rep.json .max_s 2 &&
+	test_json rep.json .stall_count 1 &&
+	json_get rep.json ".groups[] | [.value, .lines, .gaps, .mean_s,
+		.stddev_s, .p50_s] | tojson" >got &&
+	cat >expect <<-\EOT &&
+	["1",4,3,1,0,1]
+	["2",2,1,2,0,2]
+	[null,1,0,0,0,0]
+	EOT
+	test_cmp expect got
 '
 
-test_expect_success 'without --by the same lines are one series' '
+test_expect_success JQ 'without --by the same lines are one series' '
 	latency-output --format json --report rep.json <in >out &&
-	grep "^  \"gaps\": 6,$" rep.json &&
-	grep "^  \"max_s\": 1.000000000,$" rep.json &&
-	! grep "\"groups\"" rep.json
+	test_json rep.json .gaps 6 &&
+	test_json rep.json .max_s 1 &&
+	test_json rep.json "has(\"groups\")" false
 '
 
 test_expect_success 'text and CSV reports list every value' '
@@ -57,13 +61,13 @@ test_expect_success 'text and CSV reports list every value' '
 	grep "^all,7,4," rep.csv
 '
 
-test_expect_success 'a backwards line is judged within its own group' '
+test_expect_success JQ 'a backwards line is judged within its own group' '
 	printf "%s\n" "10.0 w thread=1" "11.0 w thread=2" "10.5 w thread=1" \
 		"10.9 w thread=2" >in2 &&
 	latency-output --by thread --format json --report rep.json <in2 >out &&
-	grep "^    \"backwards\": 1,$" rep.json &&
-	grep "^  \"gaps\": 1,$" rep.json &&
-	grep "^  \"max_s\": 0.500000000,$" rep.json
+	test_json rep.json .malformed.backwards 1 &&
+	test_json rep.json .gaps 1 &&
+	test_json rep.json .max_s 0.5
 '
 
 test_done

@@ -17,14 +17,14 @@ test_expect_success 'setup: a live run with its series and report' '
 	test_line_count = 2000 series
 '
 
-test_expect_success 'the series gives the same report, to the nanosecond' '
+test_expect_success JQ 'the series gives the same report, to the nanosecond' '
 	latency-output --from series --by thread --format json \
 		--report again.json >out &&
 	! test -s out &&
 	strip_run live.json >expect &&
 	strip_run again.json >actual &&
 	test_cmp expect actual &&
-	grep "^  \"source\": \"series\",$" again.json
+	test_json again.json .source series
 '
 
 test_expect_success 'the raw progress log gives it too, and so does stdin' '
@@ -36,7 +36,7 @@ test_expect_success 'the raw progress log gives it too, and so does stdin' '
 	test_cmp expect actual
 '
 
-test_expect_success 'lines stamped on arrival are timed by the epoch column' '
+test_expect_success JQ 'lines stamped on arrival are timed by the epoch column' '
 	cat >saved <<-\EOT &&
 	 1700000000.0000   0.0000     0.0000 -- start
 	 1700000000.2500   0.2500     0.2500 -- copying
@@ -44,18 +44,18 @@ test_expect_success 'lines stamped on arrival are timed by the epoch column' '
 	 1700000002.0000   2.0000     0.2500 -- done
 	EOT
 	latency-output --from saved --format json --report rep.json &&
-	grep "^  \"lines\": 4,$" rep.json &&
-	grep "^  \"gaps\": 2,$" rep.json &&
-	grep "^  \"max_s\": 1.750000000,$" rep.json &&
-	grep "^    \"empty\": 1,$" rep.json
+	test_json rep.json .lines 4 &&
+	test_json rep.json .gaps 2 &&
+	test_json rep.json .max_s 1.75 &&
+	test_json rep.json .malformed.empty 1
 '
 
-test_expect_success 'a raw line without a timestamp has no time: counted' '
+test_expect_success JQ 'a raw line without a timestamp has no time: counted' '
 	printf "%s\n" "starting" "1.0 w" "2.0 w" >raw &&
 	latency-output --from raw --format json --report rep.json &&
-	grep "^    \"no_time\": 1$" rep.json &&
-	grep "^  \"malformed_lines\": 1,$" rep.json &&
-	grep "^  \"gaps\": 1,$" rep.json
+	test_json rep.json .malformed.no_time 1 &&
+	test_json rep.json .malformed_lines 1 &&
+	test_json rep.json .gaps 1
 '
 
 test_expect_success 'a missing file is an error; --start does not go with it' '

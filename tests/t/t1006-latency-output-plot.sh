@@ -51,7 +51,7 @@ test_expect_success GNUPLOT '--by plots one series per value' '
 	test -s plots/q-latency.png
 '
 
-# Issue 12: the 1-2-5 buckets drew 100 ms and 199 ms gaps as one bar.
+# The 1-2-5 buckets of format 1 drew 100 ms and 199 ms gaps as one bar.
 test_expect_success 'the histogram plot has R10 bars: 100 ms and 199 ms apart' '
 	printf "%s w\n" 100.000000000 100.100000000 100.200000000 \
 		100.300000000 100.499000000 100.698000000 >r10 &&
@@ -67,7 +67,7 @@ test_expect_success 'the histogram plot has R10 bars: 100 ms and 199 ms apart' '
 	test_cmp expect plots/r10-hist.dat
 '
 
-# Issue 12: bars drawn from above 0 made 8 beside 36 look like 1 to 10.
+# Bars drawn from above 0 made 8 beside 36 look like 1 to 10.
 test_expect_success 'every bar chart starts at 0' '
 	grep -c -x "set yrange \[0:\*\]" plots/p-hist.gp >n &&
 	echo 4 >expect && test_cmp expect n &&
@@ -75,7 +75,7 @@ test_expect_success 'every bar chart starts at 0' '
 	grep -x "set xrange \[\*:\*\]" plots/p-latency.gp
 '
 
-# Issue 12: gnuplot warned "empty y range" on stderr for one bucket, one
+# gnuplot warned "empty y range" on stderr for one bucket, one
 # point or gaps of 0, and run-test.sh kept that in *.latency-output.err.
 test_expect_success 'few points: the ranges are never one value' '
 	awk "BEGIN { for (i = 1; i <= 5; i++)

@@ -28,21 +28,21 @@ stop_with() {
 	return 0
 }
 
-test_expect_success 'SIGINT: partial report marked interrupted, exit 130' '
+test_expect_success JQ 'SIGINT: partial report marked interrupted, exit 130' '
 	stop_with INT 3 --format json &&
 	test $status = 130 &&
 	test_line_count = 3 out &&
-	grep "^  \"interrupted\": true,$" err &&
-	grep "^  \"signal\": 2,$" err &&
-	grep "^  \"gaps\": 2,$" err &&
-	grep "^  \"max_s\": 1.500000000,$" err
+	test_json err .interrupted true &&
+	test_json err .signal 2 &&
+	test_json err .gaps 2 &&
+	test_json err .max_s 1.5
 '
 
-test_expect_success 'SIGTERM: the same with exit 143' '
+test_expect_success JQ 'SIGTERM: the same with exit 143' '
 	stop_with TERM 3 --format json &&
 	test $status = 143 &&
-	grep "^  \"interrupted\": true,$" err &&
-	grep "^  \"gaps\": 2,$" err
+	test_json err .interrupted true &&
+	test_json err .gaps 2
 '
 
 test_expect_success 'the text report says it was interrupted' '

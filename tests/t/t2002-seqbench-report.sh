@@ -27,7 +27,7 @@ test_expect_success 'tiobench 0.3.3 parsers: the row right after each title' '
 		grep -A1 "^$t$" out >sec &&
 		sed -n 2p sec >row &&
 		grep -q "^6\.1\.0-fixture  *256  *65536  *4 " row ||
-			test_fail "no row after $t"
+			test_fail "no row after $t" || return 1
 	done
 '
 
@@ -95,10 +95,10 @@ test_expect_success 'csv: a header and one row per phase' '
 	grep -q ",262144,4096,2,1,seq_read,1,64,262144," csv
 '
 
-test_expect_success '--output writes the report to a file' '
+test_expect_success JQ '--output writes the report to a file' '
 	seqbench -t 1 -b 4k -s 64k -r 2 -d . --json -o r.json >out &&
 	! test -s out &&
-	grep -q "\"program\": \"seqbench\"" r.json
+	test_json r.json .program seqbench
 '
 
 test_done

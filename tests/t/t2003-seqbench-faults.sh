@@ -14,28 +14,29 @@ test_expect_success ROOT 'set up a 1 MiB tmpfs' '
 	mount -t tmpfs -o size=1m seqbench-small small
 '
 
-test_expect_success ROOT 'ENOSPC: stop, report what was measured, exit 1' '
+test_expect_success ROOT,JQ 'ENOSPC: stop, report what was measured, exit 1' '
 	test_expect_code 1 seqbench -t 2 -b 4k -s 4M -r 8 -d small --json \
 		>full.json 2>err &&
 	test_line_count -eq 1 err &&
 	grep -q "^seqbench: thread [01]: pwrite of 4096 bytes at offset [0-9]* of .small/seqbench\.[0-9a-f]\{16\}. failed: No space left on device$" err &&
-	grep -q "\"incomplete\": true," full.json &&
-	grep -q "\"error\": \"thread [01]: pwrite .*No space left on device\"" full.json &&
-	grep -q "\"seq_write\": {" full.json &&
-	grep -q "\"complete\": false," full.json &&
-	! grep -q "\"rand_write\": {" full.json
+	test_json full.json .incomplete true &&
+	test_json full.json \
+		".error | test(\"^thread [01]: pwrite .*No space left on device\")" \
+		true &&
+	test_json full.json ".results[0].phases | keys | tojson" \
+		"[\"seq_write\"]" &&
+	test_json full.json .results[0].phases.seq_write.complete false
 '
 
-test_expect_success ROOT 'ENOSPC: the incomplete phase has no rate (null)' '
-	sed -n "/\"seq_write\": {/,/\"rate_mib_s\"/p" full.json >phase &&
-	grep -q "\"complete\": false,\$" phase &&
-	grep -q "\"rate_mib_s\": null,\$" phase &&
-	grep -q "\"incomplete_runs\": 1,\$" full.json
+test_expect_success ROOT,JQ 'ENOSPC: the incomplete phase has no rate (null)' '
+	test_json full.json .results[0].phases.seq_write.complete false &&
+	test_json full.json .results[0].phases.seq_write.rate_mib_s null &&
+	test_json full.json .summary[0].phases.seq_write.incomplete_runs 1
 '
 
-test_expect_success ROOT 'ENOSPC: latency-compare takes the result as partial' '
+test_expect_success ROOT,JQ 'ENOSPC: latency-compare takes the result as partial' '
 	latency-compare --format json full.json full.json >cmp.json &&
-	grep -q "\"partial\": true" cmp.json
+	test_json cmp.json "[.results[].partial] | tojson" "[true]"
 '
 
 test_expect_success ROOT 'ENOSPC: the table shows the write, marked incomplete' '
@@ -77,12 +78,13 @@ stop_run() {
 	echo $? >status
 }
 
-test_expect_success 'SIGINT: partial report marked interrupted, exit 130' '
+test_expect_success JQ 'SIGINT: partial report marked interrupted, exit 130' '
 	stop_run INT int.json -t 2 --json &&
 	echo 130 >expect && test_cmp expect status &&
-	grep -q "\"interrupted\": true," int.json &&
-	grep -q "\"incomplete\": true," int.json &&
-	grep -q "\"complete\": false," int.json &&
+	test_json int.json .interrupted true &&
+	test_json int.json .incomplete true &&
+	test_json int.json "[.results[].phases[].complete] | any(. == false)" \
+		true &&
 	ls >files &&
 	! grep -q "^seqbench\." files
 '

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck disable=SC2016,SC2034,SC1094,SC2154
 # (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
-test_description='seqbench: its files in a shared directory (issue 11)'
+test_description='seqbench: its files in a shared directory, where others may plant links'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 # Root following a link that another user planted in a sticky directory is

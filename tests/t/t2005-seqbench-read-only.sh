@@ -2,16 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck disable=SC2016,SC2034,SC1094,SC2154
 # (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
-test_description='seqbench: --read-only cold reads of a file and of a tree, --prepare, --make-tree (issue 13)'
+test_description='seqbench: --read-only cold reads of a file and of a tree, --prepare, --make-tree'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 command -v setpriv >/dev/null 2>&1 && test_have_prereq ROOT &&
 	test_set_prereq SETPRIV
-
-# The value of the first member KEY (a number or true/false/null) in FILE.
-json_num() {
-	sed -n "s/^ *\"$1\": \([^,]*\),*\$/\1/p" "$2" | head -n 1
-}
 
 test_expect_success '--make-tree: exactly N files of SIZE, nothing else' '
 	seqbench --make-tree 70:3k -d tree &&
@@ -98,25 +93,21 @@ test_expect_success 'the tree is read in find -type f order' '
 	test_cmp expect order
 '
 
-test_expect_success 'the bytes and files read are the tree exactly' '
+test_expect_success JQ 'the bytes and files read are the tree exactly' '
 	find walk -type f -printf "%s\n" | awk "{ s += \$1 } END { print s }" >expect &&
-	json_num bytes walk.json >got &&
+	json_get walk.json .results[0].phases.tree_read.bytes >got &&
 	test_cmp expect got &&
-	echo 42 >expect && json_num files walk.json >got && test_cmp expect got &&
-	echo true >expect && json_num complete walk.json >got &&
-	test_cmp expect got &&
-	grep -q "\"tree_read\": {" walk.json &&
-	grep -q "\"read_only\": true," walk.json &&
-	echo 10240 >expect && json_num block_bytes walk.json >got &&
-	test_cmp expect got
+	test_json walk.json .results[0].phases.tree_read.files 42 &&
+	test_json walk.json .results[0].phases.tree_read.complete true &&
+	test_json walk.json .read_only true &&
+	test_json walk.json .results[0].block_bytes 10240
 '
 
-test_expect_success 'a file shorter than one block: one read, bytes exact' '
+test_expect_success JQ 'a file shorter than one block: one read, bytes exact' '
 	printf "%0100d" 0 >short &&
 	seqbench --read-only --no-drop-caches -b 4k -d short --json >s.json &&
-	echo 100 >expect && json_num bytes s.json >got && test_cmp expect got &&
-	echo 1 >expect && json_num ops s.json >got && test_cmp expect got &&
-	grep -q "\"cold_read\": {" s.json
+	test_json s.json .results[0].phases.cold_read.bytes 100 &&
+	test_json s.json .results[0].phases.cold_read.ops 1
 '
 
 test_expect_success 'a cold read of a file: -b reads, -s cuts it' '
@@ -129,13 +120,12 @@ test_expect_success 'a cold read of a file: -b reads, -s cuts it' '
 	grep -q ",3145728,1048576,1,1,cold_read,1,3,3145728," c
 '
 
-test_expect_success 'an empty tree: nothing read, complete' '
+test_expect_success JQ 'an empty tree: nothing read, complete' '
 	seqbench --make-tree 0:1k -d empty &&
 	seqbench --read-only --no-drop-caches -d empty --json >e.json &&
-	echo 0 >expect && json_num bytes e.json >got && test_cmp expect got &&
-	json_num files e.json >got && test_cmp expect got &&
-	echo false >expect && json_num incomplete e.json >got &&
-	test_cmp expect got
+	test_json e.json .results[0].phases.tree_read.bytes 0 &&
+	test_json e.json .results[0].phases.tree_read.files 0 &&
+	test_json e.json .incomplete false
 '
 
 test_expect_success 'warm data is reported as not cold' '
@@ -145,12 +135,10 @@ test_expect_success 'warm data is reported as not cold' '
 	grep -q "cold=no cached_bytes=3145728 " warm.txt
 '
 
-test_expect_success ROOT 'as root the cache is dropped: cold' '
+test_expect_success ROOT,JQ 'as root the cache is dropped: cold' '
 	seqbench --read-only -d big --json >cold.json &&
-	echo true >expect && json_num cold cold.json >got &&
-	test_cmp expect got &&
-	echo 0 >expect && json_num cached_bytes cold.json >got &&
-	test_cmp expect got
+	test_json cold.json .results[0].phases.cold_read.cold true &&
+	test_json cold.json .results[0].phases.cold_read.cached_bytes 0
 '
 
 test_expect_success SETPRIV 'dropping the cache needs root: exit 3' '
@@ -160,7 +148,7 @@ test_expect_success SETPRIV 'dropping the cache needs root: exit 3' '
 	test_cmp expect err
 '
 
-test_expect_success SETPRIV 'an unreadable file: named, the run incomplete, the rest read' '
+test_expect_success SETPRIV,JQ 'an unreadable file: named, the run incomplete, the rest read' '
 	top=$(mktemp -d "${TMPDIR:-/tmp}/t2005-seqbench.XXXXXX") &&
 	echo "$top" >top &&
 	chmod 755 "$top" &&
@@ -172,13 +160,11 @@ test_expect_success SETPRIV 'an unreadable file: named, the run incomplete, the 
 		>u.json 2>err &&
 	echo "seqbench: cannot open '\''$f'\'': Permission denied" >expect &&
 	test_cmp expect err &&
-	echo true >expect && json_num incomplete u.json >got &&
-	test_cmp expect got &&
-	echo 9 >expect && json_num files u.json >got && test_cmp expect got &&
-	echo 9216 >expect && json_num bytes u.json >got && test_cmp expect got &&
-	echo 1 >expect && json_num errors u.json >got && test_cmp expect got &&
-	grep -c "\"tree_read\": {" u.json >n && echo 3 >expect &&
-	test_cmp expect n
+	test_json u.json .incomplete true &&
+	test_json u.json .results[0].phases.tree_read.files 9 &&
+	test_json u.json .results[0].phases.tree_read.bytes 9216 &&
+	test_json u.json .results[0].phases.tree_read.errors 1 &&
+	test_json u.json "[.results[].phases.tree_read] | length" 2
 '
 
 test_expect_success SETPRIV 'remove the shared tree' '
@@ -225,7 +211,7 @@ sb_fixture() {
 	} >"$label.json"
 }
 
-test_expect_success 'latency-compare compares the read-only phases' '
+test_expect_success JQ 'latency-compare compares the read-only phases' '
 	sb_fixture base 100 110 120 &&
 	sb_fixture new 90 95 100 &&
 	latency-compare --format=csv base.json new.json >cmp.csv &&
@@ -236,7 +222,12 @@ test_expect_success 'latency-compare compares the read-only phases' '
 	grep -q "^new,cold_read(ra=1024k),64,65536,1,3,200,0," cmp.csv &&
 	grep -q "^base,tree_read,2,10240,1,3,110,10," cmp.csv &&
 	latency-compare --format=json base.json new.json >cmp.json &&
-	grep -q "\"readahead_kb\": 1024" cmp.json
+	json_get cmp.json ".seqbench[] | [.label, .phase, .readahead_kb] | @tsv" \
+		>got &&
+	printf "%s\t%s\t%s\n" base cold_read 128 new cold_read 128 \
+		base cold_read 1024 new cold_read 1024 base tree_read "" \
+		new tree_read "" >expect &&
+	test_cmp expect got
 '
 
 test_done

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck disable=SC2016,SC2034,SC1094,SC2154
 # (test bodies are single-quoted on purpose; test-lib.sh defines the rest)
-test_description='seqbench: --read-only of block devices, refusals, --readahead and its restore (issue 13)'
+test_description='seqbench: --read-only of block devices, refusals, --readahead and its restore'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-machine.sh"
 
@@ -13,10 +13,6 @@ command -v mkfs.ext2 >/dev/null 2>&1 && test_set_prereq MKFS
 # The machine-state record of these runs, away from the machine's own.
 LATENCY_STATE_DIR=$PWD/state
 export LATENCY_STATE_DIR
-
-json_num() {
-	sed -n "s/^ *\"$1\": \([^,]*\),*\$/\1/p" "$2" | head -n 1
-}
 
 # The read_ahead_kb of the loop device.
 ra_of() {
@@ -44,15 +40,12 @@ test_expect_success LOSETUP 'set up a 16 MiB loop device with data' '
 	ra_of >ra.before
 '
 
-test_expect_success LOSETUP 'an unmounted device is read without --yes-destroy' '
+test_expect_success LOSETUP,JQ 'an unmounted device is read without --yes-destroy' '
 	seqbench --read-only -d "$(cat loopdev)" -b 16k --json >dev.json &&
-	echo 16777216 >expect && json_num bytes dev.json >got &&
-	test_cmp expect got &&
-	echo 1024 >expect && json_num ops dev.json >got && test_cmp expect got &&
-	echo true >expect && json_num raw_device dev.json >got &&
-	test_cmp expect got &&
-	ra_of >expect && json_num readahead_kb dev.json >got &&
-	test_cmp expect got
+	test_json dev.json .results[0].phases.cold_read.bytes 16777216 &&
+	test_json dev.json .results[0].phases.cold_read.ops 1024 &&
+	test_json dev.json .raw_device true &&
+	test_json dev.json .results[0].phases.cold_read.readahead_kb "$(ra_of)"
 '
 
 test_expect_success LOSETUP 'a device is read as dd reads it: the same bytes' '
@@ -123,24 +116,24 @@ test_expect_success ROOT 'a partition or a holder mounted read-write is refused'
 	! grep -q refusing err
 '
 
-test_expect_success LOSETUP '--readahead: each row set, then put back' '
+test_expect_success LOSETUP,JQ '--readahead: each row set, then put back' '
 	seqbench --read-only --no-drop-caches -d "$(cat loopdev)" -s 1M \
 		--readahead 64k --readahead 1M --json >ra.json &&
-	sed -n "s/^ *\"readahead_kb\": \([0-9]*\),*\$/\1/p" ra.json >got &&
+	json_get ra.json ".results[] |
+		.readahead_kb, .phases.cold_read.readahead_kb" >got &&
 	printf "64\n64\n1024\n1024\n" >expect &&
 	test_cmp expect got &&
 	test_cmp ra.before "$(ra_of >ra.after && echo ra.after)" &&
 	! test -e state/state
 '
 
-test_expect_success LOSETUP '--readahead is put back after SIGINT' '
+test_expect_success LOSETUP,JQ '--readahead is put back after SIGINT' '
 	stop_read int.json INT &&
 	echo 64 >expect && test_cmp expect ra.during &&
 	echo 130 >expect && test_cmp expect status &&
 	ra_of >ra.after && test_cmp ra.before ra.after &&
 	! test -e state/state &&
-	echo true >expect && json_num interrupted int.json >got &&
-	test_cmp expect got
+	test_json int.json .interrupted true
 '
 
 test_expect_success LOSETUP 'after a crash, seqbench --restore puts it back' '

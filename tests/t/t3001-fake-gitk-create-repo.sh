@@ -23,9 +23,9 @@ test_expect_success 'another seed gives another HEAD' '
 	! test_cmp head1 head3 >/dev/null
 '
 
-test_expect_success 'the repository is loadable and has every commit' '
+test_expect_success JQ 'the repository is loadable and has every commit' '
 	fake-gitk -q -n 1 --format json one >out.json &&
-	json_field commits out.json >got &&
+	json_get out.json .commits >got &&
 	echo 2000 >expect && test_cmp expect got
 '
 

@@ -47,19 +47,19 @@ test_expect_success 'an empty repository' '
 	expect_one_line empty "no commits (empty repository)"
 '
 
-test_expect_success 'a bare repository works' '
+test_expect_success JQ 'a bare repository works' '
 	git clone -q --bare repo bare.git &&
 	fake-gitk -q -n 1 --format json bare.git >out.json &&
-	json_field commits out.json >got && test_cmp commits got
+	json_get out.json .commits >got && test_cmp commits got
 '
 
-test_expect_success 'a shallow clone works, its boundary a root as in git' '
+test_expect_success JQ 'a shallow clone works, its boundary a root as in git' '
 	git clone -q --depth 3 "file://$TRASH_DIRECTORY/repo" shallow &&
 	git_figures shallow &&
 	fake-gitk -q -n 1 --format json shallow >out.json &&
-	json_field commits out.json >got && test_cmp commits got &&
-	json_field edges out.json >got && test_cmp edges got &&
-	grep -q "\"shallow\":true" out.json
+	json_get out.json .commits >got && test_cmp commits got &&
+	json_get out.json .edges >got && test_cmp edges got &&
+	test_json out.json .shallow true
 '
 
 test_expect_success 'a missing object' '
@@ -100,13 +100,13 @@ test_expect_success 'a commit whose tree id is not hex' '
 		"malformed commit header"
 '
 
-test_expect_success 'a tree id in upper-case hex is read, as git reads it' '
+test_expect_success JQ 'a tree id in upper-case hex is read, as git reads it' '
 	bad_tree_commit uptree "$(git -C repo rev-parse "main^{tree}" |
 		tr a-f A-F)" &&
 	git -C uptree log --oneline odd >/dev/null &&
 	fake-gitk -q -n 1 --format json uptree >out.json &&
 	git -C uptree rev-list --all >all &&
-	test "$(json_field commits out.json)" = "$(wc -l <all)"
+	test "$(json_get out.json .commits)" = "$(wc -l <all)"
 '
 
 test_expect_success 'a damaged pack' '
@@ -131,7 +131,7 @@ test_expect_success 'a pack that is not a pack' '
 	expect_one_line junkpack "$(git -C repo rev-parse main)"
 '
 
-test_expect_success 'thousands of refs' '
+test_expect_success JQ 'thousands of refs' '
 	git clone -q --no-local repo refs &&
 	git -C refs rev-list --all >all &&
 	git -C refs pack-refs --all &&
@@ -143,10 +143,10 @@ test_expect_success 'thousands of refs' '
 	test "$(wc -l <list)" -ge 3600 &&
 	git_figures refs &&
 	fake-gitk -q -n 1 --format json refs >out.json &&
-	json_field commits out.json >got && test_cmp commits got
+	json_get out.json .commits >got && test_cmp commits got
 '
 
-test_expect_success 'a detached HEAD with no branch' '
+test_expect_success JQ 'a detached HEAD with no branch' '
 	git clone -q --no-local repo detached &&
 	git -C detached checkout -q --detach HEAD~1 &&
 	git -C detached remote remove origin &&
@@ -154,7 +154,7 @@ test_expect_success 'a detached HEAD with no branch' '
 	git -C detached update-ref --stdin <del &&
 	git_figures detached &&
 	fake-gitk -q -n 1 --format json detached >out.json &&
-	json_field commits out.json >got && test_cmp commits got
+	json_get out.json .commits >got && test_cmp commits got
 '
 
 test_expect_success 'a bad revision' '

@@ -66,7 +66,7 @@ test_expect_success '--list-refs: the same repository, the same bytes' '
 	test_cmp again got
 '
 
-test_expect_success 'a dangling symbolic ref is skipped with a warning, as git skips it' '
+test_expect_success JQ 'a dangling symbolic ref is skipped with a warning, as git skips it' '
 	git clone -q --no-local repo dangle &&
 	git -C dangle symbolic-ref refs/heads/gone refs/heads/nowhere &&
 	fake-gitk --list-refs dangle >got 2>err &&
@@ -75,7 +75,7 @@ test_expect_success 'a dangling symbolic ref is skipped with a warning, as git s
 	grep -q "warning: .*dangling symbolic ref .refs/heads/gone." err &&
 	git_figures dangle &&
 	fake-gitk -q -n 1 --format json dangle >out.json 2>err &&
-	json_field commits out.json >got && test_cmp commits got
+	json_get out.json .commits >got && test_cmp commits got
 '
 
 test_expect_success 'a ref file of junk: exit 1, as git log --all fails' '
@@ -249,9 +249,9 @@ test_expect_success 'a load that fails leaves no result and no temporary' '
 	! test -e map && no_temp map
 '
 
-test_expect_success 'a load that works writes both' '
+test_expect_success JQ 'a load that works writes both' '
 	fake-gitk -q -n 1 --format json -o res.json --dump-map map repo &&
-	json_field commits res.json >got && test_cmp commits got &&
+	json_get res.json .commits >got && test_cmp commits got &&
 	test_line_count = "$(cat commits)" map &&
 	no_temp res.json && no_temp map
 '

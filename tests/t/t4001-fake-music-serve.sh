@@ -19,14 +19,14 @@ test_expect_success 'setup: a folder with a subfolder and symlinks' '
 	start_server src srv
 '
 
-test_expect_success 'pull over loopback: identical files, nothing else' '
+test_expect_success JQ 'pull over loopback: identical files, nothing else' '
 	port=$(cat srv.port) &&
 	fake-music --from 127.0.0.1:$port --to dst --bwlimit 0 -q \
 		--format json -o sum.json &&
 	same_files src dst $files &&
 	! test -e dst/outside &&
-	test "$(json_num sum.json files)" = 5 &&
-	test "$(json_num sum.json bytes_written)" = 1024000
+	test "$(json_get sum.json .files)" = 5 &&
+	test "$(json_get sum.json .bytes_written)" = 1024000
 '
 
 test_expect_success 'several clients at once all finish identical' '
@@ -41,7 +41,7 @@ test_expect_success 'several clients at once all finish identical' '
 	done
 '
 
-test_expect_success 'after a change to part of a file only a delta moves' '
+test_expect_success JQ 'after a change to part of a file only a delta moves' '
 	port=$(cat srv.port) &&
 	printf "changed!" >patch &&
 	dd if=patch of=src/track-02.mp3 bs=1 seek=100000 conv=notrunc \
@@ -49,22 +49,22 @@ test_expect_success 'after a change to part of a file only a delta moves' '
 	fake-music --from 127.0.0.1:$port --to dst --bwlimit 0 -q \
 		--format json -o delta.json &&
 	same_files src dst $files &&
-	test "$(json_num delta.json deltas)" = 1 &&
-	test "$(json_num delta.json files_up_to_date)" = 4 &&
-	test "$(json_num delta.json bytes_written)" = 204800 &&
+	test "$(json_get delta.json .deltas)" = 1 &&
+	test "$(json_get delta.json .files_up_to_date)" = 4 &&
+	test "$(json_get delta.json .bytes_written)" = 204800 &&
 	# 204800 bytes changed in 8: one block and the protocol cross.
-	test "$(json_num delta.json bytes_wire_in)" -lt 10000 &&
-	test "$(json_num delta.json bytes_wire)" -lt 20000
+	test "$(json_get delta.json .bytes_wire_in)" -lt 10000 &&
+	test "$(json_get delta.json .bytes_wire)" -lt 20000
 '
 
-test_expect_success 'a second pull of the unchanged folder moves almost nothing' '
+test_expect_success JQ 'a second pull of the unchanged folder moves almost nothing' '
 	port=$(cat srv.port) &&
 	fake-music --from 127.0.0.1:$port --to dst --bwlimit 0 -q \
 		--format json -o again.json &&
-	test "$(json_num again.json files)" = 0 &&
-	test "$(json_num again.json files_up_to_date)" = 5 &&
-	test "$(json_num again.json bytes_written)" = 0 &&
-	test "$(json_num again.json bytes_wire)" -lt 1024
+	test "$(json_get again.json .files)" = 0 &&
+	test "$(json_get again.json .files_up_to_date)" = 5 &&
+	test "$(json_get again.json .bytes_written)" = 0 &&
+	test "$(json_get again.json .bytes_wire)" -lt 1024
 '
 
 hello='\000\000\000\007\001FMUS\000\001'

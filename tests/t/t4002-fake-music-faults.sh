@@ -13,7 +13,7 @@ test_expect_success 'setup' '
 	fake-music --generate src --songs 2 --song-size 1M
 '
 
-test_expect_success 'server killed mid-run and restarted: the client resumes' '
+test_expect_success JQ 'server killed mid-run and restarted: the client resumes' '
 	rm -f status &&
 	start_server src one &&
 	port=$(cat one.port) &&
@@ -35,11 +35,11 @@ test_expect_success 'server killed mid-run and restarted: the client resumes' '
 	stop_server two &&
 	echo 0 >expect && test_cmp expect status &&
 	same_files src dst $files &&
-	test "$(json_num sum.json reconnects)" -ge 1 &&
-	test "$(json_num sum.json files)" = 2 &&
+	test "$(json_get sum.json .reconnects)" -ge 1 &&
+	test "$(json_get sum.json .files)" = 2 &&
 	# Resumed by delta against the partial file: no second copy moved.
-	test "$(json_num sum.json deltas)" = 1 &&
-	test "$(json_num sum.json bytes_wire_in)" -lt 2200000 &&
+	test "$(json_get sum.json .deltas)" = 1 &&
+	test "$(json_get sum.json .bytes_wire_in)" -lt 2200000 &&
 	ls -a dst >list &&
 	printf "%s\n" . .. $files >expect &&
 	test_cmp expect list

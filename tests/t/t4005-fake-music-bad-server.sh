@@ -35,11 +35,11 @@ refused_pull() {
 	wait_liar "$1" &&
 	echo "fake-music: protocol error from 127.0.0.1:$_port: 'track-01.mp3' is larger than the 10240 bytes listed" >"$1.expect" &&
 	test_cmp "$1.expect" "$1.err" &&
-	test "$(json_num "$1.json" bytes_written)" = 0 &&
+	test "$(json_get "$1.json" .bytes_written)" = 0 &&
 	test_line_count "=" 0 "$1.lines"
 }
 
-test_expect_success 'a reply larger than listed is refused before a byte is written' '
+test_expect_success JQ 'a reply larger than listed is refused before a byte is written' '
 	start_liar whole 10k 2M &&
 	refused_pull whole dst &&
 	ls -a dst >list &&
@@ -47,7 +47,7 @@ test_expect_success 'a reply larger than listed is refused before a byte is writ
 	test_cmp expect list
 '
 
-test_expect_success 'a delta that patches into more than listed is refused too' '
+test_expect_success JQ 'a delta that patches into more than listed is refused too' '
 	mkdir dst2 &&
 	printf "an older, shorter version" >dst2/track-01.mp3 &&
 	cp dst2/track-01.mp3 before &&

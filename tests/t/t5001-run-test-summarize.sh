@@ -30,14 +30,14 @@ test_expect_success 'CSV for the driver' '
 	test_cmp expect out
 '
 
-test_expect_success 'JSON with the contract 4 names' '
+test_expect_success JQ 'JSON with the names of doc/design.md, contract 4' '
 	latency-summarize --format=json --label=L -o out.json 1.5 2.5 &&
-	grep -x "  \"format_version\": 1," out.json &&
-	grep -x "  \"program\": \"latency-summarize\"," out.json &&
-	grep -x "  \"label\": \"L\"," out.json &&
-	grep -x "  \"elapsed_mean_s\": 2," out.json &&
-	grep -x "  \"elapsed_stddev_s\": 0.7071067812," out.json &&
-	grep -x "      \"elapsed_s\": 1.5" out.json
+	test_json out.json .format_version 1 &&
+	test_json out.json .program latency-summarize &&
+	test_json out.json .label L &&
+	test_json out.json .elapsed_mean_s 2 &&
+	test_json out.json .elapsed_stddev_s 0.7071067812 &&
+	test_json out.json "[.gitk_runs[].elapsed_s] | tojson" "[1.5,2.5]"
 '
 
 test_expect_success 'bad input is a usage error' '

@@ -45,7 +45,7 @@ else
 	say "no usable zram device here (no zram-control, zram0 absent or in use): the zram swap test is skipped"
 fi
 
-test_expect_success DEFAULT_SIGNAL 'SIGINT stops the run: status 130, partial result' '
+test_expect_success DEFAULT_SIGNAL,JQ 'SIGINT stops the run: status 130, partial result' '
 	# A child of a non-interactive shell starts with SIGINT ignored, as
 	# background jobs do; give the driver the default, as a terminal would.
 	# shellcheck disable=SC2086
@@ -63,7 +63,7 @@ test_expect_success DEFAULT_SIGNAL 'SIGINT stops the run: status 130, partial re
 	test_expect_code 130 wait $pid &&
 	echo $pid >pid &&
 	grep -x "PARTIAL: interrupted by SIGINT" res/int/summary.txt &&
-	grep -q "^  \"partial\": true,$" res/int/result.json &&
+	test_json res/int/result.json .partial true &&
 	grep "result (partial) in $PWD/res/int\$" err
 '
 
@@ -74,7 +74,7 @@ test_expect_success DEFAULT_SIGNAL 'nothing is left behind: processes, swap file
 	test -s res/int/vmstat.json
 '
 
-test_expect_success 'a failing workload stops the run: status 1, partial result' '
+test_expect_success JQ 'a failing workload stops the run: status 1, partial result' '
 	mkdir notarepo &&
 	test_expect_code 1 "$rt" --label=fail --repo=notarepo --gitk-runs=3 \
 		--warmup=0 --confine=none --no-drop-caches \
@@ -82,7 +82,7 @@ test_expect_success 'a failing workload stops the run: status 1, partial result'
 		--results=res >out 2>err &&
 	grep -x "PARTIAL: failed: fake-gitk failed with status 1 (see fake-gitk-1.err)" res/fail/summary.txt &&
 	grep -x "fail partial: no fake-gitk run completed" res/fail/summary.txt &&
-	grep -q "^  \"partial\": true,$" res/fail/result.json &&
+	test_json res/fail/result.json .partial true &&
 	grep -x "latency-run-test: fake-gitk failed with status 1 (see fake-gitk-1.err)" err &&
 	nothing_left none
 '
@@ -141,7 +141,7 @@ test_expect_success ZRAM 'zramnew: a device hot_added after the record is gone a
 	test_cmp blocks.before blocks.after
 '
 
-test_expect_success 'a machine that cannot confine: status 3 unless allowed' '
+test_expect_success JQ 'a machine that cannot confine: status 3 unless allowed' '
 	mkdir nocgroup &&
 	LATENCY_CGROUP_ROOT=$PWD/nocgroup &&
 	export LATENCY_CGROUP_ROOT &&
@@ -158,7 +158,7 @@ test_expect_success 'a machine that cannot confine: status 3 unless allowed' '
 		--swap=none --allow-unconfined --no-drop-caches \
 		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
 	grep -x "note: unconfined: no memory cgroup ($why)" res/nocg/summary.txt &&
-	jq -e ".pressure.mode == \"none\"" res/nocg/result.json
+	test_json res/nocg/result.json ".pressure.mode == \"none\"" true
 '
 
 test_expect_success 'swap on tmpfs is refused before any work (exit 3)' '

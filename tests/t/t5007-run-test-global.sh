@@ -31,15 +31,14 @@ test_expect_success ROOT,JQ 'global pressure: blocks offline for the run, all ba
 		"$rt" --label=gl --commits=300 --gitk-runs=1 --warmup=0 --no-drop-caches \
 		--confine=global --pressure=2 --swap=none \
 		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
-	jq -r "[.pressure.mode, .pressure.ratio, .pressure.why,
+	json_get res/gl/result.json "[.pressure.mode, .pressure.ratio, .pressure.why,
 		(.pressure.shrink.offline_blocks > 0),
 		.pressure.machine_before.mem_total_bytes,
-		.pressure.machine_after.mem_total_bytes] | map(tostring) | join(\" \")" \
-		res/gl/result.json >got &&
+		.pressure.machine_after.mem_total_bytes] | map(tostring) | join(\" \")" >got &&
 	echo "global 2 --confine=global true 8589934592 8589934592" >expect &&
 	test_cmp expect got &&
 	grep -q "^offline_blocks=[1-9][0-9]*$" res/gl/shrink.txt &&
-	jq -e ".mem_total_bytes < 8589934592" res/gl/machine-confined.json &&
+	test_json res/gl/machine-confined.json ".mem_total_bytes < 8589934592" true &&
 	meminfo_kb MemTotal >total-after &&
 	test_cmp total-before total-after &&
 	! grep -l offline "$FAKE"/sys/devices/system/memory/memory*/state &&

@@ -51,11 +51,10 @@ test_expect_success 'a fake sysfs with the device of this directory, and data' '
 
 # Without the owner seqbench began a record of its own, which the
 # driver's open record refuses: the pass failed with exit 3.
-test_expect_success 'the pass runs in the driver'\''s record, which puts the readahead back' '
+test_expect_success JQ 'the pass runs in the driver'\''s record, which puts the readahead back' '
 	ra_run ra >out 2>err &&
-	grep -q "\"readahead_kb\": 64" res/ra/seqbench.json &&
-	grep -q "\"bytes\": 300000," res/ra/seqbench.json &&
-	grep -q "\"files\": 1," res/ra/seqbench.json &&
+	test_json res/ra/seqbench.json ".results[0].phases.cold_read |
+		[.readahead_kb, .bytes, .files] | tojson" "[64,300000,1]" &&
 	test "$(wc -c <data)" = 300000 &&
 	! grep -q "scratch/seqbench" res/ra/commands.log &&
 	echo 128 >expect && test_cmp expect "$knob" &&

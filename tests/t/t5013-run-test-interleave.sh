@@ -61,20 +61,19 @@ test_expect_success 'the knob is back as it was; the record is gone' '
 '
 
 test_expect_success JQ 'each arm: its interleave object and its runs'\'' pairs' '
-	jq -c ".interleave" res/ab-a/result.json >a &&
+	json_get res/ab-a/result.json ".interleave | tojson" >a &&
 	echo "{\"name\":\"$ZSWAP\",\"values\":[\"N\",\"Y\"],\"arm\":\"a\",\"value\":\"N\",\"order\":\"BABA\",\"seed\":137,\"other\":\"ab-b\"}" >expect &&
 	test_cmp expect a &&
-	jq -r ".label, .interleave.arm, .interleave.value, .interleave.other, ([.gitk_runs[].pair] | map(tostring) | join(\",\")), .runs.precision_of" \
-		res/ab-b/result.json >b &&
+	json_get res/ab-b/result.json ".label, .interleave.arm, .interleave.value, .interleave.other, ([.gitk_runs[].pair] | map(tostring) | join(\",\")), .runs.precision_of" >b &&
 	printf "%s\n" ab-b b Y ab-a 1,2 paired_elapsed_per_user >expect &&
 	test_cmp expect b &&
-	jq -e "[.gitk_runs[] | (.elapsed_per_user | type) == \"number\" and .wait_s >= 0 and (.others_cpu_s | type) == \"number\"] | all" res/ab-a/result.json
+	test_json res/ab-a/result.json "[.gitk_runs[] | (.elapsed_per_user | type) == \"number\" and .wait_s >= 0 and (.others_cpu_s | type) == \"number\"] | all" true
 '
 
-test_expect_success 'latency-compare tests the two arms in pairs' '
+test_expect_success JQ 'latency-compare tests the two arms in pairs' '
 	latency-compare --format=json res/ab-a res/ab-b >cmp &&
-	grep -q "^        \"paired\": true,$" cmp &&
-	grep -q "^        \"test\": \"paired\",$" cmp &&
+	test_json cmp ".results[1].change | [.paired, .test] | tojson" \
+		"[true,\"paired\"]" &&
 	latency-compare res/ab-a res/ab-b >text &&
 	grep -q "^ab-b vs ab-a (paired, 2 pairs): " text
 '

@@ -8,9 +8,10 @@ test_description='latency-vmstat --snapshot: exact counters from fake /proc and 
 . "$abs_top_srcdir/tests/t/lib-monitors.sh"
 
 # body FILE: the snapshot's members after the header, mono_s and the cgroup,
-# the part that depends on the input only.
+# the part that depends on the input only: "KEY VALUE" a line, in order.
 body() {
-	sed -n '/^  "cgroup_version": /,$p' "$1" | sed 1d
+	json_get "$1" 'to_entries | .[(map(.key) | index("cgroup_version")) + 1:][] |
+		"\(.key) \(.value)"'
 }
 
 # A modern kernel's /proc: per-zone allocation stalls (summed), no
@@ -64,113 +65,111 @@ test_expect_success 'exact counters, the allocstall sum and nulls; a v2 cgroup' 
 	! test -s err &&
 	body snap.json >actual &&
 	cat >expect <<-\EOF &&
-	  "pswpin": 17,
-	  "pswpout": 4096,
-	  "pgmajfault": 1297,
-	  "pgfault": 6306847,
-	  "pgscan_kswapd": 7000,
-	  "pgscan_direct": null,
-	  "pgsteal_kswapd": 5000,
-	  "pgsteal_direct": 600,
-	  "allocstall": 432,
-	  "compact_stall": 11,
-	  "compact_fail": 12,
-	  "compact_success": 13,
-	  "kswapd_low_wmark_hit_quickly": 8,
-	  "kswapd_high_wmark_hit_quickly": 9,
-	  "pageoutrun": 10,
-	  "nr_free_pages": 960369,
-	  "nr_dirty": 71,
-	  "nr_writeback": 22,
-	  "workingset_refault_anon": 3,
-	  "workingset_refault_file": 89161,
-	  "workingset_refault": null,
-	  "psi_memory_some_total_us": 123456,
-	  "psi_memory_full_total_us": 7890,
-	  "cg_pgmajfault": 16,
-	  "cg_pgscan": 300,
-	  "cg_pgsteal": 250,
-	  "cg_memory_bytes": 157286400,
-	  "cg_swap_bytes": 8192,
-	  "cg_psi_memory_some_total_us": 555,
-	  "cg_psi_memory_full_total_us": 444,
-	  "cpu_busy_ticks": null,
-	  "suite_cpu_ticks": null,
-	  "kthreads_cpu_ticks": null,
-	  "clock_ticks_per_s": null
-	}
+	pswpin 17
+	pswpout 4096
+	pgmajfault 1297
+	pgfault 6306847
+	pgscan_kswapd 7000
+	pgscan_direct null
+	pgsteal_kswapd 5000
+	pgsteal_direct 600
+	allocstall 432
+	compact_stall 11
+	compact_fail 12
+	compact_success 13
+	kswapd_low_wmark_hit_quickly 8
+	kswapd_high_wmark_hit_quickly 9
+	pageoutrun 10
+	nr_free_pages 960369
+	nr_dirty 71
+	nr_writeback 22
+	workingset_refault_anon 3
+	workingset_refault_file 89161
+	workingset_refault null
+	psi_memory_some_total_us 123456
+	psi_memory_full_total_us 7890
+	cg_pgmajfault 16
+	cg_pgscan 300
+	cg_pgsteal 250
+	cg_memory_bytes 157286400
+	cg_swap_bytes 8192
+	cg_psi_memory_some_total_us 555
+	cg_psi_memory_full_total_us 444
+	cpu_busy_ticks null
+	suite_cpu_ticks null
+	kthreads_cpu_ticks null
+	clock_ticks_per_s null
 	EOF
 	test_cmp expect actual
 '
 
-test_expect_success 'the common header, mono_s with nine decimals, the cgroup' '
+test_expect_success JQ 'the common header, mono_s with nine decimals, the cgroup' '
 	head -n 3 snap.json >actual &&
 	printf "%s\n" "{" "  \"format_version\": 1," \
 		"  \"program\": \"latency-vmstat\"," >expect &&
 	test_cmp expect actual &&
-	grep -q "^  \"version\": \"" snap.json &&
-	grep -q "^  \"command_line\": \"latency-vmstat --snapshot --proc proc --cgroup cg2\",$" snap.json &&
-	grep -q "^  \"start_time\": \"" snap.json &&
-	grep -q "^  \"end_time\": \"" snap.json &&
+	test_json snap.json "[.version, .start_time, .end_time] | map(type) |
+		join(\" \")" "string string string" &&
+	test_json snap.json .command_line "latency-vmstat --snapshot --proc proc --cgroup cg2" &&
+	# As text: the nine decimals are what is checked (jq shows a value).
 	grep -q "^  \"mono_s\": [0-9][0-9]*\.[0-9]\{9\},$" snap.json &&
-	grep -q "^  \"cgroup\": \"cg2\",$" snap.json &&
-	grep -q "^  \"cgroup_version\": 2,$" snap.json
+	test_json snap.json .cgroup cg2 &&
+	test_json snap.json .cgroup_version 2
 '
 
-test_expect_success 'a v1 cgroup: usage_in_bytes, total_swap; no pgscan, pgsteal or PSI' '
+test_expect_success JQ 'a v1 cgroup: usage_in_bytes, total_swap; no pgscan, pgsteal or PSI' '
 	latency-vmstat --snapshot --proc proc --cgroup cg1 -o snap1.json &&
-	grep -q "^  \"cgroup_version\": 1,$" snap1.json &&
+	test_json snap1.json .cgroup_version 1 &&
 	body snap1.json >all &&
-	sed -n "/\"cg_/p" all >actual &&
+	grep "^cg_" all >actual &&
 	cat >expect <<-\EOF &&
-	  "cg_pgmajfault": 150,
-	  "cg_pgscan": null,
-	  "cg_pgsteal": null,
-	  "cg_memory_bytes": 104857600,
-	  "cg_swap_bytes": 4096,
-	  "cg_psi_memory_some_total_us": null,
-	  "cg_psi_memory_full_total_us": null,
+	cg_pgmajfault 150
+	cg_pgscan null
+	cg_pgsteal null
+	cg_memory_bytes 104857600
+	cg_swap_bytes 4096
+	cg_psi_memory_some_total_us null
+	cg_psi_memory_full_total_us null
 	EOF
 	test_cmp expect actual
 '
 
-test_expect_success 'an old kernel: one allocstall, workingset_refault, no PSI' '
+test_expect_success JQ 'an old kernel: one allocstall, workingset_refault, no PSI' '
 	latency-vmstat --snapshot --proc old -o snap-old.json 2>err &&
 	! test -s err &&
 	body snap-old.json >actual &&
 	cat >expect <<-\EOF &&
-	  "pswpin": 3,
-	  "pswpout": 4,
-	  "pgmajfault": 6,
-	  "pgfault": 5,
-	  "pgscan_kswapd": null,
-	  "pgscan_direct": null,
-	  "pgsteal_kswapd": null,
-	  "pgsteal_direct": null,
-	  "allocstall": 5,
-	  "compact_stall": 8,
-	  "compact_fail": 9,
-	  "compact_success": 10,
-	  "kswapd_low_wmark_hit_quickly": null,
-	  "kswapd_high_wmark_hit_quickly": null,
-	  "pageoutrun": 7,
-	  "nr_free_pages": 1000,
-	  "nr_dirty": 1,
-	  "nr_writeback": 2,
-	  "workingset_refault_anon": null,
-	  "workingset_refault_file": null,
-	  "workingset_refault": 77,
-	  "psi_memory_some_total_us": null,
-	  "psi_memory_full_total_us": null,
-	  "cpu_busy_ticks": null,
-	  "suite_cpu_ticks": null,
-	  "kthreads_cpu_ticks": null,
-	  "clock_ticks_per_s": null
-	}
+	pswpin 3
+	pswpout 4
+	pgmajfault 6
+	pgfault 5
+	pgscan_kswapd null
+	pgscan_direct null
+	pgsteal_kswapd null
+	pgsteal_direct null
+	allocstall 5
+	compact_stall 8
+	compact_fail 9
+	compact_success 10
+	kswapd_low_wmark_hit_quickly null
+	kswapd_high_wmark_hit_quickly null
+	pageoutrun 7
+	nr_free_pages 1000
+	nr_dirty 1
+	nr_writeback 2
+	workingset_refault_anon null
+	workingset_refault_file null
+	workingset_refault 77
+	psi_memory_some_total_us null
+	psi_memory_full_total_us null
+	cpu_busy_ticks null
+	suite_cpu_ticks null
+	kthreads_cpu_ticks null
+	clock_ticks_per_s null
 	EOF
 	test_cmp expect actual &&
-	grep -q "^  \"cgroup\": null,$" snap-old.json &&
-	grep -q "^  \"cgroup_version\": null,$" snap-old.json
+	test_json snap-old.json .cgroup null &&
+	test_json snap-old.json .cgroup_version null
 '
 
 # pid_stat DIR PID PPID FLAGS UTIME STIME CUTIME CSTIME: a fake
@@ -181,7 +180,7 @@ pid_stat() {
 		>"$1/$2/stat"
 }
 
-test_expect_success 'who used the CPUs: all, the suite tree, the kernel threads' '
+test_expect_success JQ 'who used the CPUs: all, the suite tree, the kernel threads' '
 	cp -R old cpu &&
 	printf "%s\n" "cpu  1000 50 500 9000 20 3 4 0 0 0" \
 		"cpu0 500 25 250 4500 10 1 2 0 0 0" >cpu/stat &&
@@ -193,16 +192,16 @@ test_expect_success 'who used the CPUs: all, the suite tree, the kernel threads'
 	pid_stat cpu 20 2 69238880 40 60 0 0 &&
 	mkdir cpu/self &&
 	latency-vmstat --snapshot --proc cpu --suite-pid 10 -o s.json &&
-	sed -n "/_ticks/p" s.json >actual &&
+	body s.json | grep _ticks >actual &&
 	cat >expect <<-EOF &&
-	  "cpu_busy_ticks": 1550,
-	  "suite_cpu_ticks": 188,
-	  "kthreads_cpu_ticks": 101,
-	  "clock_ticks_per_s": $(getconf CLK_TCK)
+	cpu_busy_ticks 1550
+	suite_cpu_ticks 188
+	kthreads_cpu_ticks 101
+	clock_ticks_per_s $(getconf CLK_TCK)
 	EOF
 	test_cmp expect actual &&
 	latency-vmstat --snapshot --proc cpu --suite-pid 99 -o s.json &&
-	grep -x "  \"suite_cpu_ticks\": null," s.json &&
+	test_json s.json .suite_cpu_ticks null &&
 	test_expect_code 2 latency-vmstat --suite-pid 10 --duration 1s 2>err &&
 	grep "^latency-vmstat: --suite-pid goes with --snapshot$" err
 '
@@ -295,6 +294,9 @@ test_expect_success 'missing sources and unwritable output' '
 '
 
 test -r /proc/vmstat && test_set_prereq PROC_VMSTAT
+# A jq test that the value at hand is a count: a whole number, not negative.
+count='(type == "number" and . >= 0 and . == floor)'
+
 # memcg_parent gives this test's own memory cgroup (not a v2 root, which
 # has no memory.current).
 if memcg=$(memcg_parent 2>/dev/null) &&
@@ -303,7 +305,7 @@ if memcg=$(memcg_parent 2>/dev/null) &&
 	test_set_prereq MEMCG_DIR
 fi
 
-test_expect_success PROC_VMSTAT 'a real snapshot of this machine: every key, numbers' '
+test_expect_success PROC_VMSTAT,JQ 'a real snapshot of this machine: every key, numbers' '
 	latency-vmstat --snapshot -o real.json &&
 	grep -q "^  \"mono_s\": [0-9][0-9]*\.[0-9]\{9\},$" real.json &&
 	for k in pswpin pswpout pgmajfault pgfault pgscan_kswapd pgscan_direct \
@@ -312,25 +314,24 @@ test_expect_success PROC_VMSTAT 'a real snapshot of this machine: every key, num
 		kswapd_high_wmark_hit_quickly pageoutrun nr_free_pages nr_dirty \
 		nr_writeback workingset_refault_anon workingset_refault \
 		psi_memory_some_total_us psi_memory_full_total_us; do
-		grep -q "^  \"$k\": \([0-9][0-9]*\|null\),\{0,1\}$" real.json ||
-		return 1
+		test_json real.json ".$k | . == null or $count" true || return 1
 	done &&
 	# Every kernel since 2.6 has these.
 	for k in pswpin pswpout pgmajfault pgfault nr_free_pages nr_dirty \
 		nr_writeback; do
-		grep -q "^  \"$k\": [0-9][0-9]*,$" real.json || return 1
+		test_json real.json ".$k | $count" true || return 1
 	done
 '
 
-test_expect_success PROC_VMSTAT,MEMCG_DIR 'a real snapshot with this test'"'"'s memory cgroup' '
+test_expect_success PROC_VMSTAT,MEMCG_DIR,JQ 'a real snapshot with this test'"'"'s memory cgroup' '
 	latency-vmstat --snapshot --cgroup "$memcg" -o realcg.json &&
-	grep -q "^  \"cgroup_version\": [12],$" realcg.json &&
-	grep -q "^  \"cg_pgmajfault\": [0-9][0-9]*,$" realcg.json &&
-	grep -q "^  \"cg_memory_bytes\": [1-9][0-9]*,$" realcg.json &&
+	test_json realcg.json ".cgroup_version | . == 1 or . == 2" true &&
+	test_json realcg.json ".cg_pgmajfault | $count" true &&
+	test_json realcg.json ".cg_memory_bytes | $count and . > 0" true &&
 	for k in cg_pgscan cg_pgsteal cg_swap_bytes cg_psi_memory_some_total_us \
 		cg_psi_memory_full_total_us; do
-		grep -q "^  \"$k\": \([0-9][0-9]*\|null\),\{0,1\}$" realcg.json ||
-		return 1
+		test_json realcg.json ".$k | . == null or $count" true ||
+			return 1
 	done
 '
 

@@ -131,12 +131,12 @@ test_expect_success KMSG 'the syslog(2) fallback counts the same' '
 	test "$(summary_value sum source)" = syslog
 '
 
-test_expect_success KMSG '--duration ends the run with exit 0 and a JSON summary' '
+test_expect_success KMSG,JQ '--duration ends the run with exit 0 and a JSON summary' '
 	latency-kmsg --duration 300ms --match "$tag" --format json \
 		--summary sum.json >out &&
-	grep -q "\"program\": \"latency-kmsg\"" sum.json &&
-	grep -q "\"failures\": 0," sum.json &&
-	grep -q "\"end_reason\": \"duration\"" sum.json
+	test_json sum.json .program latency-kmsg &&
+	test_json sum.json .failures 0 &&
+	test_json sum.json .end_reason duration
 '
 
 test_expect_success RESTRICTED 'without the right to read the log: exit 3, one line' '

@@ -237,7 +237,7 @@ test_expect_success ROOT,TRACEFS,MEMCG 'page-cache pressure in a 32M cgroup show
 	! test -s left
 '
 
-test_expect_success ROOT,TRACEFS 'SIGTERM: summary written, instance removed, exit 0' '
+test_expect_success ROOT,TRACEFS,JQ 'SIGTERM: summary written, instance removed, exit 0' '
 	{ latency-trace --duration 30s --format json --summary sum.json \
 		>term.out & } &&
 	pid=$! &&
@@ -247,9 +247,9 @@ test_expect_success ROOT,TRACEFS 'SIGTERM: summary written, instance removed, ex
 	grep -q "\[mono\]" "$(cat left)/trace_clock" &&
 	kill -TERM $pid &&
 	wait $pid &&
-	grep -q "\"program\": \"latency-trace\"" sum.json &&
-	grep -q "\"end_reason\": \"signal\"" sum.json &&
-	grep -q "\"compaction_max_s\": " sum.json &&
+	test_json sum.json .program latency-trace &&
+	test_json sum.json .end_reason signal &&
+	test_json sum.json "has(\"compaction_max_s\")" true &&
 	instance_of "latency-tests-$pid" >left &&
 	! test -s left
 '

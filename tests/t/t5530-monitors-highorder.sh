@@ -221,15 +221,15 @@ test_expect_success PROBE 'another live run owns the record: exit 3, nothing cha
 	LATENCY_SYS=$PWD/rec latency-machine restore --owner=$other
 '
 
-test_expect_success PROBE '--format json and csv' '
+test_expect_success PROBE,JQ '--format json and csv' '
 	fake_thp on "always [madvise] never" "$madvise" "$madvise" "$never" &&
 	LATENCY_SYS=$PWD/on latency-highorder --count 3 --interval 1ms \
 		--format json --summary sum.json >out &&
-	test "$(jq -r .program sum.json)" = latency-highorder &&
-	test "$(jq -r .format_version sum.json)" = 1 &&
-	test "$(jq -r .order_4_attempts sum.json)" = 3 &&
-	test "$(jq -r .orders sum.json)" = 2,4 &&
-	jq -e ".compact_stall_delta >= 0 and .cpu_s >= 0" sum.json &&
+	test_json sum.json .program latency-highorder &&
+	test_json sum.json .format_version 1 &&
+	test_json sum.json .order_4_attempts 3 &&
+	test_json sum.json .orders 2,4 &&
+	test_json sum.json ".compact_stall_delta >= 0 and .cpu_s >= 0" true &&
 	LATENCY_SYS=$PWD/on latency-highorder --count 2 --interval 1ms \
 		--format csv --summary sum.csv >out &&
 	test_line_count = 3 sum.csv &&

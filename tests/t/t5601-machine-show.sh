@@ -30,14 +30,13 @@ test_expect_success 'text: meminfo, blocks and every zone of the fake tree' '
 test_expect_success JQ 'json: one object with the header and the same figures' '
 	fake_2g &&
 	machine show >out.json &&
-	jq -r "[.format_version, .program, .mem_total_bytes, .mem_free_bytes,
+	json_get out.json "[.format_version, .program, .mem_total_bytes, .mem_free_bytes,
 		.mem_available_bytes, .min_free_kbytes, .hugepages_total,
-		.hugepage_bytes, .offline_blocks, .block_bytes] | @csv" \
-		out.json >got &&
+		.hugepage_bytes, .offline_blocks, .block_bytes] | @csv" >got &&
 	echo "1,\"latency-machine\",2147483648,1610612736,1610612736,16384,0,2097152,1,134217728" >expect &&
 	test_cmp expect got &&
-	jq -r ".zones[] | [.node, .zone, .managed_pages, .free_pages, .min,
-		.low, .high] | @csv" out.json >got &&
+	json_get out.json ".zones[] | [.node, .zone, .managed_pages, .free_pages, .min,
+		.low, .high] | @csv" >got &&
 	cat >expect <<-EOF &&
 	0,"DMA",3840,100,5,6,7
 	0,"Normal",520000,393216,300,400,500
@@ -77,7 +76,7 @@ test_expect_success 'show takes json or text only, and no other option' '
 
 test_expect_success JQ 'this machine: MemTotal and at least one zone' '
 	latency-machine show >out.json &&
-	test "$(jq ".mem_total_bytes > 0 and (.zones | length) > 0" out.json)" = true
+	test_json out.json ".mem_total_bytes > 0 and (.zones | length) > 0" true
 '
 
 test_done

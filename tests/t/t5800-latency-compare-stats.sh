@@ -17,13 +17,13 @@ test_expect_success 'setup: the figures by hand' '
 # Mean and sample standard deviation of the gitk_runs of a fixture,
 # computed here independently of the program.
 runs_of() {
-	grep -o "\"elapsed_s\": [0-9.]*" "$1/result.json" | sed "s/.*: //"
+	json_get "$1/result.json" ".gitk_runs[].elapsed_s"
 }
 
-test_expect_success 'mean and stddev match an awk computation' '
+test_expect_success JQ 'mean and stddev match an awk computation' '
 	for d in base slow same; do
 		runs_of $d >runs.$d &&
-		label=$(sed -n "s/^  \"label\": \"\(.*\)\",$/\1/p" $d/result.json) &&
+		label=$(json_get $d/result.json .label) &&
 		awk "{ s += \$1; q += \$1 * \$1; n++ }
 		     END { m = s / n; printf \"%.9f %.9f %d\n\", m,
 			   sqrt((q - n * m * m) / (n - 1)), n }" runs.$d >want &&

@@ -64,8 +64,8 @@ test_expect_success 'a JSON document that is no object' '
 	check_error "'\''list.json'\'': an array, expected a JSON object" list.json
 '
 
-test_expect_success 'partial that is no boolean' '
-	sed "s/\"partial\": false/\"partial\": \"no\"/" base/result.json >p.json &&
+test_expect_success JQ 'partial that is no boolean' '
+	json_get base/result.json ".partial = \"no\"" >p.json &&
 	check_error "'\''p.json'\'': \"partial\" is a string, expected true or false" p.json
 '
 

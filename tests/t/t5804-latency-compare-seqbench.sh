@@ -53,7 +53,7 @@ test_expect_success '--plot writes data and script' '
 	grep -x "set xrange \[\*:\*\]" hist.gp
 '
 
-# Issue 12: a lone bucket made gnuplot warn "empty x range" on stderr.
+# A lone bucket made gnuplot warn "empty x range" on stderr.
 test_expect_success '--plot: one bucket gets a range around it' '
 	mkdir lone &&
 	echo "{\"format_version\": 2, \"label\": \"lone\", \"partial\": false, \"gitk_runs\": [], \"latency\": {\"fake-gitk\": {\"histogram\": [{\"le_s\": 0.1, \"count\": 5}, {\"le_s\": null, \"count\": 0}]}}}" >lone/result.json &&
@@ -79,7 +79,7 @@ test_expect_success '--plot without histograms warns and writes nothing' '
 	! test -e none.gp
 '
 
-# Issue 11: an unknown name printed dashes and said nothing.
+# An unknown name printed dashes and said nothing.
 test_expect_success '--workload that no result has: one line, exit 2' '
 	test_expect_code 2 latency-compare --workload=no-such base slow \
 		>out 2>err &&

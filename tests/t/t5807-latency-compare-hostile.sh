@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Bodies are single-quoted for eval; abs_top_srcdir comes from make check.
 # shellcheck disable=SC1091,SC1094,SC2016,SC2034,SC2154
-test_description='latency-compare: strings from result files reach every output inert (issue 11)'
+test_description='latency-compare: strings from result files reach every output inert'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 F=$TEST_DIRECTORY/fixtures/compare
@@ -15,8 +15,9 @@ relabel() {
 	} { print }' "$F/base/result.json" >"$2/result.json"
 }
 
-# The label of issue 11's exploit, as JSON text and as latency-compare
-# must show it (the newlines spelled out, nothing else changed).
+# The label of a working exploit (before the fix, it made gnuplot run a shell
+# command), as JSON text and as latency-compare must show it (the newlines
+# spelled out, nothing else changed).
 inj_json='x\nsystem \"touch '"$PWD"'/PWNED\"\n#'
 inj_shown='x\nsystem "touch '"$PWD"'/PWNED"\n#'
 
@@ -26,7 +27,7 @@ test_expect_success 'setup' '
 	grep -c "PWNED" inj/result.json >n && echo 1 >want && test_cmp want n
 '
 
-# The exploit of issue 11: the newline ended the title's command and the
+# The exploit: the newline ended the title's command and the
 # next line ran a shell command through gnuplot.
 test_expect_success 'a label cannot make gnuplot run a command' '
 	latency-compare --plot=p base inj >out &&

@@ -47,27 +47,27 @@ test_expect_success 'fixtures' '
 # 2.698765; their ratio is +28.6099%.  Welch on the logs: df 3.7709,
 # p 0.0024407; the 95% interval of the ratio +16.4717..+42.0131%; the
 # smallest change seen with 80% power +14.1297%.
-test_expect_success 'elapsed per user-CPU second: a ratio of geometric means, on logs' '
+test_expect_success JQ 'elapsed per user-CPU second: a ratio of geometric means, on logs' '
 	latency-compare --format=json a b >out &&
-	near "$(json_get elapsed_per_user_change_pct out)" 28.6099 0.0001 &&
-	near "$(json_get elapsed_per_user_mean_p out)" 0.0024407 0.0000001 &&
-	test "$(json_get elapsed_per_user_mean_significant out)" = true &&
-	near "$(json_get elapsed_per_user_mean_ci_low_pct out)" 16.4717 0.0001 &&
-	near "$(json_get elapsed_per_user_mean_ci_high_pct out)" 42.0131 0.0001 &&
-	near "$(json_get elapsed_per_user_mean_mde_pct out)" 14.1297 0.0001 &&
-	sed -n "s/^      \"elapsed_per_user_mean\": \(.*\),$/\1/p" out >means &&
+	near "$(change_get elapsed_per_user_change_pct out)" 28.6099 0.0001 &&
+	near "$(change_get elapsed_per_user_mean_p out)" 0.0024407 0.0000001 &&
+	test "$(change_get elapsed_per_user_mean_significant out)" = true &&
+	near "$(change_get elapsed_per_user_mean_ci_low_pct out)" 16.4717 0.0001 &&
+	near "$(change_get elapsed_per_user_mean_ci_high_pct out)" 42.0131 0.0001 &&
+	near "$(change_get elapsed_per_user_mean_mde_pct out)" 14.1297 0.0001 &&
+	json_get out ".results[].elapsed_per_user_mean" >means &&
 	near "$(sed -n 1p means)" 2.098411 0.000001 &&
 	near "$(sed -n 2p means)" 2.698765 0.000001 &&
-	test "$(json_get lead out)" = "\"elapsed_per_user\"" &&
-	test "$(json_get paired out)" = false
+	test "$(change_get lead out)" = "\"elapsed_per_user\"" &&
+	test "$(change_get paired out)" = false
 '
 
 # sys per user-CPU second 0.2 -> 0.3 (+50%), wait per user-CPU second
 # (elapsed - user - sys) / user: 0.8, 0.9, 1.0 -> 1.3, 1.4, 1.5 (+55.56%).
-test_expect_success 'sys and off-CPU time per user-CPU second beside it' '
-	near "$(json_get sys_per_user_change_pct out)" 50 0.0001 &&
-	near "$(json_get wait_per_user_change_pct out)" 55.5556 0.0001 &&
-	test "$(json_get wait_per_user_mean_significant out)" = true
+test_expect_success JQ 'sys and off-CPU time per user-CPU second beside it' '
+	near "$(change_get sys_per_user_change_pct out)" 50 0.0001 &&
+	near "$(change_get wait_per_user_change_pct out)" 55.5556 0.0001 &&
+	test "$(change_get wait_per_user_mean_significant out)" = true
 '
 
 test_expect_success 'the headline leads with it and names raw elapsed beside it' '
@@ -89,34 +89,34 @@ test_expect_success 'every format says it: csv columns after the verdict' '
 
 # C: the same elapsed per user-CPU second as A nearly, but 35% more user
 # CPU (6.5, 6.75, 7 against 5): raw elapsed alone would call +28.6%.
-test_expect_success 'user CPU that differs is said in words' '
+test_expect_success JQ 'user CPU that differs is said in words' '
 	latency-compare a c >out &&
 	sed -n 1p out >line &&
 	grep -q "; user CPU +35.0% (p 0.0067): the machines (or boots) ran at different speeds, or the kernel changed user-space cost; raw elapsed is not comparable on its own" line &&
 	grep -q "^C vs A: elapsed per user-CPU second -4.7% " line &&
 	latency-compare --format=json a c >j &&
-	test "$(json_get user_cpu_differs j)" = true
+	test "$(change_get user_cpu_differs j)" = true
 '
 
 # D: the same times, but fake-gitk waited 1.0-1.2 s for a CPU (A: 0.01-
 # 0.03 s) while other processes used 5 s of CPU a run.
-test_expect_success 'a busier machine is named before any kernel change' '
+test_expect_success JQ 'a busier machine is named before any kernel change' '
 	latency-compare a2 d >out &&
 	sed -n 1p out >line &&
 	echo "D vs A: the machine was busier on D (other processes'\'' CPU 5.20 s a run against 0.13 s, fake-gitk'\''s wait for a CPU 1.10 s against 0.02 s): not judged as a kernel change; elapsed per user-CPU second +0.0% (95% CI -10.2..+11.4%, p 1, no significant change; could have seen >= 15.6%), raw elapsed +0.0% (p 1), without the wait for a CPU -10.3% (95% CI -19.0..-0.7%, p 0.041, significant)" >expect &&
 	test_cmp expect line &&
 	latency-compare --format=json a2 d >j &&
-	test "$(json_get busier j)" = "\"D\"" &&
+	test "$(change_get busier j)" = "\"D\"" &&
 	latency-compare --format=json d a2 >j &&
-	test "$(json_get busier j)" = "\"D\"" &&
+	test "$(change_get busier j)" = "\"D\"" &&
 	latency-compare --format=json a X=a2 >j &&
-	test "$(json_get busier j)" = null
+	test "$(change_get busier j)" = null
 '
 
 # G waited 1 s of 10-11 s for a CPU, H 3-3.2 s of 12-13.2 s: elapsed per
 # user-CPU second +20% (2.0-2.2 against 2.4-2.64), but without the wait
 # (1.8, 1.9, 2.0 on both sides) nothing changed.
-test_expect_success 'the wait for a CPU taken out beside, where it was 5% or more' '
+test_expect_success JQ 'the wait for a CPU taken out beside, where it was 5% or more' '
 	result g G "$(run 10 5 1 "\"runq_s\":1")" "$(run 10.5 5 1 "\"runq_s\":1")" \
 		"$(run 11 5 1 "\"runq_s\":1")" &&
 	result h H "$(run 12 5 1 "\"runq_s\":3")" \
@@ -127,8 +127,8 @@ test_expect_success 'the wait for a CPU taken out beside, where it was 5% or mor
 	grep -q "^H vs G: the machine was busier on H (other processes'\'' CPU - a run against -, fake-gitk'\''s wait for a CPU 3.10 s against 1.00 s): not judged as a kernel change; elapsed per user-CPU second +20.0% (95% CI " line &&
 	grep -q ", without the wait for a CPU +0.0% (95% CI [-+0-9.]*\.\.[-+0-9.]*%, p 1, no significant change; could have seen >= " line &&
 	latency-compare --format=json g h >j &&
-	near "$(json_get elapsed_less_runq_per_user_change_pct j)" 0 0.000001 &&
-	near "$(json_get elapsed_per_user_change_pct j)" 20 0.000001 &&
+	near "$(change_get elapsed_less_runq_per_user_change_pct j)" 0 0.000001 &&
+	near "$(change_get elapsed_per_user_change_pct j)" 20 0.000001 &&
 	latency-compare a b >out &&
 	! grep -q "without the wait" out
 '
@@ -154,27 +154,27 @@ arm() {
 		"\"interleave\":{\"name\":\"vm.page-cluster\",\"values\":[\"3\",\"0\"],\"arm\":\"$1\",\"value\":\"x\",\"order\":\"ABBAABBA\",\"seed\":137,\"other\":\"$_o\"}"
 }
 
-test_expect_success 'the arms of an interleaved run are tested in pairs' '
+test_expect_success JQ 'the arms of an interleaved run are tested in pairs' '
 	arm a 2.0 2.4 2.1 2.3 &&
 	arm b 2.2 2.6 2.35 2.5 &&
 	latency-compare --format=json Pa Pb >out &&
-	test "$(json_get paired out)" = true &&
-	test "$(json_get test out)" = "\"paired\"" &&
-	near "$(json_get elapsed_per_user_change_pct out)" 9.7246 0.0001 &&
-	near "$(json_get elapsed_per_user_mean_p out)" 0.0010633 0.0000001 &&
-	near "$(json_get elapsed_per_user_mean_ci_low_pct out)" 7.1942 0.0001 &&
-	near "$(json_get elapsed_per_user_mean_ci_high_pct out)" 12.3147 0.0001 &&
+	test "$(change_get paired out)" = true &&
+	test "$(change_get test out)" = "\"paired\"" &&
+	near "$(change_get elapsed_per_user_change_pct out)" 9.7246 0.0001 &&
+	near "$(change_get elapsed_per_user_mean_p out)" 0.0010633 0.0000001 &&
+	near "$(change_get elapsed_per_user_mean_ci_low_pct out)" 7.1942 0.0001 &&
+	near "$(change_get elapsed_per_user_mean_ci_high_pct out)" 12.3147 0.0001 &&
 	latency-compare Pa Pb >text &&
 	grep -q "^P-b vs P-a (paired, 4 pairs): elapsed per user-CPU second +9.7% (95% CI +7.2..+12.3%, p 0.0011, significant)" text &&
 	grep -q "^  paired: the two arms of one interleaved run (vm.page-cluster=3,0, order ABBAABBA)" text
 '
 
-test_expect_success 'results that do not name each other are not paired' '
+test_expect_success JQ 'results that do not name each other are not paired' '
 	sed "s/\"other\":\"Pa\"/\"other\":\"elsewhere\"/" Pb/result.json >x &&
 	mkdir -p Pc && mv x Pc/result.json &&
 	latency-compare --format=json Pa Pc >out &&
-	test "$(json_get paired out)" = false &&
-	near "$(json_get elapsed_per_user_mean_p out)" 0.14567 0.00001
+	test "$(change_get paired out)" = false &&
+	near "$(change_get elapsed_per_user_mean_p out)" 0.14567 0.00001
 '
 
 test_expect_success 'a bad interleave object is an error naming the key' '

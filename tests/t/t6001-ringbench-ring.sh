@@ -8,7 +8,7 @@ test_description='ringbench ring: exact counts over every transport, progress, c
 
 # counts FILE: "cycles tokens_passed latency_samples complete" of run 1.
 counts() {
-	jqf "$1" '.runs[0] | "\(.cycles) \(.tokens_passed) \(.latency_samples) \(.complete)"'
+	json_get "$1" '.runs[0] | "\(.cycles) \(.tokens_passed) \(.latency_samples) \(.complete)"'
 }
 
 for via in pipe futex eventfd; do
@@ -21,7 +21,7 @@ for via in pipe futex eventfd; do
 			echo '400 1200 1200 true' >expect &&
 			counts out.json >got &&
 			test_cmp expect got &&
-			jqf out.json '.config.via, .config.tasks, .partial' >got &&
+			json_get out.json '.config.via, .config.tasks, .partial' >got &&
 			printf '%s\n' $via $tasks false >expect &&
 			test_cmp expect got
 		"
@@ -33,43 +33,42 @@ test_expect_success JQ 'warmup cycles are not counted; tokens stay NR per cycle'
 	echo "300 1200 1200 true" >expect &&
 	counts out.json >got &&
 	test_cmp expect got &&
-	test "$(jqf out.json .runs[0].warmup_cycles)" -gt 0
+	test "$(json_get out.json .runs[0].warmup_cycles)" -gt 0
 '
 
 test_expect_success JQ 'a timed run: tokens passed are exactly cycles x NR' '
 	ringbench ring -t 5 -d 300ms --warmup 0 --format json >out.json &&
-	c=$(jqf out.json .runs[0].cycles) &&
+	c=$(json_get out.json .runs[0].cycles) &&
 	test "$c" -gt 0 &&
-	test "$(jqf out.json .runs[0].tokens_passed)" = $((c * 5))
+	test "$(json_get out.json .runs[0].tokens_passed)" = $((c * 5))
 '
 
 test_expect_success JQ 'three runs: each counted, with mean, stddev and CoV' '
 	ringbench ring -N 200 --warmup 0 -n 3 --format json >out.json &&
-	jqf out.json "[.runs[].cycles] | join(\" \")" >got &&
+	json_get out.json "[.runs[].cycles] | join(\" \")" >got &&
 	echo "200 200 200" >expect &&
 	test_cmp expect got &&
-	test "$(jqf out.json .runs_counted)" = 3 &&
-	jqf out.json ".rate_cov_pct, .us_per_cycle_stddev" >got &&
+	test "$(json_get out.json .runs_counted)" = 3 &&
+	json_get out.json ".rate_cov_pct, .us_per_cycle_stddev" >got &&
 	! grep -x null got
 '
 
-test_expect_success JQ 'JSON has the contract-4 fields, the placement and sched settings' '
+test_expect_success JQ 'JSON has the fields of doc/design.md, contract 4, the placement and sched settings' '
 	ringbench ring --cpus 0 -t 3 -N 50 --warmup 0 --format json >out.json &&
 	for f in format_version program version command_line mode \
 		cycles_per_s us_per_cycle p50_us p90_us p99_us p999_us \
 		p9999_us max_us calibration placement sched; do
-		test "$(jq "has(\"$f\")" out.json)" = true ||
-			test_fail "no $f"
+		test_json out.json "has(\"$f\")" true || return 1
 	done &&
-	jqf out.json "[.placement[] | \"\(.role)\(.index)@\(.cpu)\"] | join(\" \")" >got &&
+	json_get out.json "[.placement[] | \"\(.role)\(.index)@\(.cpu)\"] | join(\" \")" >got &&
 	echo "member0@0 member1@0 member2@0" >expect &&
 	test_cmp expect got &&
-	jqf out.json ".sched | has(\"/proc/sys/kernel/sched_rr_timeslice_ms\")" >got &&
+	json_get out.json ".sched | has(\"/proc/sys/kernel/sched_rr_timeslice_ms\")" >got &&
 	echo true >expect &&
 	test_cmp expect got
 '
 
-test_expect_success 'progress lines: one per N tokens of each task, contract 1' '
+test_expect_success 'progress lines (doc/design.md, contract 1): one per N tokens of each task' '
 	ringbench ring -t 2 -N 300 --warmup 0 --progress 100 \
 		--format json -o out.json >progress &&
 	test_line_count = 6 progress &&
@@ -86,7 +85,7 @@ test_expect_success 'CSV: a header and a row per run' '
 
 # The busy loop is calibrated on the thread's CPU clock, and the work checked
 # on CLOCK_THREAD_CPUTIME_ID, which preemption does not inflate, in trials
-# of 5 ms, right after a calibration each time.  The issue's bound is 5%:
+# of 5 ms, right after a calibration each time.  The bound asked for is 5%:
 # measured -1.7..+0.8% on a quiet 2-vCPU VM and -0.8..+0.6% with three
 # spinning processes (wall-clock or 200 us trials were 30-50% off there).
 # But the loop's own speed moves with what runs beside it: in CI's
@@ -108,7 +107,7 @@ test_expect_success JQ,UNSANITIZED 'the calibrated work takes the asked CPU time
 	best= &&
 	for try in 1 2 3; do
 		ringbench calibrate -w 20ms -n 9 --format json >out.json &&
-		e=$(jqf out.json .work_error_pct) &&
+		e=$(json_get out.json .work_error_pct) &&
 		best="$best $e" &&
 		if awk -v e="$e" "BEGIN { exit !(e > -25 && e < 25) }"; then
 			return 0
@@ -124,12 +123,12 @@ test_expect_success JQ 'SIGINT: the ring stops in order, partial result, exit 13
 	wait_lines sig.progress 3 &&
 	kill -INT $pid &&
 	{ wait $pid; test $? = 130; } &&
-	jqf out.json ".partial, .interrupted, .runs[0].complete" >got &&
+	json_get out.json ".partial, .interrupted, .runs[0].complete" >got &&
 	printf "true\ntrue\nfalse\n" >expect &&
 	test_cmp expect got &&
-	c=$(jqf out.json .runs[0].cycles) &&
+	c=$(json_get out.json .runs[0].cycles) &&
 	test "$c" -gt 0 &&
-	test "$(jqf out.json .runs[0].tokens_passed)" = $((c * 3))
+	test "$(json_get out.json .runs[0].tokens_passed)" = $((c * 3))
 '
 
 test_expect_success JQ 'a ring process killed: clear error, partial result, exit 1' '
@@ -142,10 +141,10 @@ test_expect_success JQ 'a ring process killed: clear error, partial result, exit
 	{ wait $pid; test $? = 1; } &&
 	echo "ringbench: ring member 2 (pid $victim) was killed by signal 9" >expect &&
 	test_cmp expect err &&
-	jqf out.json ".partial, .error" >got &&
+	json_get out.json ".partial, .error" >got &&
 	printf "true\nring member 2 (pid %s) was killed by signal 9\n" "$victim" >expect &&
 	test_cmp expect got &&
-	test "$(jqf out.json .runs[0].cycles)" -gt 0
+	test "$(json_get out.json .runs[0].cycles)" -gt 0
 '
 
 test_done

@@ -9,7 +9,7 @@ test_description='ringbench rr: exact transactions, a server killed, junk on the
 # counts FILE: transactions requests responses server_requests
 # server_responses latency_samples complete, of run 1.
 counts() {
-	jqf "$1" '.runs[0] | "\(.transactions) \(.requests) \(.responses) \(.server_requests) \(.server_responses) \(.latency_samples) \(.complete)"'
+	json_get "$1" '.runs[0] | "\(.transactions) \(.requests) \(.responses) \(.server_requests) \(.server_responses) \(.latency_samples) \(.complete)"'
 }
 
 test_expect_success JQ 'TCP, 2 clients x 300: transactions = requests = responses' '
@@ -17,7 +17,7 @@ test_expect_success JQ 'TCP, 2 clients x 300: transactions = requests = response
 	echo "600 600 600 600 600 600 true" >expect &&
 	counts out.json >got &&
 	test_cmp expect got &&
-	jqf out.json ".config.protocol, .config.server" >got &&
+	json_get out.json ".config.protocol, .config.server" >got &&
 	test "$(sed -n 1p got)" = tcp &&
 	sed -n 2p got | grep -q "^127\.0\.0\.1:[0-9][0-9]*$"
 '
@@ -36,7 +36,7 @@ test_expect_success JQ 'UDP, and big TCP messages: the same exact counts' '
 
 test_expect_success JQ 'warmup transactions reach the server but are not measured' '
 	ringbench rr -N 100 --warmup 50ms --format json >out.json &&
-	w=$(jqf out.json .runs[0].warmup_transactions) &&
+	w=$(json_get out.json .runs[0].warmup_transactions) &&
 	test "$w" -gt 0 &&
 	echo "100 $((100 + w)) $((100 + w)) $((100 + w)) $((100 + w)) 100 true" >expect &&
 	counts out.json >got &&
@@ -46,9 +46,9 @@ test_expect_success JQ 'warmup transactions reach the server but are not measure
 test_expect_success JQ 'rr keys, placement round-robin: client 0, server 0, ...' '
 	ringbench rr -c 2 --cpus 0,1 -N 10 --warmup 0 --format json >out.json &&
 	for f in transactions_per_s us_per_cycle p50_us p9999_us max_us; do
-		test "$(jq "has(\"$f\")" out.json)" = true || test_fail "no $f"
+		test_json out.json "has(\"$f\")" true || return 1
 	done &&
-	jqf out.json "[.placement[] | \"\(.role)\(.index)@\(.cpu)\"] | sort | join(\" \")" >got &&
+	json_get out.json "[.placement[] | \"\(.role)\(.index)@\(.cpu)\"] | sort | join(\" \")" >got &&
 	echo "client0@0 client1@0 server0@1 server1@1" >expect &&
 	test_cmp expect got
 '
@@ -72,11 +72,11 @@ test_expect_success JQ 'a server killed mid-run: clear error, partial result, ex
 	{ wait $pid; test $? = 1; } &&
 	grep -x "ringbench: client 0: the server 127.0.0.1:$port closed the connection (after [0-9]* transactions)" err &&
 	test_line_count = 1 err &&
-	jqf out.json ".partial, .runs[0].complete" >got &&
+	json_get out.json ".partial, .runs[0].complete" >got &&
 	printf "true\nfalse\n" >expect &&
 	test_cmp expect got &&
-	jqf out.json .error | grep -q "closed the connection" &&
-	test "$(jqf out.json .runs[0].transactions)" -ge 400
+	json_get out.json .error | grep -q "closed the connection" &&
+	test "$(json_get out.json .runs[0].transactions)" -ge 400
 '
 
 test_expect_success JQ 'junk on the port: dropped, and the server serves on' '
@@ -90,9 +90,9 @@ test_expect_success JQ 'junk on the port: dropped, and the server serves on' '
 	test_cmp expect reply3 &&
 	ringbench rr --connect 127.0.0.1:$port -N 100 --warmup 0 \
 		--format json >client.json &&
-	test "$(jqf client.json .runs[0].transactions)" = 100 &&
+	test "$(json_get client.json .runs[0].transactions)" = 100 &&
 	stop_server junk 143 &&
-	jqf junk.json ".runs[0] | \"\(.server_requests) \(.server_responses) \(.server_connections) \(.server_dropped)\"" >got &&
+	json_get junk.json ".runs[0] | \"\(.server_requests) \(.server_responses) \(.server_connections) \(.server_dropped)\"" >got &&
 	echo "100 100 4 3" >expect &&
 	test_cmp expect got &&
 	grep -c "^ringbench: warning: dropped 127\.0\.0\.1:[0-9]*: bad hello$" junk.err >n &&

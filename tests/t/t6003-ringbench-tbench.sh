@@ -29,10 +29,10 @@ test_expect_success 'tbench_srv alone missing: named' '
 
 test_expect_success TBENCH,JQ 'tbench for real: throughput and operations parsed' '
 	ringbench tbench -d 2 --progress 1 --format json -o out.json >progress &&
-	jqf out.json ".mode, .partial, .runs[0].complete" >got &&
+	json_get out.json ".mode, .partial, .runs[0].complete" >got &&
 	printf "tbench\nfalse\ntrue\n" >expect &&
 	test_cmp expect got &&
-	test "$(jqf out.json ".runs[0].transactions > 0 and .runs[0].mb_per_s > 0 and .max_us > 0 and .us_per_cycle > 0")" = true &&
+	test "$(json_get out.json ".runs[0].transactions > 0 and .runs[0].mb_per_s > 0 and .max_us > 0 and .us_per_cycle > 0")" = true &&
 	grep -q "^[0-9]*\.[0-9]\{9\} ringbench mode=tbench sec=1 mb_per_s=[0-9.]* latency_ms=[0-9.]*$" progress
 '
 

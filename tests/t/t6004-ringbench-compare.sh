@@ -27,14 +27,14 @@ test_expect_success 'CSV: mean, stddev, change and Welch per figure' '
 
 test_expect_success JQ 'JSON: a ringbench list, one entry per label and configuration' '
 	latency-compare --format=json base.json new.json rr.json >out.json &&
-	jqf out.json "[.ringbench[] | \"\(.label)|\(.config)|\(.runs)\"] | join(\"\n\")" >got &&
+	json_get out.json "[.ringbench[] | \"\(.label)|\(.config)|\(.runs)\"] | join(\"\n\")" >got &&
 	cat >expect <<-\EOF &&
 	base|ring -t 2 --via pipe -w 0us -s 0us|3
 	new|ring -t 2 --via pipe -w 0us -s 0us|3
 	rr|rr tcp -c 1 --size 1,1 --cpus 0,1|2
 	EOF
 	test_cmp expect got &&
-	jqf out.json ".ringbench[1].p99_us.significant, .ringbench[1].rate_per_s.significant" >got &&
+	json_get out.json ".ringbench[1].p99_us.significant, .ringbench[1].rate_per_s.significant" >got &&
 	printf "true\nfalse\n" >expect &&
 	test_cmp expect got
 '

@@ -21,7 +21,7 @@ test_expect_success JQ 'a reduced run with --ringbench: ringbench.json, compared
 		--no-drop-caches --confine=none --gitk-args=--every=50 \
 		--music-args="--songs=1 --song-size=64k" --results=res \
 		--ringbench="ring -t 3 -N 50 --warmup 0 -n 2" >out 2>err &&
-	jqf res/rb/ringbench.json "[.mode, (.runs | length), .runs[1].tokens_passed] | join(\" \")" >got &&
+	json_get res/rb/ringbench.json "[.mode, (.runs | length), .runs[1].tokens_passed] | join(\" \")" >got &&
 	echo "ring 2 150" >expect &&
 	test_cmp expect got &&
 	grep -q "ringbench.*ring -t 3 -N 50" res/rb/commands.log &&
@@ -33,11 +33,11 @@ test_expect_success JQ 'a reduced run with --ringbench: ringbench.json, compared
 # latency-compare reads ringbench.json beside result.json, as it reads
 # seqbench.json: the copy in result.json is not counted again.
 test_expect_success JQ 'result.json carries ringbench.json, summary.txt a line of it' '
-	jq -S .ringbench res/rb/result.json >got &&
-	jq -S . res/rb/ringbench.json >want &&
+	json_get -S res/rb/result.json .ringbench >got &&
+	json_get -S res/rb/ringbench.json . >want &&
 	test_cmp want got &&
-	rate=$(sed -n "s/^  \"cycles_per_s\": \(.*\),\$/\1/p" res/rb/ringbench.json) &&
-	us=$(sed -n "s/^  \"us_per_cycle\": \(.*\),\$/\1/p" res/rb/ringbench.json) &&
+	rate=$(json_get res/rb/ringbench.json .cycles_per_s) &&
+	us=$(json_get res/rb/ringbench.json .us_per_cycle) &&
 	echo "ringbench: mode=ring cycles_per_s=$rate us_per_cycle=$us" >want &&
 	grep "^ringbench: mode=ring " res/rb/summary.txt >line &&
 	cut -d" " -f1-4 line >got &&

@@ -13,18 +13,18 @@ test_have_prereq VM_TOOLS ||
 # reaches the suite, whatever the timeout.
 fake_bzimage bzImage 9.8.7-loop
 
-test_expect_success 'a guest that never reports: stopped at the boot timeout, a partial result' '
+test_expect_success JQ 'a guest that never reports: stopped at the boot timeout, a partial result' '
 	test_expect_code 1 "$vm" --kernel=bzImage --accel=tcg --memory=128M \
 		--cpus=1 --boot-timeout=3s --results=res -- --commits=2000 \
 		>out 2>err &&
 	grep -x "latency-vm: the guest did not reach the suite within 3s (result in $PWD/res/9.8.7-loop)" err &&
 	r=res/9.8.7-loop &&
 	test -f $r/console.log && test -f $r/qemu.cmdline &&
-	grep -q "^  \"partial\": true,$" $r/result.json &&
-	grep -q "^  \"partial_reason\": \"the guest did not reach the suite within 3s\",$" $r/result.json &&
-	grep -q "^    \"accel\": \"tcg\",$" $r/result.json &&
-	grep -q "^    \"memory_bytes\": 134217728,$" $r/result.json &&
-	grep -q "^    \"outcome\": \"boot-timeout\"$" $r/result.json &&
+	test_json $r/result.json .partial true &&
+	test_json $r/result.json .partial_reason \
+		"the guest did not reach the suite within 3s" &&
+	test_json $r/result.json ".vm | [.accel, .memory_bytes, .outcome] |
+		tojson" "[\"tcg\",134217728,\"boot-timeout\"]" &&
 	sed -n 1p $r/summary.txt >line1 &&
 	echo "9.8.7-loop partial: no fake-gitk run completed" >expect &&
 	test_cmp expect line1 &&
@@ -33,16 +33,16 @@ test_expect_success 'a guest that never reports: stopped at the boot timeout, a 
 	! pgrep -f "qemu-system-x86_64 -name latency-vm .*$LATENCY_CACHE_DIR" >/dev/null
 '
 
-test_expect_success 'a second run of the same label is LABEL-2, the first kept' '
+test_expect_success JQ 'a second run of the same label is LABEL-2, the first kept' '
 	test_expect_code 1 "$vm" --kernel=bzImage --accel=tcg --memory=128M \
 		--cpus=1 --boot-timeout=2s --results=res -- --commits=2000 \
 		2>err &&
 	test -f res/9.8.7-loop/result.json &&
-	grep -q "^  \"run_label\": \"9.8.7-loop-2\",$" res/9.8.7-loop-2/result.json &&
-	grep -q "^  \"label\": \"9.8.7-loop\",$" res/9.8.7-loop-2/result.json
+	test_json res/9.8.7-loop-2/result.json "[.run_label, .label] | tojson" \
+		"[\"9.8.7-loop-2\",\"9.8.7-loop\"]"
 '
 
-test_expect_success 'SIGTERM during the boot: QEMU stopped, the disks removed, the result partial' '
+test_expect_success JQ 'SIGTERM during the boot: QEMU stopped, the disks removed, the result partial' '
 	"$vm" --kernel=bzImage --accel=tcg --memory=128M --cpus=1 \
 		--boot-timeout=5m --results=sig --label=sig -- --commits=2000 \
 		>out 2>err &
@@ -60,8 +60,8 @@ test_expect_success 'SIGTERM during the boot: QEMU stopped, the disks removed, t
 	test "$st" = 143 &&
 	! kill -0 "$qpid" 2>/dev/null &&
 	test -z "$(vm_runs_left)" &&
-	grep -q "^  \"partial_reason\": \"interrupted by SIGTERM\",$" sig/sig/result.json &&
-	grep -q "^    \"outcome\": \"stopped\"$" sig/sig/result.json
+	test_json sig/sig/result.json "[.partial_reason, .vm.outcome] | tojson" \
+		"[\"interrupted by SIGTERM\",\"stopped\"]"
 '
 
 test_done

@@ -15,17 +15,19 @@ test_have_prereq VM_TOOLS ||
 
 kernel=$LATENCY_VM_TEST_KERNEL
 
-test_expect_success 'a kernel that panics: exit 1, the panic named, the console kept' '
+test_expect_success JQ 'a kernel that panics: exit 1, the panic named, the console kept' '
 	test_expect_code 1 "$vm" --kernel="$kernel" --memory=256M --cpus=1 \
 		--cmdline=rdinit=/no-such-init --boot-timeout=5m --results=res \
 		--label=panic -- --commits=2000 >out 2>err &&
 	grep "^latency-vm: the guest kernel panicked: Kernel panic - not syncing: " err &&
 	grep -q "Kernel panic - not syncing" res/panic/console.log &&
-	grep -q "^  \"partial_reason\": \"the guest kernel panicked: Kernel panic - not syncing: " res/panic/result.json &&
+	test_json res/panic/result.json ".partial_reason |
+		startswith(\"the guest kernel panicked: Kernel panic - not syncing: \")" \
+		true &&
 	test -z "$(vm_runs_left)"
 '
 
-test_expect_success 'SIGTERM during the run: the guest stops the driver, its partial result comes back' '
+test_expect_success JQ 'SIGTERM during the run: the guest stops the driver, its partial result comes back' '
 	"$vm" --kernel="$kernel" --cpus=1 --results=res --label=stopped \
 		-- --commits=2000 --gitk-runs=50 --confine=none >out 2>err &
 	pid=$! &&
@@ -39,10 +41,10 @@ test_expect_success 'SIGTERM during the run: the guest stops the driver, its par
 	{ wait $pid; st=$?; } ;
 	test "$st" = 143 &&
 	r=res/stopped &&
-	grep -q "^  \"partial\": true,$" $r/result.json &&
-	grep -q "^  \"partial_reason\": \"interrupted by SIGTERM\",$" $r/result.json &&
+	test_json $r/result.json "[.partial, .partial_reason] | tojson" \
+		"[true,\"interrupted by SIGTERM\"]" &&
 	test -f $r/run.facts && test -f $r/commands.log && test -f $r/vm.json &&
-	grep -q "^    \"outcome\": \"stopped\"$" $r/result.json &&
+	test_json $r/result.json .vm.outcome stopped &&
 	grep -q "latency-vm-guest: stop asked" $r/console.log &&
 	test -z "$(vm_runs_left)"
 '

@@ -7,6 +7,8 @@ test_description='latency-compare --format=kcidb: the kernels, their builds, a t
 
 F=$TEST_DIRECTORY/fixtures/fleet
 E=$F/expect
+# jq: every id of a KCIDB document, one a line.
+ids='(.checkouts[], .builds[], .tests[]) | .id'
 
 test_expect_success 'setup' '
 	cp -R "$F"/. . && chmod -R u+w .
@@ -17,25 +19,26 @@ test_expect_success 'two boards of one kernel and a partial run, exactly' '
 	test_cmp "$E/boards.kcidb" out
 '
 
-test_expect_success 'one checkout and one build per kernel, one test per figure' '
-	grep -c "\"id\": \"latency_tests:checkout-" out >n &&
-	echo 2 >want && test_cmp want n &&
-	grep -c "\"id\": \"latency_tests:build-" out >n &&
-	test_cmp want n &&
-	grep -c "\"path\": \"latency-tests\." out >n &&
+test_expect_success JQ 'one checkout and one build per kernel, one test per figure' '
+	test_json out "[.checkouts[].id | startswith(\"latency_tests:checkout-\")] |
+		tojson" "[true,true]" &&
+	test_json out "[.builds[].id | startswith(\"latency_tests:build-\")] |
+		tojson" "[true,true]" &&
+	json_get out "[.tests[].path | select(startswith(\"latency-tests.\"))] |
+		length" >n &&
 	latency-compare --format=lava board1 board2 partial >lava &&
 	wc -l <lava | tr -d " " >want && test_cmp want n
 '
 
-test_expect_success 'ids are stable: the same tests in any order of the results' '
+test_expect_success JQ 'ids are stable: the same tests in any order of the results' '
 	latency-compare --format=kcidb partial board2 board1 >swapped &&
-	grep "\"id\":" out | sort >ids &&
-	grep "\"id\":" swapped | sort >ids2 &&
+	json_get out "$ids" | sort >ids &&
+	json_get swapped "$ids" | sort >ids2 &&
 	test_cmp ids ids2 &&
 	sort ids | uniq -d >dups && test ! -s dups
 '
 
-test_expect_success 'ids depend on what was measured, not on what this version compares' '
+test_expect_success JQ 'ids depend on what was measured, not on what this version compares' '
 	mkdir more &&
 	sed -e "s/\"majflt\": 1000,/\"majflt\": 1, \"some_new_figure\": 7,/" \
 		board1/result.json >more/result.json &&
@@ -44,12 +47,14 @@ test_expect_success 'ids depend on what was measured, not on what this version c
 	! cmp -s board1/result.json more/result.json &&
 	latency-compare --format=kcidb board1 >a &&
 	latency-compare --format=kcidb more >b &&
-	grep "\"id\":" a >ids.a && grep "\"id\":" b >ids.b &&
+	json_get a "$ids" >ids.a && json_get b "$ids" >ids.b &&
 	test_cmp ids.a ids.b &&
 	sed "s/\"elapsed_s\": 10.0,/\"elapsed_s\": 10.25,/" board1/result.json >more/result.json &&
 	latency-compare --format=kcidb more >c &&
-	grep "\"id\": \"latency_tests:run-" c >ids.c &&
-	grep "\"id\": \"latency_tests:run-" a >ids.a2 &&
+	json_get c ".tests[].id | select(startswith(\"latency_tests:run-\"))" \
+		>ids.c &&
+	json_get a ".tests[].id | select(startswith(\"latency_tests:run-\"))" \
+		>ids.a2 &&
 	! grep -F -x -f ids.a2 ids.c
 '
 
@@ -59,12 +64,12 @@ test_expect_success 'the same result twice: its tests are written once' '
 	grep "is a result given before" err
 '
 
-test_expect_success '--kcidb-origin names the CI system in every id' '
+test_expect_success JQ '--kcidb-origin names the CI system in every id' '
 	latency-compare --format=kcidb --kcidb-origin=lab_7 board1 >lab &&
 	! grep "latency_tests" lab &&
-	grep -c "\"origin\": \"lab_7\"" lab >n &&
-	grep -c "\"id\": \"lab_7:" lab >n2 &&
-	test_cmp n n2
+	test_json lab "[(.checkouts[], .builds[], .tests[]) |
+		.origin == \"lab_7\" and (.id | startswith(\"lab_7:\"))] | all" \
+		true
 '
 
 test_expect_success 'a bad origin is a usage error' '

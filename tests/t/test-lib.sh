@@ -13,9 +13,12 @@
 #   test_wait_for FILE           up to 20 s for FILE to be written
 #   skip_all='reason'; test_done  or  test_skip_all 'reason'
 #   test_prereq_reason NAME WHY  a skip for want of NAME says WHY
+#   test_skip_all_without NAME   skip the script (with NAME's reason), for
+#                                scripts whose setup needs NAME
 #
 # JSON is read one way, with jq, under the JQ prereq:
-#   json_get FILE FILTER         print jq's raw output of FILTER on FILE
+#   json_get [-S] FILE FILTER    print jq's raw output of FILTER on FILE
+#                                (-S: objects with their keys sorted)
 #   test_json FILE FILTER WANT   that output is exactly WANT (jq's number
 #                                form: 2.00005, not 2.000050000)
 #   test_json_valid FILE         FILE holds exactly one JSON object
@@ -109,6 +112,14 @@ test_skip_all() {
 	printf '1..0 # SKIP %s\n' "$1"
 	cd / && rm -rf "$TRASH_DIRECTORY"
 	exit 0
+}
+
+# test_skip_all_without NAME: skip the whole script when prereq NAME is
+# missing, saying why (test_prereq_reason), for a setup that needs it.
+test_skip_all_without() {
+	test_have_prereq "$1" && return 0
+	eval "_why=\${prereq_reason_$1:-}"
+	test_skip_all "missing $1${_why:+: $_why}"
 }
 
 
@@ -234,12 +245,18 @@ test_wait_for() {
 	test -s "$1"
 }
 
-# json_get FILE FILTER: jq's raw output (strings without quotes) of FILTER
-# on FILE; fails when FILE is not JSON or FILTER does not apply.  The one
-# way tests read JSON: never grep or sed, which depend on how the output
-# is laid out.
+# json_get [-S] FILE FILTER: jq's raw output (strings without quotes) of
+# FILTER on FILE, with -S the keys of objects sorted (to compare objects
+# whatever their order); fails when FILE is not JSON or FILTER does not
+# apply.  The one way tests read JSON: never grep or sed, which depend on
+# how the output is laid out.
 json_get() {
-	jq -r "$2" "$1"
+	if [ "$1" = -S ]; then
+		shift
+		jq -S -r "$2" "$1"
+	else
+		jq -r "$2" "$1"
+	fi
 }
 
 # test_json FILE FILTER WANT: FILTER's output on FILE is exactly WANT (one

@@ -20,6 +20,8 @@ enum action {
 	DIE_ERR,
 	WARN,
 	WARN_ERR,
+	INFORM,
+	ERROR_RET,
 	ERROR_ERRNO,
 	ERROR_ERR,
 	FULL_STDOUT,
@@ -49,6 +51,20 @@ static void run_action(const void *arg)
 		warn_err(ENOENT, "cannot read '%s'", "g");
 		warn_err(0, "no error number");
 		_exit(errno == 0 ? 0 : 4);
+	case ERROR_RET: {
+		int s1, s2, s3;
+
+		errno = ENOENT;
+		s1 = error_ret_errno(EXIT_RUN_FAILED, "cannot open '%s'", "x");
+		s2 = error_ret(EXIT_UNSUPPORTED, "no %s here", "zram");
+		s3 = error_ret_err(EXIT_USAGE, 0, "plain");
+		_exit(s1 == 1 && s2 == 3 && s3 == 2 && errno == ENOENT ? 0 : 4);
+	}
+	case INFORM:
+		errno = EIO;
+		inform("serving '%s' on %s", "dir", "127.0.0.1:1");
+		inform("%s", "");
+		_exit(errno == EIO ? 0 : 4);
 	case ERROR_ERRNO:
 		errno = EIO;
 		_exit(error_errno("read") == -1 ? 5 : 6);
@@ -102,6 +118,16 @@ int main(void)
 	       "directory\n"
 	       "seqbench: warning: no error number\n",
 	       "warn_err uses the given errno, none for 0");
+	is_int(child(ERROR_RET, out, sizeof(out)), 0,
+	       "error_ret* return their status, errno kept, no exit");
+	is_str(out,
+	       "seqbench: cannot open 'x': No such file or directory\n"
+	       "seqbench: no zram here\nseqbench: plain\n",
+	       "error_ret* messages as die*'s");
+	is_int(child(INFORM, out, sizeof(out)), 0,
+	       "inform does not exit nor touch errno");
+	is_str(out, "seqbench: serving 'dir' on 127.0.0.1:1\nseqbench: \n",
+	       "inform: the name, the message and nothing else");
 	is_int(child(ERROR_ERR, out, sizeof(out)), 5, "error_err returns -1");
 	is_str(out, "seqbench: cannot send to 'h': Broken pipe\n",
 	       "error_err message");

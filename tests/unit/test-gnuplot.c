@@ -41,7 +41,7 @@ static void quoting(void)
 		{ "it's", "'it''s'" },
 		{ "''", "''''''" },
 		{ "a\"b\\c", "'a\"b\\\\c'" },
-		/* Issue 11: a newline ended the string's command, and the
+		/* Once, a newline ended the string's command, and the
 		 * next line was gnuplot's to run, `system` included. */
 		{ "x\nsystem \"touch PWNED\"\n#",
 		  "'x\\nsystem \"touch PWNED\"\\n#'" },

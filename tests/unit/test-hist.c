@@ -119,7 +119,7 @@ static void display(void)
 	   "time of a lone max sample is exact (clamped to max)");
 }
 
-/* Issue 12: 1-2-5 put fake-music's 100 ms and 199 ms gaps in one bucket. */
+/* A 1-2-5 series put fake-music's 100 ms and 199 ms gaps in one bucket. */
 static void r10(void)
 {
 	static const struct {

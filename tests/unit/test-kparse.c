@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for monitors/kparse: every kernel format the monitors read,
+ * Unit tests for lib/kparse: every kernel format the monitors read,
  * what it must accept exactly and what it must refuse (signs, overflow,
  * junk, doubled or missing separators).  Inputs are copied into buffers of
  * their exact length, without a NUL, so that a read past the end shows up
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monitors/kparse.h"
+#include "lib/kparse.h"
 #include "tests/tap.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -497,6 +497,253 @@ static void test_trace_field(void)
 	       "strerror ERANGE");
 }
 
+/* Several keys of a vmstat file in one pass, a prefix summed. */
+static void test_kv_pick(void)
+{
+	static const char vm[] = "nr_dirty 71\nallocstall_dma 0\n"
+				 "allocstall_normal 30\npswpin 17\n"
+				 "pswpin 99\nallocstall_movable 400\n"
+				 "allocstalls 5\nunread -1\n";
+	static const char *const keys[] = { "pswpin", "allocstall*",
+					    "pgscan_direct", "nr_dirty" };
+	static const char *const bad_keys[] = { "nr_dirty", "unread" };
+	static const char over[] = "a_x 18446744073709551615\na_y 1\n";
+	static const char *const sum_a[] = { "a*" };
+	uint64_t v[4];
+	bool have[4];
+	size_t bad = 99;
+	char *s = exact(vm);
+
+	is_int(kparse_kv_pick(s, strlen(vm), keys, 4, v, have, &bad), 0,
+	       "kv_pick: four keys, one pass");
+	ok(have[0] && v[0] == 17, "pswpin: the first line of the key");
+	ok(have[1] && v[1] == 430, "allocstall*: allocstall_* summed, "
+				   "not allocstalls");
+	ok(!have[2] && v[2] == 0, "pgscan_direct absent");
+	ok(have[3] && v[3] == 71, "nr_dirty");
+	is_int(kparse_kv_pick(s, strlen(vm), bad_keys, 2, v, have, &bad),
+	       -EINVAL, "a key's line that does not parse");
+	is_int((int)bad, 1, "is named by its index");
+	free(s);
+	is_int(kparse_kv_pick(LIT(over), sum_a, 1, v, have, &bad), -ERANGE,
+	       "a sum past 64 bits");
+}
+
+/* /proc/meminfo, and the start time of /proc/PID/stat. */
+static void test_meminfo_start(void)
+{
+	static const char mem[] = "MemTotal:       16384 kB\n"
+				  "MemFree:          100 kB\n"
+				  "HugePages_Total:       4\n"
+				  "Hugepagesize:       2048 kB\n";
+	static const struct {
+		const char *key;
+		int ret;
+		uint64_t want;
+		bool kb;
+	} c[] = {
+		{ "MemTotal", 0, 16384, true },
+		{ "MemFree", 0, 100, true },
+		{ "HugePages_Total", 0, 4, false },
+		{ "Hugepagesize", 0, 2048, true },
+		{ "MemAvailable", -ENOENT, 0, false },
+		{ "Mem", -ENOENT, 0, false },
+	};
+	static const char stat[] = "77 (a) b) S 1 2 3 0 -1 4194560 5 6 7 8 9 "
+				   "10 -11 -12 20 0 3 0 123456 0 0\n";
+	static const char *const bad[] = {
+		"77 (a) S 1 2 3 0 -1 4194560 5 6 7 8 9 10 11 12 20 0 3 0\n",
+		"77 (a) S 1 2 3 0 -1 4194560 5 6 7 8 9 10 11 12 20 0 3 0 -5\n",
+		"77 (a) S 1 2 3 0 -1 -4194560 5 6 7 8 9 10 11 12 20 0 3 0 5\n",
+	};
+	char *s = exact(mem), state = '?';
+	int64_t ppid = 0;
+	uint64_t v = 0;
+	bool kb = false;
+	size_t i;
+
+	for (i = 0; i < N(c); i++) {
+		is_int(kparse_colon_find(s, strlen(mem), c[i].key, &v, &kb),
+		       c[i].ret, "meminfo %s: %d", c[i].key, c[i].ret);
+		if (!c[i].ret)
+			ok(v == c[i].want && kb == c[i].kb,
+			   "meminfo %s: %llu, kB %d", c[i].key,
+			   (unsigned long long)c[i].want, c[i].kb);
+	}
+	free(s);
+	is_int(kparse_colon_find(LIT("MemTotal: 5 MB\n"), "MemTotal", &v, &kb),
+	       -EINVAL, "a unit other than kB is junk");
+	s = exact(stat);
+	is_int(kparse_pid_start(s, strlen(stat), &state, &ppid, &v), 0,
+	       "pid stat: start time");
+	ok(state == 'S' && ppid == 1 && v == 123456,
+	   "state S, parent 1, started at tick 123456");
+	free(s);
+	for (i = 0; i < N(bad); i++) {
+		s = exact(bad[i]);
+		ok(kparse_pid_start(s, strlen(bad[i]), &state, NULL, &v) < 0,
+		   "pid start: refuses bad case %zu", i);
+		free(s);
+	}
+}
+
+/* Words of /proc/swaps and mounts, sysfs dev and hex files. */
+static void test_words_dev_hex(void)
+{
+	static const char line[] = "/dev/sda2 \t partition  8388604 0 -2";
+	static const struct {
+		const char *in;
+		int ret;
+		uint32_t major, minor;
+	} dev[] = {
+		{ "8:0\n", 0, 8, 0 },
+		{ "253:17", 0, 253, 17 },
+		{ "4294967295:1\n", 0, UINT32_MAX, 1 },
+		{ "4294967296:1\n", -ERANGE, 0, 0 },
+		{ "8:\n", -EINVAL, 0, 0 },
+		{ ":1\n", -EINVAL, 0, 0 },
+		{ "8 0\n", -EINVAL, 0, 0 },
+		{ "8:0\n\n", -EINVAL, 0, 0 },
+	};
+	static const struct {
+		const char *in;
+		int ret;
+		uint64_t want;
+	} hex[] = {
+		{ "8000000\n", 0, 0x8000000 },
+		{ "ffffffffffffffff", 0, UINT64_MAX },
+		{ "1ffffffffffffffff", -ERANGE, 0 },
+		{ "0x10", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },
+		{ "12g", -EINVAL, 0 },
+	};
+	const char *w;
+	size_t n, i;
+	uint32_t ma = 0, mi = 0;
+	uint64_t v = 0;
+
+	is_int(kparse_word(LIT(line), 0, &w, &n), 0, "word 0");
+	ok(n == 9 && !memcmp(w, "/dev/sda2", 9), "is the device");
+	is_int(kparse_word(LIT(line), 1, &w, &n), 0, "word 1");
+	ok(n == 9 && !memcmp(w, "partition", 9), "runs of blanks are one");
+	is_int(kparse_word(LIT(line), 4, &w, &n), 0, "word 4");
+	ok(n == 2 && !memcmp(w, "-2", 2), "the last, to the end");
+	is_int(kparse_word(LIT(line), 5, &w, &n), -ENOENT, "no word 5");
+	is_int(kparse_word(LIT("  "), 0, &w, &n), -ENOENT, "no word at all");
+	for (i = 0; i < N(dev); i++) {
+		char *s = exact(dev[i].in);
+
+		is_int(kparse_dev(s, strlen(dev[i].in), &ma, &mi), dev[i].ret,
+		       "dev '%s'", vis(dev[i].in));
+		if (!dev[i].ret)
+			ok(ma == dev[i].major && mi == dev[i].minor,
+			   "dev '%s' numbers", vis(dev[i].in));
+		free(s);
+	}
+	for (i = 0; i < N(hex); i++) {
+		char *s = exact(hex[i].in);
+
+		is_int(kparse_hex_file(s, strlen(hex[i].in), &v), hex[i].ret,
+		       "hex '%s'", vis(hex[i].in));
+		if (!hex[i].ret)
+			is_u64(v, hex[i].want, "hex '%s' value",
+			       vis(hex[i].in));
+		free(s);
+	}
+}
+
+static void test_zoneinfo(void)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		enum kparse_zone_kind kind;
+		const char *name;
+		uint64_t val; /* HEAD: the node */
+	} c[] = {
+		{ "Node 0, zone      DMA", 0, KPARSE_ZONE_HEAD, "DMA", 0 },
+		{ "Node 12, zone   Normal", 0, KPARSE_ZONE_HEAD, "Normal", 12 },
+		{ "  pages free     3840", 0, KPARSE_ZONE_FIELD, "pages free",
+		  3840 },
+		{ "        min      12", 0, KPARSE_ZONE_FIELD, "min", 12 },
+		{ "        protection: (0, 2688, 23826, 23826)", 0,
+		  KPARSE_ZONE_PROTECTION, NULL, 23826 },
+		{ "        protection: (0)", 0, KPARSE_ZONE_PROTECTION, NULL,
+		  0 },
+		{ "  per-node stats", 0, KPARSE_ZONE_OTHER, NULL, 0 },
+		{ "  pagesets", 0, KPARSE_ZONE_OTHER, NULL, 0 },
+		{ "      nr_free_pages -5", 0, KPARSE_ZONE_OTHER, NULL, 0 },
+		{ "", 0, KPARSE_ZONE_OTHER, NULL, 0 },
+		{ "        min      99999999999999999999999", -ERANGE,
+		  KPARSE_ZONE_OTHER, NULL, 0 },
+		{ "Node x, zone DMA", -EINVAL, KPARSE_ZONE_OTHER, NULL, 0 },
+		{ "Node 0 zone DMA", -EINVAL, KPARSE_ZONE_OTHER, NULL, 0 },
+		{ "Node 0, zone DMA extra", -EINVAL, KPARSE_ZONE_OTHER, NULL,
+		  0 },
+		{ "        protection: (0, -1)", -EINVAL, KPARSE_ZONE_OTHER,
+		  NULL, 0 },
+		{ "        protection: (0, 2", -EINVAL, KPARSE_ZONE_OTHER, NULL,
+		  0 },
+		{ "        protection: (0) x", -EINVAL, KPARSE_ZONE_OTHER, NULL,
+		  0 },
+	};
+	size_t i;
+
+	for (i = 0; i < N(c); i++) {
+		struct kparse_zone z = { .kind = 99 };
+		char *s = exact(c[i].in);
+		int r = kparse_zone_line(s, strlen(c[i].in), &z);
+
+		is_int(r, c[i].ret, "zoneinfo '%s': %d", c[i].in, c[i].ret);
+		if (!r) {
+			ok(z.kind == c[i].kind &&
+				   (z.kind == KPARSE_ZONE_HEAD
+					    ? z.node
+					    : z.val) == c[i].val &&
+				   (!c[i].name ||
+				    (z.name_len == strlen(c[i].name) &&
+				     !memcmp(z.name, c[i].name, z.name_len))),
+			   "zoneinfo '%s': kind %d", c[i].in, c[i].kind);
+		}
+		free(s);
+	}
+}
+
+static void test_mountinfo(void)
+{
+	static const char good[] =
+		"36 35 98:0 /mnt1 /mnt/a\\040b rw,noatime master:1 - ext3 "
+		"/dev/root rw,errors=continue\n";
+	static const char *const bad[] = {
+		"36 35 98:0 /mnt1 /mnt rw,noatime master:1 ext3 /dev/root rw",
+		"36 35 98 /mnt1 /mnt rw - ext3 /dev/root rw",
+		"36 35 98:0 /mnt1 /mnt rw - ext3 /dev/root",
+		"36 35 98:0 /mnt1 /mnt rw - ext3 /dev/root rw extra",
+		"36 35 98:0 /mnt1  /mnt rw - ext3 /dev/root rw",
+		"-36 35 98:0 /mnt1 /mnt rw - ext3 /dev/root rw",
+	};
+	struct kparse_mountinfo m;
+	char *s = exact(good);
+	size_t i;
+
+	is_int(kparse_mountinfo(s, strlen(good), &m), 0, "a mountinfo line");
+	ok(m.major == 98 && m.minor == 0, "its device 98:0");
+	ok(m.point_len == 11 && !memcmp(m.point, "/mnt/a\\040b", 11),
+	   "its mount point, still escaped");
+	ok(m.fstype_len == 4 && !memcmp(m.fstype, "ext3", 4), "its type");
+	ok(m.super_len == 18 && !memcmp(m.super, "rw,errors=continue", 18),
+	   "its super options");
+	free(s);
+	is_int(kparse_mountinfo(LIT("1 2 8:1 / / rw - tmpfs none rw"), &m), 0,
+	       "a line without optional tags");
+	for (i = 0; i < N(bad); i++) {
+		s = exact(bad[i]);
+		ok(kparse_mountinfo(s, strlen(bad[i]), &m) < 0,
+		   "mountinfo: refuses bad case %zu", i);
+		free(s);
+	}
+}
+
 /* The CPU figures of a process and of the whole machine. */
 static void test_cpu(void)
 {
@@ -550,5 +797,10 @@ int main(void)
 	test_syslog();
 	test_trace();
 	test_trace_field();
+	test_kv_pick();
+	test_meminfo_start();
+	test_words_dev_hex();
+	test_zoneinfo();
+	test_mountinfo();
 	return done_testing();
 }

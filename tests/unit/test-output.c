@@ -318,6 +318,57 @@ descriptor:
 	is_int(system(path), 0, "cleanup");
 }
 
+/* stream_open: created, truncated, straight where it must be, no links. */
+static void stream(void)
+{
+	char dir[] = "/tmp/test-output.XXXXXX", path[128], link[128], got[64];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/kern.log", dir);
+	fd = stream_open(path, 0600);
+	ok(fd >= 0 && write(fd, "one line\n", 9) == 9, "a new stream");
+	ok(!fstat(fd, &st) && (st.st_mode & 0777) == 0600 &&
+		   (fcntl(fd, F_GETFD) & FD_CLOEXEC),
+	   "created with its mode, close-on-exec");
+	close(fd);
+	fd = stream_open(path, 0600);
+	ok(fd >= 0 && !fstat(fd, &st) && st.st_size == 0,
+	   "an existing one is truncated");
+	close(fd);
+	/* A link planted where the stream goes: refused, its target intact. */
+	snprintf(link, sizeof(link), "%s/planted", dir);
+	ok(!symlink(path, link), "symlink");
+	fd = open(path, O_WRONLY);
+	ok(fd >= 0 && write(fd, "keep", 4) == 4, "the target holds data");
+	close(fd);
+	is_int(stream_open(link, 0600), -ELOOP, "a link is refused");
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, got, sizeof(got) - 1) : -1;
+	got[n > 0 ? n : 0] = '\0';
+	is_str(got, "keep", "and what it points to is untouched");
+	if (fd >= 0)
+		close(fd);
+	fd = stream_open("/dev/null", 0600);
+	ok(fd >= 0 && !fstat(fd, &st) && S_ISCHR(st.st_mode),
+	   "/dev/null is written straight");
+	if (fd >= 0)
+		close(fd);
+	fd = stream_open("/dev/stdout", 0600);
+	ok(fd > STDERR_FILENO, "/dev/stdout: a copy of descriptor 1");
+	if (fd >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "%s/no/such/dir", dir);
+	is_int(stream_open(path, 0600), -ENOENT, "a missing directory");
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	is_int(system(path), 0, "cleanup");
+}
+
 /* json_copy: parsed JSON written again, exactly. */
 static void copy(void)
 {
@@ -466,6 +517,7 @@ int main(void)
 	escaping();
 	atomic();
 	atomic_straight();
+	stream();
 	copy();
 	escape();
 	highorder_line();

@@ -118,6 +118,30 @@ static void octal_escapes(void)
 	}
 }
 
+/* Control characters: C0 and DEL, not bytes above 0x7f (UTF-8). */
+static void control(void)
+{
+	static const struct {
+		const char *s;
+		bool want;
+	} cases[] = {
+		{ "", false },
+		{ "plain value", false },
+		{ "caf\xc3\xa9", false },
+		{ "tab\there", true },
+		{ "new\nline", true },
+		{ "cr\r", true },
+		{ "\x01", true },
+		{ "del\x7f", true },
+		{ "~", false },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ok(has_control(cases[i].s) == cases[i].want,
+		   "has_control, case %zu", i);
+}
+
 int main(void)
 {
 	static const struct case_ u64[] = {
@@ -191,5 +215,6 @@ int main(void)
 	is_str(format_size(buf, 0), "0", "format_size(0)");
 	host_port();
 	octal_escapes();
+	control();
 	return done_testing();
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Strict parsers for what the kernel writes and the monitors read:
+ * Strict parsers for what the kernel writes and the suite reads:
  * "key value" files (/proc/vmstat, memory.stat, per-CPU trace stats),
  * one-number files (memory.current), pressure stall information,
- * /proc/PID/stat and status, /dev/kmsg records, syslog(2) lines and
- * trace_pipe lines.  It is the monitors' one place for numbers from the
+ * /proc/PID/stat and status, /proc/meminfo, /proc/zoneinfo, mountinfo,
+ * sysfs device numbers, /dev/kmsg records, syslog(2) lines and trace_pipe
+ * lines.  It is the suite's one place for numbers from the
  * kernel: digits only, no sign (except where the kernel prints signed
  * values), no white space inside, no overflow, no trailing junk, where
  * strtoull() would take "-5" as 2^64 - 5 and a too-long number as its
@@ -16,8 +17,8 @@
  * number past its type) or, for the look-ups, -ENOENT (absent).  Pointers
  * stored in a result point into the caller's buffer.
  */
-#ifndef MONITORS_KPARSE_H
-#define MONITORS_KPARSE_H
+#ifndef LATENCY_KPARSE_H
+#define LATENCY_KPARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -61,6 +62,17 @@ int kparse_kv_line(const char *line, size_t len, const char **key,
  * looked at.
  */
 int kparse_kv_find(const char *buf, size_t len, const char *key, uint64_t *val);
+
+/*
+ * One pass over the "KEY VALUE" lines of BUF for KEYS[0..N): VALS[i] and
+ * HAVE[i] (false when absent; the first line of a key counts).  A key
+ * ending in '*' sums the line of the key without it and every
+ * "KEY_suffix" line ("allocstall*": allocstall, allocstall_normal, ...).
+ * Returns 0, or -EINVAL / -ERANGE when a line of one of the keys does not
+ * parse or a sum overflows, with *BAD its index.
+ */
+int kparse_kv_pick(const char *buf, size_t len, const char *const *keys,
+		   size_t n, uint64_t *vals, bool *have, size_t *bad);
 
 /* One line of a pressure stall information file. */
 struct kparse_psi_line {
@@ -109,6 +121,73 @@ int kparse_proc_stat_busy(const char *buf, size_t len, uint64_t *ticks);
 /* /proc/PID/status: the line "KEY:<blanks>N kB" -> N (KiB). */
 int kparse_status_kb(const char *buf, size_t len, const char *key,
 		     uint64_t *kb);
+
+/*
+ * The line "KEY:<blanks>N" or "KEY:<blanks>N kB" of BUF (/proc/meminfo,
+ * /proc/PID/status): N into *VAL, and into *KB whether it is in KiB.
+ */
+int kparse_colon_find(const char *buf, size_t len, const char *key,
+		      uint64_t *val, bool *kb);
+
+/*
+ * /proc/PID/stat: the state letter (field 3), the parent's pid (field 4;
+ * PPID may be NULL) and the start time in clock ticks since boot (field
+ * 22); the fields between must be numbers.
+ */
+int kparse_pid_start(const char *buf, size_t len, char *state, int64_t *ppid,
+		     uint64_t *start);
+
+/*
+ * Word IDX (from 0) of LINE, words being separated by runs of blanks
+ * (space, tab), leading blanks skipped (/proc/mounts, /proc/swaps).
+ * -ENOENT when LINE has fewer words.
+ */
+int kparse_word(const char *line, size_t len, size_t idx, const char **w,
+		size_t *wlen);
+
+/* A sysfs dev file: "MAJOR:MINOR" and at most one final '\n'. */
+int kparse_dev(const char *buf, size_t len, uint32_t *major, uint32_t *minor);
+
+/* Hex digits without "0x" and at most one final '\n' (block_size_bytes). */
+int kparse_hex_file(const char *buf, size_t len, uint64_t *out);
+
+/* One line of /proc/zoneinfo, as far as the zone's limits go. */
+enum kparse_zone_kind {
+	KPARSE_ZONE_OTHER,	/* none of those below */
+	KPARSE_ZONE_HEAD,	/* "Node N, zone NAME" */
+	KPARSE_ZONE_FIELD,	/* "<blanks>KEY<blanks>N": "pages free 3840" */
+	KPARSE_ZONE_PROTECTION, /* "<blanks>protection: (0, 2688, 23826)" */
+};
+
+struct kparse_zone {
+	enum kparse_zone_kind kind;
+	uint32_t node;	  /* HEAD */
+	const char *name; /* HEAD: the zone; FIELD: the key ("pages free") */
+	size_t name_len;
+	uint64_t val; /* FIELD: the number; PROTECTION: the largest */
+};
+
+/*
+ * Sort one zoneinfo line.  A FIELD's key is every word before its last,
+ * which is all digits; a line whose last word is not is OTHER.  Returns 0,
+ * or -EINVAL / -ERANGE for a HEAD or PROTECTION line that does not parse
+ * or a FIELD's number past 64 bits.
+ */
+int kparse_zone_line(const char *line, size_t len, struct kparse_zone *out);
+
+/* One line of /proc/PID/mountinfo; paths as the kernel escapes them. */
+struct kparse_mountinfo {
+	uint32_t major, minor;
+	const char *root, *point, *fstype, *source, *super;
+	size_t root_len, point_len, fstype_len, source_len, super_len;
+};
+
+/*
+ * "ID PARENT MAJ:MIN ROOT POINT OPTIONS [TAG...] - FSTYPE SOURCE SUPER",
+ * fields separated by single spaces.
+ */
+int kparse_mountinfo(const char *line, size_t len,
+		     struct kparse_mountinfo *out);
 
 /* One /dev/kmsg record: "PRI,SEQ,TS_US,FLAGS[,...];TEXT\n[ KEY=VAL\n]...". */
 struct kparse_kmsg {

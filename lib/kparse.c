@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "monitors/kparse.h"
+#include "lib/kparse.h"
 
 static bool is_digit(char c)
 {
@@ -208,6 +208,56 @@ int kparse_kv_find(const char *buf, size_t len, const char *key, uint64_t *val)
 	return -ENOENT;
 }
 
+/* Whether KEY, maybe a "PREFIX*" sum, stands for the line key K (KL). */
+static bool key_matches(const char *key, const char *k, size_t kl)
+{
+	size_t n = strlen(key);
+
+	if (!n || key[n - 1] != '*')
+		return kl == n && !memcmp(k, key, n);
+	n--;
+	return kl >= n && !memcmp(k, key, n) && (kl == n || k[n] == '_');
+}
+
+int kparse_kv_pick(const char *buf, size_t len, const char *const *keys,
+		   size_t n, uint64_t *vals, bool *have, size_t *bad)
+{
+	size_t pos = 0, ll, i;
+	const char *line;
+
+	for (i = 0; i < n; i++) {
+		have[i] = false;
+		vals[i] = 0;
+	}
+	while (kparse_line(buf, len, &pos, &line, &ll)) {
+		const char *sp = memchr(line, ' ', ll);
+		size_t kl = sp ? (size_t)(sp - line) : ll;
+
+		for (i = 0; i < n; i++) {
+			const char *k;
+			size_t klen;
+			uint64_t v;
+			bool sum = keys[i][0] &&
+				   keys[i][strlen(keys[i]) - 1] == '*';
+			int r;
+
+			if (!key_matches(keys[i], line, kl) ||
+			    (have[i] && !sum))
+				continue;
+			r = kparse_kv_line(line, ll, &k, &klen, &v);
+			if (!r && sum && __builtin_add_overflow(vals[i], v, &v))
+				r = -ERANGE;
+			if (r) {
+				*bad = i;
+				return r;
+			}
+			vals[i] = v;
+			have[i] = true;
+		}
+	}
+	return 0;
+}
+
 /* "some avg10=1.50 avg60=0.00 avg300=0.00 total=12345" into L. */
 static int psi_line(const char *s, size_t len, struct kparse_psi_line *l)
 {
@@ -269,15 +319,15 @@ int kparse_psi(const char *buf, size_t len, struct kparse_psi *out)
 	return 0;
 }
 
-int kparse_pid_stat(const char *buf, size_t len, uint64_t *majflt,
-		    uint64_t *cmajflt)
+/*
+ * /proc/PID/stat up to its state (field 3): T then walks the fields after
+ * it, and *STATE is its letter.
+ */
+static int pid_stat_state(const char *buf, size_t len, struct tok *t,
+			  char *state)
 {
-	uint64_t u, maj, cmaj;
-	int64_t i64;
-	struct tok t;
 	const char *w;
 	size_t n, end = len;
-	int i, r;
 
 	/* The command name may hold spaces and parentheses: its end is the
 	 * last ')'. */
@@ -287,65 +337,91 @@ int kparse_pid_stat(const char *buf, size_t len, uint64_t *majflt,
 		return -EINVAL;
 	if (buf[len - 1] == '\n')
 		len--;
-	tok_init(&t, buf + end + 1, len - end - 1, ' ');
-	if (!tok_next(&t, &w, &n) || n != 1) /* state */
+	tok_init(t, buf + end + 1, len - end - 1, ' ');
+	if (!tok_next(t, &w, &n) || n != 1)
 		return -EINVAL;
-	/* ppid, pgrp, session, tty_nr, tpgid: signed (tpgid is often -1) */
-	for (i = 0; i < 5; i++)
-		if ((r = tok_i64(&t, &i64)))
-			return r;
-	/* flags, minflt, cminflt */
-	for (i = 0; i < 3; i++)
-		if ((r = tok_u64(&t, &u)))
-			return r;
-	if ((r = tok_u64(&t, &maj)) || (r = tok_u64(&t, &cmaj)))
+	*state = w[0];
+	return 0;
+}
+
+/* Fields 4-8 (ppid ... tpgid) and 16-21 (cutime ... itrealvalue) are signed. */
+static bool pid_field_signed(int field)
+{
+	return (field >= 4 && field <= 8) || (field >= 16 && field <= 21);
+}
+
+/*
+ * /proc/PID/stat's state (field 3) into *STATE and fields 4 to LAST into
+ * F[0 .. LAST - 4], each a well-formed number of its sign (a signed one
+ * stored as its two's complement).
+ */
+static int pid_stat_fields(const char *buf, size_t len, char *state,
+			   uint64_t *f, int last)
+{
+	struct tok t;
+	int field, r;
+
+	r = pid_stat_state(buf, len, &t, state);
+	for (field = 4; !r && field <= last; field++) {
+		int64_t i;
+
+		if (!pid_field_signed(field)) {
+			r = tok_u64(&t, &f[field - 4]);
+			continue;
+		}
+		r = tok_i64(&t, &i);
+		f[field - 4] = (uint64_t)i;
+	}
+	return r;
+}
+
+int kparse_pid_stat(const char *buf, size_t len, uint64_t *majflt,
+		    uint64_t *cmajflt)
+{
+	uint64_t f[13 - 3];
+	char state;
+	int r = pid_stat_fields(buf, len, &state, f, 13);
+
+	if (r)
 		return r;
-	*majflt = maj;
-	*cmajflt = cmaj;
+	*majflt = f[12 - 4];
+	*cmajflt = f[13 - 4];
 	return 0;
 }
 
 int kparse_pid_cpu(const char *buf, size_t len, struct kparse_pid_cpu *out)
 {
-	struct kparse_pid_cpu c;
-	uint64_t u;
-	int64_t i64, cut, cst;
-	struct tok t;
-	const char *w;
-	size_t n, end = len;
-	int i, r;
+	uint64_t f[17 - 3];
+	char state;
+	int r = pid_stat_fields(buf, len, &state, f, 17);
 
-	/* The command name may hold spaces and parentheses: its end is the
-	 * last ')'. */
-	while (end && buf[end - 1] != ')')
-		end--;
-	if (!end || end >= len || buf[end] != ' ')
-		return -EINVAL;
-	if (buf[len - 1] == '\n')
-		len--;
-	tok_init(&t, buf + end + 1, len - end - 1, ' ');
-	if (!tok_next(&t, &w, &n) || n != 1) /* state */
-		return -EINVAL;
-	if ((r = tok_i64(&t, &c.ppid)))
+	if (r)
 		return r;
-	/* pgrp, session, tty_nr, tpgid: signed (tpgid is often -1) */
-	for (i = 0; i < 4; i++)
-		if ((r = tok_i64(&t, &i64)))
-			return r;
-	if ((r = tok_u64(&t, &c.flags)))
-		return r;
-	/* minflt, cminflt, majflt, cmajflt */
-	for (i = 0; i < 4; i++)
-		if ((r = tok_u64(&t, &u)))
-			return r;
-	if ((r = tok_u64(&t, &c.utime)) || (r = tok_u64(&t, &c.stime)) ||
-	    (r = tok_i64(&t, &cut)) || (r = tok_i64(&t, &cst)))
-		return r;
-	if (cut < 0 || cst < 0)
+	/* cutime and cstime are signed in the kernel's format, never < 0. */
+	if ((int64_t)f[16 - 4] < 0 || (int64_t)f[17 - 4] < 0)
 		return -EINVAL;
-	c.cutime = (uint64_t)cut;
-	c.cstime = (uint64_t)cst;
-	*out = c;
+	out->ppid = (int64_t)f[4 - 4];
+	out->flags = f[9 - 4];
+	out->utime = f[14 - 4];
+	out->stime = f[15 - 4];
+	out->cutime = f[16 - 4];
+	out->cstime = f[17 - 4];
+	return 0;
+}
+
+int kparse_pid_start(const char *buf, size_t len, char *state, int64_t *ppid,
+		     uint64_t *start)
+{
+	uint64_t f[22 - 3];
+	char s;
+	int r = pid_stat_fields(buf, len, &s, f, 22);
+
+	if (r)
+		return r;
+	*state = s;
+	if (ppid)
+		*ppid = (int64_t)f[4 - 4];
+	*start = f[22 - 4];
 	return 0;
 }
 
@@ -373,26 +449,277 @@ int kparse_proc_stat_busy(const char *buf, size_t len, uint64_t *ticks)
 	return 0;
 }
 
-int kparse_status_kb(const char *buf, size_t len, const char *key, uint64_t *kb)
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int kparse_colon_find(const char *buf, size_t len, const char *key,
+		      uint64_t *val, bool *kb)
 {
 	size_t klen = strlen(key), pos = 0, n, i;
 	const char *line;
+	uint64_t v;
+	bool unit;
+	int r;
 
 	while (kparse_line(buf, len, &pos, &line, &n)) {
-		size_t digits;
-
 		if (n <= klen || memcmp(line, key, klen) || line[klen] != ':')
 			continue;
-		for (i = klen + 1; i < n && (line[i] == ' ' || line[i] == '\t');
-		     i++)
+		for (i = klen + 1; i < n && is_blank(line[i]); i++)
 			;
-		if (i == klen + 1 || n - i < 4 ||
-		    memcmp(line + n - 3, " kB", 3))
+		if (i == klen + 1)
 			return -EINVAL;
-		digits = n - 3 - i;
-		return kparse_u64(line + i, digits, kb);
+		unit = n - i > 3 && !memcmp(line + n - 3, " kB", 3);
+		r = kparse_u64(line + i, n - i - (unit ? 3 : 0), &v);
+		if (r)
+			return r;
+		*val = v;
+		*kb = unit;
+		return 0;
 	}
 	return -ENOENT;
+}
+
+int kparse_status_kb(const char *buf, size_t len, const char *key, uint64_t *kb)
+{
+	uint64_t v;
+	bool unit;
+	int r = kparse_colon_find(buf, len, key, &v, &unit);
+
+	if (r)
+		return r;
+	if (!unit)
+		return -EINVAL;
+	*kb = v;
+	return 0;
+}
+
+int kparse_word(const char *line, size_t len, size_t idx, const char **w,
+		size_t *wlen)
+{
+	size_t i = 0, k, start;
+
+	for (k = 0;; k++) {
+		while (i < len && is_blank(line[i]))
+			i++;
+		if (i == len)
+			return -ENOENT;
+		start = i;
+		while (i < len && !is_blank(line[i]))
+			i++;
+		if (k == idx) {
+			*w = line + start;
+			*wlen = i - start;
+			return 0;
+		}
+	}
+}
+
+/* Digits up to UINT32_MAX. */
+static int u32(const char *s, size_t len, uint32_t *out)
+{
+	uint64_t v;
+	int r = kparse_u64(s, len, &v);
+
+	if (r)
+		return r;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* "MAJ:MIN" of S[0..LEN). */
+static int dev_pair(const char *s, size_t len, uint32_t *major, uint32_t *minor)
+{
+	const char *colon = memchr(s, ':', len);
+	uint32_t a, b;
+	int r;
+
+	if (!colon)
+		return -EINVAL;
+	r = u32(s, (size_t)(colon - s), &a);
+	if (!r)
+		r = u32(colon + 1, len - (size_t)(colon - s) - 1, &b);
+	if (r)
+		return r;
+	*major = a;
+	*minor = b;
+	return 0;
+}
+
+int kparse_dev(const char *buf, size_t len, uint32_t *major, uint32_t *minor)
+{
+	if (len && buf[len - 1] == '\n')
+		len--;
+	return dev_pair(buf, len, major, minor);
+}
+
+int kparse_hex_file(const char *buf, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		char c = buf[i];
+		unsigned d;
+
+		if (is_digit(c))
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return -EINVAL;
+		if (v >> 60)
+			return -ERANGE;
+		v = v << 4 | d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "(0, 2688, 23826)" and blanks only after it: its largest number. */
+static int zone_protection(const char *s, size_t len, uint64_t *most)
+{
+	uint64_t m = 0, v;
+	size_t i = 0, start;
+	int r;
+
+	while (i < len && is_blank(s[i]))
+		i++;
+	if (i == len || s[i++] != '(')
+		return -EINVAL;
+	for (;;) {
+		while (i < len && is_blank(s[i]))
+			i++;
+		start = i;
+		while (i < len && is_digit(s[i]))
+			i++;
+		r = kparse_u64(s + start, i - start, &v);
+		if (r)
+			return r;
+		m = v > m ? v : m;
+		while (i < len && is_blank(s[i]))
+			i++;
+		if (i < len && s[i] == ',') {
+			i++;
+			continue;
+		}
+		if (i == len || s[i++] != ')')
+			return -EINVAL;
+		break;
+	}
+	while (i < len && is_blank(s[i]))
+		i++;
+	if (i != len)
+		return -EINVAL;
+	*most = m;
+	return 0;
+}
+
+/* "Node N, zone NAME": N and NAME into Z. */
+static int zone_head(const char *line, size_t len, struct kparse_zone *z)
+{
+	const char *w[5];
+	size_t n[5], k;
+	uint32_t node;
+	int r;
+
+	for (k = 0; k < 5; k++)
+		if (kparse_word(line, len, k, &w[k], &n[k]))
+			break;
+	if (k != 4 || n[1] < 2 || w[1][n[1] - 1] != ',' || n[2] != 4 ||
+	    memcmp(w[2], "zone", 4))
+		return -EINVAL;
+	r = u32(w[1], n[1] - 1, &node);
+	if (r)
+		return r;
+	z->kind = KPARSE_ZONE_HEAD;
+	z->node = node;
+	z->name = w[3];
+	z->name_len = n[3];
+	return 0;
+}
+
+int kparse_zone_line(const char *line, size_t len, struct kparse_zone *out)
+{
+	struct kparse_zone z = { .kind = KPARSE_ZONE_OTHER };
+	const char *w, *first = NULL, *last = NULL, *prev_end = NULL;
+	size_t n, k, last_n = 0, i;
+	int r = 0;
+
+	if (len >= 5 && !memcmp(line, "Node ", 5)) {
+		r = zone_head(line, len, &z);
+	} else if (!kparse_word(line, len, 0, &w, &n) && n == 11 &&
+		   !memcmp(w, "protection:", 11)) {
+		r = zone_protection(w + n, len - (size_t)(w + n - line),
+				    &z.val);
+		z.kind = KPARSE_ZONE_PROTECTION;
+	} else {
+		for (k = 0; !kparse_word(line, len, k, &w, &n); k++) {
+			if (!first)
+				first = w;
+			if (last)
+				prev_end = last + last_n;
+			last = w;
+			last_n = n;
+		}
+		for (i = 0; prev_end && i < last_n && is_digit(last[i]); i++)
+			;
+		if (prev_end && i == last_n) {
+			r = kparse_u64(last, last_n, &z.val);
+			z.kind = KPARSE_ZONE_FIELD;
+			z.name = first;
+			z.name_len = (size_t)(prev_end - first);
+		}
+	}
+	if (r)
+		return r;
+	*out = z;
+	return 0;
+}
+
+int kparse_mountinfo(const char *line, size_t len, struct kparse_mountinfo *out)
+{
+	struct kparse_mountinfo m;
+	const char *w;
+	size_t n;
+	uint64_t id;
+	struct tok t;
+	int r;
+
+	if (len && line[len - 1] == '\n')
+		len--;
+	tok_init(&t, line, len, ' ');
+	if ((r = tok_u64(&t, &id)) || (r = tok_u64(&t, &id)))
+		return r;
+	if (!tok_next(&t, &w, &n))
+		return -EINVAL;
+	r = dev_pair(w, n, &m.major, &m.minor);
+	if (r)
+		return r;
+	if (!tok_next(&t, &m.root, &m.root_len) ||
+	    !tok_next(&t, &m.point, &m.point_len) || !tok_next(&t, &w, &n))
+		return -EINVAL;
+	/* Optional tags ("shared:1") up to the separator. */
+	do
+		if (!tok_next(&t, &w, &n) || !n)
+			return -EINVAL;
+	while (n != 1 || w[0] != '-');
+	if (!tok_next(&t, &m.fstype, &m.fstype_len) ||
+	    !tok_next(&t, &m.source, &m.source_len) ||
+	    !tok_next(&t, &m.super, &m.super_len) || tok_next(&t, &w, &n) ||
+	    !m.root_len || !m.point_len || !m.fstype_len)
+		return -EINVAL;
+	*out = m;
+	return 0;
 }
 
 int kparse_kmsg(const char *rec, size_t len, struct kparse_kmsg *out)
