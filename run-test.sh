@@ -872,11 +872,13 @@ run_seqbench() {
 		mkdir -p "$scratch/seqbench"
 		set -- -d "$scratch/seqbench"
 	fi
+	# seqbench.txt: its report for people (the tiobench table, or the
+	# --format the options ask for); seqbench.json: the same run's.
 	# shellcheck disable=SC2086 # checked words (latency-summarize), split
 	start_bg /dev/null "$run_dir/seqbench.txt" "$run_dir/seqbench.err" '' \
 		env LATENCY_MACHINE_OWNER=$$ LATENCY_MACHINE="$p_latency_machine" \
 		"$p_seqbench" $cfg_seqbench "$@" \
-		--seed "$cfg_seed" --format json -o "$run_dir/seqbench.json"
+		--seed "$cfg_seed" --json-output "$run_dir/seqbench.json"
 	wait_for "$bg_pid" || fail_run "seqbench failed (see seqbench.err)"
 	[ "$seqbench_dir" = yes ] || rm -rf "$scratch/seqbench"
 }

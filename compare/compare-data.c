@@ -447,6 +447,7 @@ static void json_label(struct json *j, const struct cmp_label *base,
 		json_double(j, NULL, l->r[i]->fig[FIG_ELAPSED].value);
 	json_array_end(j);
 	json_pressure(j, &l->r[0]->pressure);
+	cmp_setup_json(j, base, l);
 	cmp_ho_json(j, base, l, alpha);
 	if (l != base)
 		json_change(j, base, l, alpha);

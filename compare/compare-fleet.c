@@ -33,8 +33,6 @@
 #define NAME_MAX_BYTES 100
 /* The KCIDB test path of the suite, above every figure's. */
 #define KCIDB_ROOT "latency-tests"
-/* sysinfo files read for KCIDB: a command line, a uname -a line. */
-#define SYSINFO_MAX_BYTES 4096
 
 enum fleet_kind {
 	FLEET_MEASURE,	/* a measurement: LAVA pass, KCIDB DONE */
@@ -472,34 +470,6 @@ struct kcidb_kernel {
 	char checkout_id[24], build_id[24], run_id[24];
 };
 
-/* The text of sysinfo file NAME beside result R, one line; or NULL. */
-static char *sysinfo_line(const struct cmp_result *r, const char *name)
-{
-	const char *slash;
-	char *path, *buf, *nl;
-	size_t len;
-	int ret, dir;
-
-	if (!r->json_file)
-		return NULL;
-	slash = strrchr(r->json_file, '/');
-	dir = slash ? (int)(slash - r->json_file) + 1 : 0;
-	path = xasprintf("%.*ssysinfo/before/%s", dir, r->json_file, name);
-	ret = json_read_load(path, SYSINFO_MAX_BYTES, &buf, &len);
-	free(path);
-	if (ret)
-		return NULL;
-	/* KCIDB strings hold no NUL: the line ends at one, or a newline. */
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	if (!*buf) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /*
  * Split "Linux HOST RELEASE VERSION... MACHINE OS" (uname -a) into K when
  * its release is the result's.
@@ -558,7 +528,6 @@ static uint64_t run_hash(const struct cmp_result *r, const char *release)
 
 static void kcidb_kernel_of(struct kcidb_kernel *k, const struct cmp_result *r)
 {
-	const char *vm_cmdline;
 	char *uname;
 	uint64_t h;
 
@@ -567,11 +536,9 @@ static void kcidb_kernel_of(struct kcidb_kernel *k, const struct cmp_result *r)
 	k->release = r->json ? json_read_string(r->json, "kernel") : NULL;
 	if (!k->release || !*k->release || strlen(k->release) > 200)
 		k->release = r->label;
-	k->cmdline = sysinfo_line(r, "cmdline");
-	vm_cmdline = r->json ? json_read_string(r->json, "vm.cmdline") : NULL;
-	if (!k->cmdline && vm_cmdline)
-		k->cmdline = xasprintf("%.*s", SYSINFO_MAX_BYTES, vm_cmdline);
-	uname = sysinfo_line(r, "kernel");
+	/* sysinfo's, else the guest's vm.cmdline. */
+	k->cmdline = r->setup.cmdline ? xstrdup(r->setup.cmdline) : NULL;
+	uname = cmp_sysinfo_line(r->json_file, "kernel");
 	if (uname)
 		parse_uname(k, uname);
 	free(uname);

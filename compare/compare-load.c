@@ -429,7 +429,8 @@ static void run_split(double *x, const char *file, const struct json_node *run,
 static void load_gitk_run(struct cmp_result *r, const char *file,
 			  const struct json_node *run, size_t i)
 {
-	double v, *x = xcalloc(FIG_COUNT, sizeof(*x));
+	/* On the stack: nothing to free when bad() ends the load. */
+	double v, x[FIG_COUNT];
 	char name[64];
 	int f;
 
@@ -461,7 +462,6 @@ static void load_gitk_run(struct cmp_result *r, const char *file,
 		r->per_run[f][i] = x[f];
 	}
 	r->n_runs = i + 1;
-	free(x);
 }
 
 /*
@@ -1008,12 +1008,16 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* Keep the result.json ROOT read from FILE for the fleet formats. */
+/*
+ * Keep the result.json ROOT read from FILE for the fleet formats, and
+ * read where it ran.
+ */
 static void keep_json(struct cmp_result *r, const char *file,
 		      struct json_node *root)
 {
 	r->json = root;
 	r->json_file = xstrdup(file);
+	cmp_setup_load(&r->setup, file, root);
 }
 
 static void load_dir(struct cmp_result *r, const char *dir,
@@ -1121,4 +1125,5 @@ void cmp_result_release(struct cmp_result *r)
 	free(r->path);
 	json_read_free(r->json);
 	free(r->json_file);
+	cmp_setup_release(&r->setup);
 }

@@ -533,39 +533,60 @@ static void table_tests(FILE *out, const struct cmp_label *l, size_t n, bool md,
 }
 
 /* The verdicts: a line each (a Markdown list item), notes under it. */
+/* A note line: "  NOTE" under a verdict, or "- NOTE" alone (Markdown). */
+static void put_note(FILE *out, const char *note, bool md, bool under)
+{
+	if (under)
+		fputs(md ? "  - " : "  ", out);
+	else if (md)
+		fputs("- ", out);
+	(md ? md_cell_write : text_write)(out, note);
+	fputc('\n', out);
+}
+
+static void setup_within_note(void *ctx, const struct cmp_setup_diff *d)
+{
+	struct cmp_notes *no = ctx;
+	char *s;
+
+	if (d->la != d->lb)
+		return;
+	s = cmp_setup_text(d);
+	cmp_notes_add(no, "%s", s);
+	free(s);
+}
+
 static void report_verdicts(FILE *out, const struct cmp_label *l, size_t n,
 			    bool md, double alpha)
 {
-	size_t i;
+	struct cmp_notes no = { 0, NULL };
+	size_t i, k;
 
 	for (i = 1; i < n; i++) {
-		char *v, *notes, *p, *nl;
+		char *v;
 
 		if (!l[0].has_run || !l[i].has_run)
 			continue;
 		v = cmp_verdict(&l[0], &l[i], alpha);
-		notes = cmp_verdict_notes(&l[0], &l[i]);
-
-		fputs(md ? "- " : "", out);
-		(md ? md_cell_write : text_write)(out, v);
-		fputc('\n', out);
-		for (p = notes; *p; p = nl + 1) {
-			nl = strchr(p, '\n');
-			*nl = '\0';
-			fputs(md ? "  - " : "  ", out);
-			/* The notes come indented by two blanks. */
-			(md ? md_cell_write : text_write)(out, p + 2);
-			fputc('\n', out);
-		}
+		cmp_verdict_notes(&l[0], &l[i], &no);
+		put_note(out, v, md, false);
+		for (k = 0; k < no.n; k++)
+			put_note(out, no.line[k], md, true);
+		cmp_notes_release(&no);
 		free(v);
-		free(notes);
 	}
 	if (cmp_spread_note(l, n)) {
 		fputs(md ? "\n" : "", out);
 		(md ? md_cell_write : text_write)(out, cmp_spread_note(l, n));
 		fputc('\n', out);
 	}
-	if (n > 1)
+	/* Results of one label that ran differently, said once. */
+	for (i = 0; i < n; i++)
+		cmp_setup_each(&l[i], &l[i], setup_within_note, &no);
+	for (k = 0; k < no.n; k++)
+		put_note(out, no.line[k], md, false);
+	cmp_notes_release(&no);
+	if (n > 1 || k)
 		fputc('\n', out);
 }
 

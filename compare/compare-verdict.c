@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,50 +335,47 @@ static const char *results(size_t n)
 	return n == 1 ? "result" : "results";
 }
 
-char *cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l)
+void cmp_notes_add(struct cmp_notes *no, const char *fmt, ...)
 {
-	struct change e = cmp_change(base, l, FIG_ELAPSED, 0.05);
-	const struct cmp_label *many = base->n > 1 ? base : l;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *v = memstream_open(&buf, &len);
-	char a[64], b[64], c[32], d[32];
+	FILE *f = memstream_open(&buf, &len);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	no->line = xreallocarray(no->line, no->n + 1, sizeof(*no->line));
+	no->line[no->n++] = memstream_close(f, &buf);
+}
+
+void cmp_notes_release(struct cmp_notes *no)
+{
+	while (no->n)
+		free(no->line[--no->n]);
+	free(no->line);
+	no->line = NULL;
+}
+
+static void setup_note(void *ctx, const struct cmp_setup_diff *d)
+{
+	char *s;
+
+	/* Those within the label are said once, not under each verdict. */
+	if (d->la == d->lb)
+		return;
+	s = cmp_setup_text(d);
+	cmp_notes_add(ctx, "%s", s);
+	free(s);
+}
+
+/* The first pair of results of BASE and L pressed differently, if any. */
+static void pressure_note(const struct cmp_label *base,
+			  const struct cmp_label *l, struct cmp_notes *no)
+{
+	char a[64], b[64];
 	size_t i, j;
 
-	switch (e.test) {
-	case TEST_RUNS:
-	case TEST_NONE:
-		/* Said once for all: cmp_spread_note(). */
-		break;
-	case TEST_RESULTS:
-		fprintf(v,
-			"  judged on result means (%zu %s of %s, %zu of %s): "
-			"cv between results %s and %s, ",
-			base->fig[FIG_ELAPSED].n,
-			results(base->fig[FIG_ELAPSED].n), base->label,
-			l->fig[FIG_ELAPSED].n, l->label,
-			pct(a, sizeof(a), base->between_cv),
-			pct(b, sizeof(b), l->between_cv));
-		fprintf(v, "within %s and %s\n",
-			pct(c, sizeof(c), base->fig[FIG_CV].value),
-			pct(d, sizeof(d), l->fig[FIG_CV].value));
-		break;
-	case TEST_SPREAD:
-		fprintf(v,
-			"  judged against the spread between the %zu results "
-			"of %s (%s has one: give it >= 2 to test both)\n",
-			many->fig[FIG_ELAPSED].n, many->label,
-			many == base ? l->label : base->label);
-		break;
-	case TEST_PAIRED:
-		fprintf(v,
-			"  paired: the two arms of one interleaved run (%s=%s, "
-			"order %s): each pair's runs share the machine's "
-			"speed of that moment\n",
-			base->r[0]->il.name, base->r[0]->il.values,
-			base->r[0]->il.order);
-		break;
-	}
 	for (i = 0; i < base->n; i++) {
 		for (j = 0; j < l->n; j++) {
 			const struct cmp_pressure *pb = &base->r[i]->pressure;
@@ -385,15 +383,61 @@ char *cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l)
 
 			if (!cmp_pressure_differs(pb, pl))
 				continue;
-			fprintf(v,
-				"  pressure differs: %s ran with %s, %s with "
-				"%s\n",
+			cmp_notes_add(
+				no,
+				"pressure differs: %s ran with %s, %s "
+				"with %s",
 				base->label, cmp_pressure_str(a, sizeof(a), pb),
 				l->label, cmp_pressure_str(b, sizeof(b), pl));
-			return memstream_close(v, &buf);
+			return;
 		}
 	}
-	return memstream_close(v, &buf);
+}
+
+void cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l,
+		       struct cmp_notes *no)
+{
+	struct change e = cmp_change(base, l, FIG_ELAPSED, 0.05);
+	const struct cmp_label *many = base->n > 1 ? base : l;
+	char a[64], b[64], c[32], d[32];
+
+	switch (e.test) {
+	case TEST_RUNS:
+	case TEST_NONE:
+		/* Said once for all: cmp_spread_note(). */
+		break;
+	case TEST_RESULTS:
+		cmp_notes_add(no,
+			      "judged on result means (%zu %s of %s, %zu of "
+			      "%s): cv between results %s and %s, within %s "
+			      "and %s",
+			      base->fig[FIG_ELAPSED].n,
+			      results(base->fig[FIG_ELAPSED].n), base->label,
+			      l->fig[FIG_ELAPSED].n, l->label,
+			      pct(a, sizeof(a), base->between_cv),
+			      pct(b, sizeof(b), l->between_cv),
+			      pct(c, sizeof(c), base->fig[FIG_CV].value),
+			      pct(d, sizeof(d), l->fig[FIG_CV].value));
+		break;
+	case TEST_SPREAD:
+		cmp_notes_add(no,
+			      "judged against the spread between the %zu "
+			      "results of %s (%s has one: give it >= 2 to test "
+			      "both)",
+			      many->fig[FIG_ELAPSED].n, many->label,
+			      many == base ? l->label : base->label);
+		break;
+	case TEST_PAIRED:
+		cmp_notes_add(no,
+			      "paired: the two arms of one interleaved run "
+			      "(%s=%s, order %s): each pair's runs share the "
+			      "machine's speed of that moment",
+			      base->r[0]->il.name, base->r[0]->il.values,
+			      base->r[0]->il.order);
+		break;
+	}
+	pressure_note(base, l, no);
+	cmp_setup_each(base, l, setup_note, no);
 }
 
 const char *cmp_spread_note(const struct cmp_label *l, size_t n)

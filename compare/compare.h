@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/err.h"
 #include "lib/output.h"
 
 /* Everything compared per label, in report order. */
@@ -215,6 +216,20 @@ struct cmp_interleave {
 	double seed; /* NaN when absent */
 };
 
+/*
+ * Where a run-test.sh result ran (compare-setup.c): on the machine or in
+ * a latency-vm guest ("vm"), its device stack and its kernel's command
+ * line.  NULL and NaN where the result does not say.
+ */
+struct cmp_setup {
+	bool known;    /* read from a run-test.sh result */
+	char *machine; /* "host" or "vm" */
+	char *accel, *qemu_version, *disk_cache;
+	double memory_bytes, cpus;
+	char *stack, *cipher, *fs; /* "device", else the guest's "vm.device" */
+	char *cmdline; /* sysinfo/before/cmdline, else "vm.cmdline" */
+};
+
 /* One input: a result directory, a result.json or a seqbench file. */
 struct cmp_result {
 	char *path;	 /* as given on the command line */
@@ -248,6 +263,7 @@ struct cmp_result {
 	 */
 	struct json_node *json;
 	char *json_file;
+	struct cmp_setup setup;
 };
 
 /*
@@ -398,6 +414,47 @@ const char *cmp_pressure_str(char *buf, size_t len,
 /* Warn on stderr about results pressed differently; returns how many. */
 size_t cmp_pressure_warn(const struct cmp_label *l, size_t n);
 
+/* compare-setup.c */
+/* What is read of a sysinfo file or a result's string, at most. */
+#define SYSINFO_MAX_BYTES 4096
+/*
+ * The first line of sysinfo/before/NAME beside the result.json
+ * JSON_FILE, as a new string; NULL when absent, empty or unreadable.
+ */
+char *cmp_sysinfo_line(const char *json_file, const char *name);
+/* The setup of the result.json ROOT read from FILE into S. */
+void cmp_setup_load(struct cmp_setup *s, const char *file,
+		    const struct json_node *root);
+void cmp_setup_release(struct cmp_setup *s);
+/*
+ * One difference of setup: of field KEY between labels LA and LB (the
+ * first results of each whose setup is known, A and B), or, when LA is
+ * LB, between two results of one label (A its first); for the command
+ * line WORDS holds the words that differ ("-WORD" A's, "+WORD" B's).
+ */
+struct cmp_setup_diff {
+	int field;
+	const char *key;
+	const struct cmp_label *la, *lb;
+	const struct cmp_result *a, *b;
+	char *words;
+};
+typedef void cmp_setup_fn(void *ctx, const struct cmp_setup_diff *d);
+/*
+ * Call FN for each difference of setup of L from BASE (none when L is
+ * BASE), then within L (each field once); returns how many.
+ */
+size_t cmp_setup_each(const struct cmp_label *base, const struct cmp_label *l,
+		      cmp_setup_fn *fn, void *ctx);
+/* D in words (unescaped), e.g. "setup differs: 6.1 ran with accel kvm,
+ * 6.2 with tcg", as a new string. */
+char *cmp_setup_text(const struct cmp_setup_diff *d);
+/* L's "setup_differs" list in a JSON report (against BASE and within). */
+void cmp_setup_json(struct json *j, const struct cmp_label *base,
+		    const struct cmp_label *l);
+/* Warn on stderr of every difference of setup; returns how many. */
+size_t cmp_setup_warn(const struct cmp_label *l, size_t n);
+
 /* compare-highorder.c */
 /* Add the probes of order HO to the list *LIST of *N (ascending). */
 void cmp_ho_add(struct cmp_ho **list, size_t *n, const struct cmp_ho *ho);
@@ -480,13 +537,21 @@ bool cmp_without_runq(const struct cmp_label *base, const struct cmp_label *l,
  */
 char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		  double alpha);
+/* Lines of text, unescaped: the writer escapes for its format. */
+struct cmp_notes {
+	size_t n;
+	char **line;
+};
+void cmp_notes_add(struct cmp_notes *no, const char *fmt, ...)
+	PRINTF_LIKE(2, 3);
+void cmp_notes_release(struct cmp_notes *no);
 /*
- * The notes under it as a new string, lines starting with two blanks
- * and ending in '\n' (or ""): how the spread between results was judged,
- * and a difference in pressure.
+ * The notes under it, added to NO: how the spread between results was
+ * judged, a difference in pressure and every difference of setup from
+ * BASE (cmp_setup_each()).
  */
-char *cmp_verdict_notes(const struct cmp_label *base,
-			const struct cmp_label *l);
+void cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l,
+		       struct cmp_notes *no);
 
 /*
  * The note said once under the verdicts when a label was compared with

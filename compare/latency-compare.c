@@ -349,6 +349,7 @@ int main(int argc, char **argv)
 		usage_error("--fail-if-slower needs a baseline and a result "
 			    "to judge (all results have one label)");
 	cmp_pressure_warn(l, nl);
+	cmp_setup_warn(l, nl);
 	write_report(&a, l, nl, &ri);
 	if (a.plot && cmp_plot(a.plot, l, nl, &a.cmp))
 		status = EXIT_RUN_FAILED;

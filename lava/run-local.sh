@@ -9,14 +9,24 @@
 # .deb installed (latency-vm --build-image=package --print-paths), boots
 # them, and runs the packaged test definition lava/latency-tests.yaml,
 # which reports every figure of the run as a test case.  Into OUTDIR (new
-# or empty): images (latency-vm's paths), device.yaml, job.yaml,
-# testdef.tar.gz, lava.log (lava-run's log: one YAML mapping a line),
-# lava/ (its output directory) and results.yaml, the "results" entries
-# LAVA logged for the job, as it logged them.  Exits 0 only when those
-# hold the suite's test cases with their measurements; 1 when the job or
-# the cases failed, 2 usage error, 3 unsupported here (not root).
+# or empty): images (latency-vm's paths), appliance (the kernel of
+# libguestfs's appliance), device.yaml, job.yaml, testdef.tar.gz,
+# lava.log (lava-run's log: one YAML mapping a line), lava/ (its output
+# directory) and results.yaml, the "results" entries LAVA logged for the
+# job, as it logged them.  Exits 0 only when those hold the suite's test
+# cases with their measurements; 1 when the job or the cases failed, 2
+# usage error, 3 unsupported here (not root).
 # lava-dispatcher is installed with apt-get when missing (said on
-# stderr); no service is left running.
+# stderr), without its recommendations: they would install a kernel on
+# the host (lava-dispatcher needs libguestfs, whose supermin recommends
+# linux-image-amd64), which changes what the host boots; an install that
+# would bring a kernel package anyway is refused.  LAVA builds its test
+# overlay disk with libguestfs, whose supermin boots an appliance with a
+# kernel: lava-run gets the kernel latency-vm unpacks into its cache,
+# never installed (latency-vm --build-image=kernel --print-paths), in
+# SUPERMIN_KERNEL, SUPERMIN_KERNEL_VERSION and SUPERMIN_MODULES, with
+# LIBGUESTFS_BACKEND=direct and the appliance cached per kernel release
+# in LIBGUESTFS_CACHEDIR.  No service is left running.
 #
 # Environment (defaults in brackets):
 #   LATENCY_LAVA_ARGS     latency-run-test's options in the guest
@@ -29,12 +39,18 @@
 #   LATENCY_LAVA_IMAGES   a file of kernel=, initrd=, rootfs= and
 #                         cmdline= lines to deploy instead of asking
 #                         latency-vm [none]
+#   SUPERMIN_KERNEL, SUPERMIN_MODULES, SUPERMIN_KERNEL_VERSION
+#                         the kernel (bzImage), its module tree and its
+#                         release for libguestfs's appliance [latency-vm
+#                         --build-image=kernel's: Debian's
+#                         linux-image-amd64, unpacked in the cache]
 #   LATENCY_VM            the latency-vm program [vm/latency-vm of this
 #                         tree, else latency-vm in PATH]
 #   LATENCY_VM_DEB        the .deb latency-vm installs in the image
 #                         [latency-vm's default: built from this checkout]
-#   LATENCY_CACHE_DIR     where lava-server's device types are kept
-#                         [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
+#   LATENCY_CACHE_DIR     where lava-server's device types, latency-vm's
+#                         images and kernels, and libguestfs's appliance
+#                         are kept [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,6 +65,14 @@ prog=${0##*/}
 : "${LATENCY_LAVA_IMAGES:=}"
 : "${LATENCY_VM_DEB:=}"
 : "${LATENCY_CACHE_DIR:=${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests}"
+: "${SUPERMIN_KERNEL:=}"
+: "${SUPERMIN_MODULES:=}"
+: "${SUPERMIN_KERNEL_VERSION:=}"
+# latency-vm keeps its images and kernels in the same cache.
+export LATENCY_CACHE_DIR
+
+# What lava-run needs for a qemu job, without recommendations.
+dispatcher_packages='lava-dispatcher qemu-system-x86'
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
@@ -77,18 +101,28 @@ number() {
 }
 
 # install_dispatcher: lava-dispatcher from Debian when lava-run is
-# missing.  Its package enables lava-worker, a service this job does not
-# use: one the install started is stopped again.
+# missing, without recommendations, and never with a kernel package: one
+# installed on the host changes what it boots.  Its package enables
+# lava-worker, a service this job does not use: one the install started
+# is stopped again.
 install_dispatcher() {
 	command -v lava-run >/dev/null 2>&1 && return 0
-	say "lava-run is missing: installing Debian's lava-dispatcher with apt-get"
+	say "lava-run is missing: installing Debian's $dispatcher_packages with apt-get --no-install-recommends"
+	# shellcheck disable=SC2086 # a list of package names
+	_plan=$(apt-get install -s -q --no-install-recommends \
+		$dispatcher_packages 2>&1) || die "apt-get cannot install $dispatcher_packages: $_plan"
+	_kernels=$(printf '%s\n' "$_plan" | sed -n 's/^Inst \(linux-image-[^ ]*\).*/\1/p' | tr '\n' ' ')
+	[ -z "$_kernels" ] ||
+		die "installing $dispatcher_packages would install ${_kernels}on this host, changing what it boots: refused"
 	_was_active=no
 	if command -v systemctl >/dev/null 2>&1 &&
 		systemctl is-active --quiet lava-worker 2>/dev/null; then
 		_was_active=yes
 	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q lava-dispatcher >&2 ||
-		die "apt-get install lava-dispatcher failed"
+	# shellcheck disable=SC2086 # a list of package names
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $dispatcher_packages >&2 ||
+		die "apt-get install $dispatcher_packages failed"
 	if [ "$_was_active" = no ] && command -v systemctl >/dev/null 2>&1 &&
 		systemctl is-active --quiet lava-worker 2>/dev/null; then
 		say "stopping lava-worker, which the install started"
@@ -150,6 +184,18 @@ print(env.from_string(device).render())
 EOF
 }
 
+# latency_vm: the latency-vm program, in vm_prog.
+latency_vm() {
+	vm_prog=${LATENCY_VM:-}
+	[ -z "$vm_prog" ] || return 0
+	if [ -x "$top/vm/latency-vm" ]; then
+		vm_prog=$top/vm/latency-vm
+	else
+		vm_prog=$(command -v latency-vm) ||
+			unsupported "latency-vm is not built here (vm/latency-vm) nor in PATH: it builds the guest image and fetches the appliance's kernel (set LATENCY_VM, or LATENCY_LAVA_IMAGES and SUPERMIN_KERNEL)"
+	fi
+}
+
 # images FILE: latency-vm's package image (or LATENCY_LAVA_IMAGES) as
 # kernel=, initrd=, rootfs=, cmdline= lines in FILE.
 images() {
@@ -158,20 +204,55 @@ images() {
 		cp "$LATENCY_LAVA_IMAGES" "$_to" || die "cannot read $LATENCY_LAVA_IMAGES"
 		return 0
 	fi
-	_vm=${LATENCY_VM:-}
-	if [ -z "$_vm" ]; then
-		if [ -x "$top/vm/latency-vm" ]; then
-			_vm=$top/vm/latency-vm
-		else
-			_vm=$(command -v latency-vm) ||
-				unsupported "latency-vm is not built here (vm/latency-vm) nor in PATH: it builds the guest image (set LATENCY_VM or LATENCY_LAVA_IMAGES)"
-		fi
-	fi
-	set -- "$_vm" --build-image=package --print-paths
+	latency_vm
+	set -- "$vm_prog" --build-image=package --print-paths
 	[ -z "$LATENCY_VM_DEB" ] || set -- "$@" --deb="$LATENCY_VM_DEB"
 	say "building the guest image: $*"
 	"$@" >"$_to.tmp" || die "latency-vm could not build the image"
 	mv "$_to.tmp" "$_to"
+}
+
+# appliance FILE: the kernel libguestfs boots its appliance with, as
+# kernel=, release= and modules= lines in FILE: SUPERMIN_KERNEL's, or
+# the one latency-vm unpacks into its cache (never installed).
+appliance() {
+	_to=$1
+	if [ -n "$SUPERMIN_KERNEL" ]; then
+		[ -f "$SUPERMIN_KERNEL" ] || die "SUPERMIN_KERNEL '$SUPERMIN_KERNEL' does not exist"
+		[ -d "$SUPERMIN_MODULES" ] ||
+			die "SUPERMIN_KERNEL needs SUPERMIN_MODULES, its module tree (lib/modules/RELEASE)"
+		_rel=$SUPERMIN_KERNEL_VERSION
+		[ -n "$_rel" ] || _rel=${SUPERMIN_MODULES%/}
+		printf 'kernel=%s\nrelease=%s\nmodules=%s\n' "$SUPERMIN_KERNEL" \
+			"${_rel##*/}" "$SUPERMIN_MODULES" >"$_to" ||
+			die "cannot write $_to"
+		return 0
+	fi
+	latency_vm
+	say "fetching the kernel of libguestfs's appliance: $vm_prog --build-image=kernel --print-paths"
+	"$vm_prog" --build-image=kernel --print-paths >"$_to.tmp" ||
+		die "latency-vm could not fetch the appliance's kernel"
+	mv "$_to.tmp" "$_to"
+}
+
+# appliance_env: the environment lava-run's libguestfs gets, from
+# OUTDIR/appliance, as NAME=VALUE arguments of env(1) in appliance_args.
+appliance_env() {
+	_k=$(sed -n 's/^kernel=//p' "$out/appliance" | sed -n 1p)
+	_r=$(sed -n 's/^release=//p' "$out/appliance" | sed -n 1p)
+	_m=$(sed -n 's/^modules=//p' "$out/appliance" | sed -n 1p)
+	[ -f "$_k" ] || die "$out/appliance names no kernel image"
+	[ -d "$_m" ] ||
+		die "the appliance's kernel '$_k' has no module tree: libguestfs needs its modules"
+	case $_r in
+	'' | */* | .*) die "$out/appliance names no kernel release" ;;
+	esac
+	_c=$LATENCY_CACHE_DIR/guestfs/$_r
+	mkdir -p "$_c" || die "cannot create '$_c'"
+	appliance_args="SUPERMIN_KERNEL=$_k SUPERMIN_KERNEL_VERSION=$_r SUPERMIN_MODULES=$_m LIBGUESTFS_BACKEND=direct LIBGUESTFS_CACHEDIR=$_c"
+	case $appliance_args in
+	*[!A-Za-z0-9._/=+,:\ -]*) die "the appliance's paths have characters this script does not pass on: $appliance_args" ;;
+	esac
 }
 
 # image_path FILE KEY: the value of KEY= in FILE, an existing file whose
@@ -254,8 +335,10 @@ EOF
 # run_job: lava-run in the background, so that a signal reaches this
 # script at once and is passed on (lava-run then stops QEMU and cleans).
 run_job() {
-	say "lava-run --device $out/device.yaml --job-id $$ --output-dir $out/lava $out/job.yaml (log: $out/lava.log)"
-	lava-run --device "$out/device.yaml" --job-id "$$" \
+	appliance_env
+	say "$appliance_args lava-run --device $out/device.yaml --job-id $$ --output-dir $out/lava $out/job.yaml (log: $out/lava.log)"
+	# shellcheck disable=SC2086 # NAME=VALUE words without blanks (checked)
+	env $appliance_args lava-run --device "$out/device.yaml" --job-id "$$" \
 		--output-dir "$out/lava" "$out/job.yaml" >"$out/lava.log" 2>&1 &
 	lava_pid=$!
 	trap 'kill -TERM "$lava_pid" 2>/dev/null; wait "$lava_pid"; exit 143' TERM
@@ -329,6 +412,7 @@ fi
 render_device "$types" "$no_kvm" >"$out/device.yaml" ||
 	die "cannot render the qemu device type"
 images "$out/images"
+appliance "$out/appliance"
 tar -czf "$out/testdef.tar.gz" -C "$here" latency-tests.yaml ||
 	die "cannot pack the test definition"
 write_job

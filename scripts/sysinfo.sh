@@ -45,7 +45,11 @@ sysinfo_capture() {
 		for _k in scheduler read_ahead_kb nr_requests rotational \
 			max_sectors_kb wbt_lat_usec; do
 			[ -r "$_q/$_k" ] || continue
-			printf '%s %s %s\n' "$_dev" "$_k" "$(cat "$_q/$_k")" \
+			# A readable attribute may still refuse a read:
+			# wbt_lat_usec of a queue without writeback
+			# throttling (dm, zram) is EINVAL.
+			_v=$(cat "$_q/$_k" 2>/dev/null) || _v='(unreadable)'
+			printf '%s %s %s\n' "$_dev" "$_k" "$_v" \
 				>>"$_d/block-queue" || return 1
 		done
 	done

@@ -291,15 +291,16 @@ vm_stage() {
 }
 
 # vm_ext4 DIR IMAGE LABEL EXTRA_KIB [OPTION...]: an ext4 image of DIR's
-# content, its size what DIR holds plus a quarter plus EXTRA_KIB.
+# content, its size what DIR holds plus a quarter plus EXTRA_KIB.  (Its
+# variables are its own: a caller's _dir survives it.)
 vm_ext4() {
-	_dir=$1 _img=$2 _label=$3 _extra=$4
+	_e4_dir=$1 _e4_img=$2 _e4_label=$3 _e4_extra=$4
 	shift 4
-	_kib=$(du -sk "$_dir" | cut -f1)
-	_kib=$((_kib + _kib / 4 + _extra))
-	rm -f "$_img"
-	mke2fs -q -F -t ext4 -L "$_label" -d "$_dir" -E root_owner=0:0 "$@" \
-		"$_img" "${_kib}k" >/dev/null
+	_e4_kib=$(du -sk "$_e4_dir" | cut -f1)
+	_e4_kib=$((_e4_kib + _e4_kib / 4 + _e4_extra))
+	rm -f "$_e4_img"
+	mke2fs -q -F -t ext4 -L "$_e4_label" -d "$_e4_dir" -E root_owner=0:0 "$@" \
+		"$_e4_img" "${_e4_kib}k" >/dev/null
 }
 
 # vm_build_cached DIR BUILDER ARG...: DIR made by BUILDER TMPDIR ARG...

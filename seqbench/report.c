@@ -549,9 +549,9 @@ static void put_notes(FILE *fp, const struct sb_report *r)
 		fprintf(fp, "note: incomplete: %s\n", r->error);
 }
 
-int sb_report_write(FILE *f, const struct sb_report *r)
+int sb_report_write(FILE *f, const struct sb_report *r, enum sb_format format)
 {
-	switch (r->o->format) {
+	switch (format) {
 	case SB_FMT_TIOBENCH:
 		put_tables(f, r, true);
 		put_details(f, r);

@@ -151,10 +151,13 @@ static int seed_names(struct rand *r)
 	return EXIT_OK;
 }
 
-/* The report to -o FILE or stdout: 0, or the exit status, said. */
-static int write_report(const struct sb_opts *o, struct sb_report *rep)
+/*
+ * The report in FORMAT to PATH ("-": stdout): 0, or the exit status,
+ * said.
+ */
+static int write_report(const char *path, enum sb_format format,
+			struct sb_report *rep)
 {
-	const char *path = o->output ? o->output : "-";
 	struct atomic_file af;
 	int e;
 
@@ -162,7 +165,7 @@ static int write_report(const struct sb_opts *o, struct sb_report *rep)
 	if (e)
 		return error_ret_err(EXIT_RUN_FAILED, -e, "cannot create '%s'",
 				     path);
-	e = sb_report_write(af.f, rep);
+	e = sb_report_write(af.f, rep, format);
 	if (e)
 		atomic_abort(&af);
 	else
@@ -255,9 +258,15 @@ int sb_benchmark(const struct sb_opts *o, int argc, char **argv)
 	rep.error = err_msg;
 	rep.notes = (const char **)notes;
 	rep.n_notes = n_notes;
-	e = write_report(o, &rep);
+	e = write_report(o->output ? o->output : "-", o->format, &rep);
 	if (e)
 		status = e;
+	/* The same report for programs, beside the one for people. */
+	if (o->json_output) {
+		e = write_report(o->json_output, SB_FMT_JSON, &rep);
+		if (e)
+			status = e;
+	}
 	results_free(res, n_done, notes, n_notes);
 	free(err_msg);
 	return status;

@@ -40,6 +40,7 @@ enum {
 	OPT_PROGRESS,
 	OPT_JSON,
 	OPT_CSV,
+	OPT_JSON_OUTPUT,
 	OPT_DUMP_OFFSETS,
 	OPT_NULL_IO,
 	OPT_READ_ONLY,
@@ -75,6 +76,7 @@ static const struct option long_opts[] = {
 	{ "progress",     required_argument, NULL, OPT_PROGRESS },
 	{ "json",         no_argument,       NULL, OPT_JSON },
 	{ "csv",          no_argument,       NULL, OPT_CSV },
+	{ "json-output",  required_argument, NULL, OPT_JSON_OUTPUT },
 	{ "dump-offsets", required_argument, NULL, OPT_DUMP_OFFSETS },
 	{ "null-io",      no_argument,       NULL, OPT_NULL_IO },
 	{ "read-only",    no_argument,       NULL, OPT_READ_ONLY },
@@ -132,6 +134,8 @@ static void usage(int status)
 	      "      --format=FORMAT      tiobench (default), tiobench-0.3, terse, json, csv\n"
 	      "      --json, --csv        the same as --format=json or --format=csv\n"
 	      "  -o, --output=FILE        write the report to FILE (replaced atomically)\n"
+	      "      --json-output=FILE   also write the report as JSON to FILE (replaced\n"
+	      "                           atomically), whatever --format\n"
 	      "      --dump-offsets=FILE  write every random offset (a tree: every file, as\n"
 	      "                           read) to FILE (for tests)\n"
 	      "      --null-io            do everything but the IO (measures the overhead)\n"
@@ -312,6 +316,11 @@ static void parse_one(struct cli *cl, int c, const char *arg)
 		break;
 	case OPT_CSV:
 		cl->format = "csv";
+		break;
+	case OPT_JSON_OUTPUT:
+		if (!*arg)
+			usage_error("--json-output needs a file name");
+		o->json_output = arg;
 		break;
 	case OPT_DUMP_OFFSETS:
 		o->dump_offsets = arg;

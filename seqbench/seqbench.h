@@ -89,7 +89,8 @@ struct sb_opts {
 	uint64_t seed;
 	enum sb_format format;
 	const char *dump_offsets;
-	const char *output; /* --output, NULL: stdout */
+	const char *output;	 /* --output, NULL: stdout */
+	const char *json_output; /* --json-output: the JSON report too */
 	bool size_defaulted;
 	enum sb_mode mode;
 	/* --read-only */
@@ -324,8 +325,8 @@ struct sb_report {
 	size_t n_notes;
 };
 
-/* Write the report in O->format; returns 0 or -errno of the stream. */
-int sb_report_write(FILE *f, const struct sb_report *r);
+/* Write the report in FORMAT; returns 0 or -errno of the stream. */
+int sb_report_write(FILE *f, const struct sb_report *r, enum sb_format format);
 /* Helpers of both halves of the report. */
 /* The runs of one row, adjacent in RES[0..N): how many. */
 size_t sb_group_len(const struct sb_result *res, size_t n);

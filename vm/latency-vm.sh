@@ -50,7 +50,7 @@ fi
 usage() {
 	print_stdout <<EOF
 Usage: $prog [OPTION]... [-- RUN-TEST-OPTION...]
-  or:  $prog --build-image=quick|package [--print-paths] [OPTION]...
+  or:  $prog --build-image=quick|package|kernel [--print-paths] [OPTION]...
 Boot a kernel under QEMU with the 2009 machine's memory, run
 latency-run-test inside with the options after --, and write the guest's
 result to RESULTS/LABEL like any other result.
@@ -85,9 +85,11 @@ Results:
 
 Images:
   --build-image=KIND   build the quick image or the package image (a
-                       Debian root with the suite's .deb, for LAVA) and exit
+                       Debian root with the suite's .deb, for LAVA), or
+                       fetch the --kernel into the cache (kernel), and exit
   --print-paths        with --build-image: print kernel=, initrd=,
-                       rootfs= and cmdline= lines
+                       rootfs= and cmdline= lines (kernel: kernel=,
+                       release= and modules=)
   --deb=FILE           the .deb for the package image (default: built from
                        this checkout with dpkg-buildpackage)
   --dry-run            print the image recipe and the QEMU command line;
@@ -218,8 +220,8 @@ check_options() {
 	*) usage_error "invalid value '$opt_disk_cache' for --disk-cache (expected none or writeback)" ;;
 	esac
 	case $opt_build_image in
-	'' | quick | package) ;;
-	*) usage_error "invalid value '$opt_build_image' for --build-image (expected quick or package)" ;;
+	'' | quick | package | kernel) ;;
+	*) usage_error "invalid value '$opt_build_image' for --build-image (expected quick, package or kernel)" ;;
 	esac
 	[ "$opt_print_paths" = no ] || [ -n "$opt_build_image" ] ||
 		usage_error "--print-paths goes with --build-image"
@@ -689,7 +691,28 @@ build_image() {
 				"$(kernel_cmdline)"
 		;;
 	package) build_package ;;
+	kernel) fetch_kernel ;;
 	esac
+}
+
+# fetch_kernel: the kernel of --kernel unpacked in the cache (a package
+# is fetched, never installed), named: what a program that boots a
+# kernel of its own needs from the host's (libguestfs's supermin
+# appliance in a LAVA job) without a kernel installed on the host.
+fetch_kernel() {
+	[ -f "$opt_kernel" ] || need_tools dpkg-deb apt-get kmod
+	resolve_kernel
+	if [ "$opt_dry_run" = yes ]; then
+		if [ -n "$kernel_package" ]; then
+			echo "# kernel: $kernel_package $kernel_package_version (apt-get download, dpkg-deb -x into $cache_dir/vm/kernels; not installed)"
+		fi
+		echo "# kernel=$kernel_image release=$kernel_release modules=$kernel_moddir"
+	elif [ "$opt_print_paths" = yes ]; then
+		printf 'kernel=%s\nrelease=%s\nmodules=%s\n' "$kernel_image" \
+			"$kernel_release" "$kernel_moddir" | print_stdout
+	else
+		progress "kernel $kernel_image ($kernel_release), modules ${kernel_moddir:-none}"
+	fi
 }
 
 build_package() {

@@ -170,6 +170,14 @@ static void check_loaded(const struct cmp_result *r)
 	CHECK(r->hist.n == 0 || (r->hist.le_s && r->hist.count));
 }
 
+static void count_diff(void *ctx, const struct cmp_setup_diff *d)
+{
+	char *s = cmp_setup_text(d);
+
+	free(s);
+	++*(size_t *)ctx;
+}
+
 /* The two results as two labels, reported in every format. */
 static void report(struct cmp_result *r, const struct cmp_options *o)
 {
@@ -191,6 +199,10 @@ static void report(struct cmp_result *r, const struct cmp_options *o)
 		/* A result against itself never changes significantly. */
 		CHECK(!c.significant);
 	}
+	/* Nor is it set up differently. */
+	i = 0;
+	cmp_setup_each(&l[0], &l[1], count_diff, &i);
+	CHECK(i == 0);
 	for (i = 0; i < nl; i++)
 		cmp_label_release(&l[i]);
 	free(l);

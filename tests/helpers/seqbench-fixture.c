@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 	rep.n_res = n;
 	rep.notes = notes;
 	rep.n_notes = 1;
-	if (sb_report_write(stdout, &rep))
+	if (sb_report_write(stdout, &rep, o.format))
 		return 1;
 	for (i = 0; i < n; i++)
 		for (ph = 0; ph < SB_PHASES; ph++)

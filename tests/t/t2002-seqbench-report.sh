@@ -101,4 +101,17 @@ test_expect_success JQ '--output writes the report to a file' '
 	test_json r.json .program seqbench
 '
 
+test_expect_success JQ '--json-output: the JSON of the same run beside the table' '
+	seqbench -t 1 -b 4k -s 256k -r 8 --identifier test -d . \
+		--json-output run.json >run.txt 2>err &&
+	jq -e ".program == \"seqbench\" and (.results | length) == 1" run.json &&
+	rate=$(jq -r ".results[0].phases.seq_read.rate_mib_s" run.json) &&
+	printf "%.2f\n" "$rate" >want &&
+	sed -n "/^Sequential Reads\$/,/^\$/p" run.txt >section &&
+	awk "/^test / { print \$5 }" section >got &&
+	test_cmp want got &&
+	test_expect_code 2 seqbench --json-output= -d . 2>err &&
+	grep "json-output needs a file name" err
+'
+
 test_done

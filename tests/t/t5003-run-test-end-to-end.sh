@@ -176,7 +176,10 @@ test_expect_success SEQBENCH,JQ 'a seqbench pass' '
 		--seqbench="-t 1 -t 2 -s 2 -b 4k -r 20" --results=res >out 2>err &&
 	test_json res/sb/seqbench.json ".results | type" array &&
 	test_json res/sb/result.json ".seqbench | type" object &&
-	grep -q "seqbench -t 1 -t 2 -s 2 -b 4k -r 20 -d .*/scratch/seqbench --seed 137 --format json -o .*/seqbench.json" res/sb/commands.log &&
+	grep -q "seqbench -t 1 -t 2 -s 2 -b 4k -r 20 -d .*/scratch/seqbench --seed 137 --json-output .*/seqbench.json" res/sb/commands.log &&
+	grep -x "Sequential Reads" res/sb/seqbench.txt &&
+	grep -x "Random Writes" res/sb/seqbench.txt &&
+	test "$(grep -c "^$(uname -r) .* 4096 *[12] " res/sb/seqbench.txt)" = 8 &&
 	grep -q "^seqbench (latency-tests) " res/sb/versions
 '
 

@@ -37,7 +37,7 @@ latency-output --stall 1s --format json --report res/q/fake-gitk-2.report.json -
 unbuffered fake-gitk --iterations 1 --format json -o res/q/fake-gitk-2.json --every=50 cache/repo-300-137
 latency-output --stall 1s --format json --report res/q/fake-gitk-3.report.json --plot res/q/fake-gitk-3
 unbuffered fake-gitk --iterations 1 --format json -o res/q/fake-gitk-3.json --every=50 cache/repo-300-137
-env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=latency-machine seqbench -t 1 -s 2 -b 4k -r 20 -d res/q/scratch/seqbench --seed 137 --format json -o res/q/seqbench.json
+env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=latency-machine seqbench -t 1 -s 2 -b 4k -r 20 -d res/q/scratch/seqbench --seed 137 --json-output res/q/seqbench.json
 latency-summarize --result-dir=res/q
 EOF
 # The high-order probe runs only where the kernel has THP.

@@ -131,4 +131,13 @@ test_expect_success 'a FIFO as a result, or as a result.json, is refused at once
 	grep -x "latency-compare: ./dev/zero.: not a regular file" err
 '
 
+test_expect_success 'a label with newlines keeps each note under the verdict on one line' '
+	mkdir -p nl p2 &&
+	sed "s/\"label\": \"6.1\"/\"label\": \"x\\\\n\\\\n\"/" v2/a1/result.json >nl/result.json &&
+	sed "s/\"ratio\": 4/\"ratio\": 2/" v2/b1/result.json >p2/result.json &&
+	latency-compare nl p2 >out 2>err &&
+	grep -x "  pressure differs: x\\\\n\\\\n ran with memcg ratio 4, 6.2-rc1 with memcg ratio 2" out &&
+	test "$(grep -c "ratio" out)" = 1
+'
+
 test_done

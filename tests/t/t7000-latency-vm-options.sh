@@ -118,4 +118,39 @@ test_expect_success VM_TOOLS 'the initramfs recipe: the modules of the kernel, w
 	grep -x "  module kernel/b/dm-crypt.ko $PWD/$m/kernel/b/dm-crypt.ko" out
 '
 
+test_expect_success '--build-image=kernel --print-paths: the kernel, its release and its modules' '
+	mkdir -p k/boot k/lib/modules/9.8.7-test && fake_bzimage k/boot/vmlinuz-9.8.7-test 9.8.7-test &&
+	"$vm" --build-image=kernel --print-paths --kernel=k/boot/vmlinuz-9.8.7-test >out 2>err &&
+	printf "%s\n" "kernel=$PWD/k/boot/vmlinuz-9.8.7-test" release=9.8.7-test \
+		"modules=$PWD/k/lib/modules/9.8.7-test" >expect &&
+	test_cmp expect out &&
+	fake_bzimage bare 1.2.3-bare &&
+	"$vm" --build-image=kernel --print-paths --kernel=bare >out 2>err &&
+	printf "%s\n" "kernel=$PWD/bare" release=1.2.3-bare modules= >expect &&
+	test_cmp expect out &&
+	! test -e "$LATENCY_CACHE_DIR/vm/kernels" && ! test -e results
+'
+
+test_expect_success VM_TOOLS 'the package image leaves no unpacked root in the cache' '
+	mkdir -p mm &&
+	cat >mm/mmdebstrap <<-\EOF &&
+	#!/bin/sh
+	# The root is the last but one argument.
+	while [ $# -gt 2 ]; do shift; done
+	mkdir -p "$1/boot" "$1/root" "$1/etc" &&
+	echo kernel >"$1/boot/vmlinuz-9.8.7-test" &&
+	echo initrd >"$1/boot/initrd.img-9.8.7-test" &&
+	echo profile >"$1/root/.profile" && echo x >"$1/etc/hostname"
+	EOF
+	chmod +x mm/mmdebstrap && echo deb >x.deb && echo src >sources &&
+	( PATH=$PWD/mm:$PATH &&
+	  . "$abs_top_srcdir/scripts/shell-lib.sh" &&
+	  . "$abs_top_srcdir/scripts/vm-image.sh" &&
+	  . "$abs_top_srcdir/scripts/vm-package.sh" &&
+	  mkdir pkg && vm_build_package x.deb sources bookworm build.log pkg ) &&
+	ls pkg >files &&
+	printf "%s\n" initrd.img rootfs.img vmlinuz >expect &&
+	test_cmp expect files
+'
+
 test_done

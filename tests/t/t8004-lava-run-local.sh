@@ -5,7 +5,7 @@
 test_description='lava/run-local.sh: what it refuses before it installs, downloads or boots anything'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
-# The job itself (lava-run, a TCG guest, about ten minutes) is not run by
+# The job itself (lava-run, a TCG guest, about six minutes) is not run by
 # make check: lava/run-local.sh OUTDIR runs it for real.
 run_local=$abs_top_srcdir/lava/run-local.sh
 
