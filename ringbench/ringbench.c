@@ -487,7 +487,7 @@ static int run_once(struct rb_state *st, const struct rb_calib *cal,
 		return rb_tbench_run(st, run, why, len);
 	case RB_RR:
 		if (o->connect) {
-			snprintf(bound, 64, "%s", o->connect);
+			snprintf(bound, NET_ADDR_MAX, "%s", o->connect);
 			return rb_rr_run(st, o->connect, run);
 		}
 		/* The built-in server lives for one run, so its counts are
