@@ -116,7 +116,7 @@ const char *check_zramnew(const struct record *r, char **f)
 enum undo_result undo_zram(const struct record *r, char **f, char **note)
 {
 	char *dir = kpath(menv.sys, "/block/%s", f[1]);
-	char *dev = xasprintf("/dev/%s", f[1]), *path;
+	char *dev = xasprintf("%s/%s", menv.dev, f[1]), *path;
 	uint64_t nr = 0;
 	enum undo_result res;
 	int on;

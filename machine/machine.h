@@ -26,6 +26,7 @@ struct machine_env {
 	const char
 		*cgroup_root; /* LATENCY_CGROUP_ROOT, default /sys/fs/cgroup */
 	const char *writer;   /* LATENCY_MACHINE_WRITER, NULL: write directly */
+	const char *dev;      /* LATENCY_DEV, default /dev: zram device nodes */
 	int verbose;	      /* -v: say what each step did */
 };
 
@@ -311,6 +312,21 @@ bool machine_lock_holder(struct lock_holder *h);
  * input (2), a knob this machine does not have (3) or a refused value (1).
  */
 int set_knob(pid_t owner, const char *name, const char *value);
+
+/* ---- machine-apply.c: changes made after they are recorded ---- */
+
+/*
+ * The swapon, swapfile, zram, cgroup, cgroup-exec and drop-caches
+ * subcommands for run OWNER (latency-machine(1)).  Each returns the exit
+ * status, having said why it failed; an entry whose change was not made
+ * is taken back.  apply_cgroup_exec() returns only when it fails.
+ */
+int apply_swapon(pid_t owner, const char *path);
+int apply_swapfile(pid_t owner, const char *path, uint64_t size, bool cache);
+int apply_zram(pid_t owner, uint64_t size, const char *alg);
+int apply_cgroup(pid_t owner, const char *path, uint64_t limit);
+int apply_cgroup_exec(pid_t owner, const char *path, char **argv);
+int apply_drop_caches(pid_t owner, const char *swap);
 
 /* ---- machine-shrink.c ---- */
 
