@@ -223,51 +223,58 @@ static void claim_undo(void)
 
 /*
  * Undo a dead run's record in the state directory open at DIRFD: its
- * owner must be dead; dies when a change cannot be undone.
+ * owner must be dead.  Returns 0 or the exit status (said).
  */
-static void restore_dead(int dirfd)
+static int restore_dead(int dirfd)
 {
 	struct record r;
 	char *prefix;
-	size_t left;
+	size_t left = 0;
+	int st = state_lock(dirfd);
 
-	state_lock(dirfd);
-	if (record_load(dirfd, &r))
-		return;
+	if (!st)
+		st = record_load(dirfd, &r);
+	if (st)
+		return st == -ENOENT ? 0 : st;
 	if (record_owner_alive(&r)) {
 		char cmd[256];
 
-		proc_command(r.owner, cmd, sizeof(cmd));
-		die(EXIT_UNSUPPORTED, "another run (pid %d: %s) is in progress",
-		    (int)r.owner, cmd);
+		pid_t owner = r.owner;
+
+		proc_command(owner, cmd, sizeof(cmd));
+		record_release(&r);
+		return error_ret(EXIT_UNSUPPORTED,
+				 "another run (pid %d: %s) is in progress",
+				 (int)owner, cmd);
 	}
 	prefix = xasprintf("restoring after run pid %d (dead)", (int)r.owner);
-	left = record_restore(dirfd, &r, prefix);
+	st = record_restore(dirfd, &r, prefix, &left);
 	free(prefix);
-	if (left)
-		die(EXIT_RUN_FAILED,
-		    "%zu change(s) of run pid %d could not be undone; "
-		    "see above, fix them and run 'latency-machine "
-		    "restore' (record: %s)",
-		    left, (int)r.owner, record_path());
+	if (!st && left)
+		st = error_ret(EXIT_RUN_FAILED,
+			       "%zu change(s) of run pid %d could not be "
+			       "undone; see above, fix them and run "
+			       "'latency-machine restore' (record: %s)",
+			       left, (int)r.owner, record_path());
 	record_release(&r);
+	return st;
 }
 
 /*
  * The machine's last holder H died with its record elsewhere (another
  * LATENCY_STATE_DIR): undo it first when it is ours, else say whose it is.
  */
-static void restore_elsewhere(const struct lock_holder *h)
+static int restore_elsewhere(const struct lock_holder *h)
 {
 	const char *saved = menv.state_dir;
 	char *dir = xstrdup(h->record), *slash = strrchr(dir, '/');
 	struct stat st;
-	int dirfd;
+	int dirfd, status;
 
 	*slash = '\0';
 	if (lstat(h->record, &st) && errno == ENOENT) {
 		free(dir);
-		return;
+		return 0;
 	}
 	if (h->uid != geteuid()) {
 		inform("run pid %d of uid %u died holding the machine; its "
@@ -275,14 +282,17 @@ static void restore_elsewhere(const struct lock_holder *h)
 		       "(LATENCY_STATE_DIR=%s latency-machine restore)",
 		       (int)h->pid, h->uid, h->record, dir);
 		free(dir);
-		return;
+		return 0;
 	}
 	menv.state_dir = dir;
-	dirfd = state_dir_open();
-	restore_dead(dirfd);
-	(void)close(dirfd); /* also drops the lock */
+	status = state_dir_open(&dirfd);
+	if (!status) {
+		status = restore_dead(dirfd);
+		(void)close(dirfd); /* also drops the lock */
+	}
 	menv.state_dir = saved;
 	free(dir);
+	return status;
 }
 
 static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
@@ -308,7 +318,9 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 	hdr.cgroup_root = xstrdup(menv.cgroup_root);
 	for (i = 0; i < cl->nroots; i++)
 		root_declare(&hdr.root[hdr.nroots++], cl->roots[i]);
-	dirfd = state_dir_open();
+	e = state_dir_open(&dirfd);
+	if (e)
+		return e;
 	here = record_realpath();
 	/* Given back if begin fails, unless the run held it before. */
 	if (machine_lock_claim(cl->owner, hdr.owner_start, here, &prev)) {
@@ -319,34 +331,41 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 			    "cannot register the lock's release");
 	}
 	if (prev.pid && strcmp(prev.record, here))
-		restore_elsewhere(&prev);
-	restore_dead(dirfd);
+		e = restore_elsewhere(&prev);
+	if (!e)
+		e = restore_dead(dirfd);
 	/* The pool as the run finds it: after a dead run gave its back. */
 	hdr.pool_known = !kfile_read_u64(pool, false, &hdr.pool);
 	free(pool);
-	record_create(dirfd, &hdr);
+	if (!e)
+		e = record_create(dirfd, &hdr);
 	(void)close(dirfd); /* also drops the lock */
-	claimed_owner = 0;  /* begun: the run holds the machine */
+	if (!e)
+		claimed_owner = 0; /* begun: the run holds the machine */
 	free(here);
 	record_release(&hdr);
-	return EXIT_OK;
+	return e;
 }
 
 static int cmd_record(const struct cmdline *cl, struct run_info *ri)
 {
-	int dirfd = state_dir_open();
 	struct record r;
 	char *line;
+	off_t at;
+	int dirfd, st = state_open_locked(&dirfd);
 
 	(void)ri;
-	state_lock(dirfd);
-	record_load_owned(dirfd, cl->owner, &r);
-	line = entry_make(&r, cl->nargs, cl->args);
-	(void)record_append(&r, line);
-	free(line);
-	record_release(&r);
-	(void)close(dirfd);
-	return EXIT_OK;
+	if (st)
+		return st;
+	st = record_load_owned(dirfd, cl->owner, &r);
+	if (!st) {
+		line = entry_make(&r, cl->nargs, cl->args);
+		st = record_append(&r, line, &at);
+		free(line);
+		record_release(&r);
+	}
+	(void)close(dirfd); /* also drops the lock */
+	return st;
 }
 
 static int cmd_set(const struct cmdline *cl, struct run_info *ri)
@@ -359,16 +378,19 @@ static int cmd_set(const struct cmdline *cl, struct run_info *ri)
 
 static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 {
-	int dirfd = state_dir_open();
 	struct lock_holder h;
 	struct record r;
 	char *prefix, cmd[256];
-	size_t left;
+	size_t left = 0;
 	bool alive;
+	int dirfd, st = state_open_locked(&dirfd);
 
 	(void)ri;
-	state_lock(dirfd);
-	if (record_load(dirfd, &r)) {
+	if (!st)
+		st = record_load(dirfd, &r);
+	if (st > 0)
+		return st;
+	if (st) {
 		inform("nothing to restore");
 		return EXIT_OK;
 	}
@@ -395,12 +417,14 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 	prefix = alive ? xasprintf("restoring run pid %d", (int)r.owner)
 		       : xasprintf("restoring after run pid %d (dead)",
 				   (int)r.owner);
-	left = record_restore(dirfd, &r, prefix);
+	st = record_restore(dirfd, &r, prefix, &left);
 	free(prefix);
-	if (!left)
+	if (!st && !left)
 		machine_lock_release(r.owner, r.owner_start);
 	record_release(&r);
 	(void)close(dirfd);
+	if (st)
+		return st;
 	if (left) {
 		inform("%zu change(s) could not be undone; they stay in '%s'",
 		       left, record_path());

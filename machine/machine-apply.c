@@ -39,27 +39,38 @@ struct apply {
 	char *line; /* the last entry, to take back if its change failed */
 };
 
-static void apply_open(struct apply *a, pid_t owner)
+/* The run's record, locked; 0 or the exit status (said). */
+static int apply_open(struct apply *a, pid_t owner)
 {
-	a->dirfd = state_dir_open();
-	state_lock(a->dirfd);
-	record_load_owned(a->dirfd, owner, &a->r);
+	int status = state_open_locked(&a->dirfd);
+
 	a->line = NULL;
+	if (!status && (status = record_load_owned(a->dirfd, owner, &a->r)))
+		(void)close(a->dirfd); /* also drops the lock */
+	return status;
 }
 
-/* Record KIND ARG...: the entry stays unless apply_undo() takes it back. */
-static void apply_record(struct apply *a, int argc, char **argv)
+/* Record KIND ARG...: the entry stays unless apply_withdraw() takes it. */
+static int apply_record(struct apply *a, int argc, char **argv)
 {
+	int status;
+
 	free(a->line);
 	a->line = entry_make(&a->r, argc, argv);
-	a->at = record_append(&a->r, a->line);
+	status = record_append(&a->r, a->line, &a->at);
+	if (status) {
+		free(a->line);
+		a->line = NULL;
+	}
+	return status;
 }
 
 /* The change of the last entry was not made: take the entry back. */
 static void apply_withdraw(struct apply *a)
 {
+	/* A failure is said; the entry's undo finds nothing to do. */
 	if (a->line)
-		record_withdraw(a->dirfd, a->at, a->line);
+		(void)record_withdraw(a->dirfd, a->at, a->line);
 	free(a->line);
 	a->line = NULL;
 }
@@ -94,9 +105,10 @@ static int swap_enable(struct apply *a, const char *path)
 {
 	char *rec[] = { "swapoff", (char *)path, NULL };
 	char *argv[] = { "swapon", (char *)path, NULL };
-	int st;
+	int st = apply_record(a, 2, rec);
 
-	apply_record(a, 2, rec);
+	if (st)
+		return st;
 	st = run_tool(argv);
 	if (st)
 		apply_withdraw(a);
@@ -106,10 +118,13 @@ static int swap_enable(struct apply *a, const char *path)
 int apply_swapon(pid_t owner, const char *path)
 {
 	struct apply a;
+	int st;
 
 	if (!path_is_clean(path))
 		usage_error("swapon: '%s' is not a clean absolute path", path);
-	apply_open(&a, owner);
+	st = apply_open(&a, owner);
+	if (st)
+		return st;
 	return apply_close(&a, swap_enable(&a, path));
 }
 
@@ -183,7 +198,11 @@ int apply_swapfile(pid_t owner, const char *path, uint64_t size, bool cache)
 	if (!path_is_clean(path))
 		usage_error("swapfile: '%s' is not a clean absolute path",
 			    path);
-	apply_open(&a, owner);
+	st = apply_open(&a, owner);
+	if (st) {
+		free(check);
+		return st;
+	}
 	/* Where restore may remove it: checked before it is made. */
 	why = entry_check(&a.r, check);
 	free(check);
@@ -201,8 +220,12 @@ int apply_swapfile(pid_t owner, const char *path, uint64_t size, bool cache)
 						   "'%s'",
 						   path));
 	/* A file kept between runs is the cache's, not the run's. */
-	if (!cache)
-		apply_record(&a, 2, rec);
+	if (!cache && (st = apply_record(&a, 2, rec))) {
+		(void)close(fd); /* written nothing */
+		/* Not recorded: not left behind. */
+		(void)unlink(path);
+		return apply_close(&a, st);
+	}
 	e = swap_fill(fd, size);
 	if (!e && fsync(fd))
 		e = -errno;
@@ -261,14 +284,14 @@ static int zram_take(struct apply *a, uint64_t *nr)
 	char *hot = kpath(menv.sys, "/class/zram-control/hot_add");
 	char *list, name[32], buf[32], *rec[] = { "zramnew", NULL, NULL, NULL };
 	ssize_t n;
+	int st;
 
 	if (access(hot, F_OK)) {
 		free(hot);
 		*nr = 0;
 		rec[0] = "zram";
 		rec[1] = "zram0";
-		apply_record(a, 2, rec);
-		return 0;
+		return apply_record(a, 2, rec);
 	}
 	list = zram_list();
 	if (!list) {
@@ -277,8 +300,12 @@ static int zram_take(struct apply *a, uint64_t *nr)
 				       "zram: cannot read %s/block", menv.sys);
 	}
 	rec[1] = list;
-	apply_record(a, 2, rec);
+	st = apply_record(a, 2, rec);
 	free(list);
+	if (st) {
+		free(hot);
+		return st;
+	}
 	n = kfile_read(hot, buf, sizeof(buf));
 	if (n < 0 || parse_u64(buf, nr) || *nr > 1000000) {
 		apply_withdraw(a);
@@ -292,8 +319,7 @@ static int zram_take(struct apply *a, uint64_t *nr)
 	rec[0] = "zram";
 	rec[1] = name;
 	rec[2] = "hot";
-	apply_record(a, 3, rec);
-	return 0;
+	return apply_record(a, 3, rec);
 }
 
 int apply_zram(pid_t owner, uint64_t size, const char *alg)
@@ -306,7 +332,9 @@ int apply_zram(pid_t owner, uint64_t size, const char *alg)
 	if (alg && !knob_value_ok(alg))
 		usage_error("zram: '%s' is not a compression algorithm",
 			    text_escape(alg));
-	apply_open(&a, owner);
+	st = apply_open(&a, owner);
+	if (st)
+		return st;
 	st = zram_take(&a, &nr);
 	if (st)
 		return apply_close(&a, st);
@@ -368,8 +396,13 @@ int apply_cgroup(pid_t owner, const char *path, uint64_t limit)
 
 	if (!path_is_clean(path))
 		usage_error("cgroup: '%s' is not a clean absolute path", path);
-	apply_open(&a, owner);
-	apply_record(&a, 2, rec); /* refuses all but the run's own cgroup */
+	e = apply_open(&a, owner);
+	if (e)
+		return e;
+	/* Refuses all but the run's own cgroup. */
+	e = apply_record(&a, 2, rec);
+	if (e)
+		return apply_close(&a, e);
 	if (mkdir(path, 0755)) {
 		e = errno;
 		apply_withdraw(&a);
@@ -397,9 +430,10 @@ int apply_cgroup_exec(pid_t owner, const char *path, char **argv)
 {
 	char *procs, pid[24];
 	struct apply a;
-	int e;
+	int e = apply_open(&a, owner);
 
-	apply_open(&a, owner);
+	if (e)
+		return e;
 	if (!recorded_path(&a.r, "rmdir", path))
 		usage_error("cgroup-exec: '%s' is not a cgroup of run pid %d",
 			    path, (int)owner);
@@ -427,7 +461,9 @@ int apply_drop_caches(pid_t owner, const char *swap)
 
 	if (swap) {
 		/* Only a swap area the run enabled is the run's to empty. */
-		apply_open(&a, owner);
+		st = apply_open(&a, owner);
+		if (st)
+			goto out;
 		if (!recorded_path(&a.r, "swapoff", swap))
 			usage_error("drop-caches: '%s' is not swap run pid %d "
 				    "enabled",
@@ -451,6 +487,7 @@ int apply_drop_caches(pid_t owner, const char *swap)
 			st = error_ret_err(EXIT_RUN_FAILED, -e,
 					   "cannot write '%s'", compact);
 	}
+out:
 	free(drop);
 	free(compact);
 	return st;

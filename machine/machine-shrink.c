@@ -54,6 +54,7 @@ struct outcome {
 	uint64_t hugetlb_pages;
 	uint64_t hugetlb_released; /* given back: the machine was too small */
 	uint64_t offline_ns, hugetlb_ns;
+	int status; /* the record could not be written: stop (said) */
 };
 
 static uint64_t min_free_kbytes(void)
@@ -298,24 +299,30 @@ static void say_err(int errnum, const char *fmt, ...)
 	va_end(ap);
 }
 
-static off_t append_locked(int dirfd, pid_t owner, const char *line)
+/* Record LINE for the run (at *AT); 0 or the exit status (said). */
+static int append_locked(int dirfd, pid_t owner, const char *line, off_t *at)
 {
 	struct record r;
-	off_t at;
+	int status = state_lock(dirfd);
 
-	state_lock(dirfd);
-	record_load_owned(dirfd, owner, &r);
-	at = record_append(&r, line);
-	record_release(&r);
+	if (!status)
+		status = record_load_owned(dirfd, owner, &r);
+	if (!status) {
+		status = record_append(&r, line, at);
+		record_release(&r);
+	}
 	state_unlock(dirfd);
-	return at;
+	return status;
 }
 
-static void withdraw_locked(int dirfd, off_t at, const char *line)
+static int withdraw_locked(int dirfd, off_t at, const char *line)
 {
-	state_lock(dirfd);
-	record_withdraw(dirfd, at, line);
+	int status = state_lock(dirfd);
+
+	if (!status)
+		status = record_withdraw(dirfd, at, line);
 	state_unlock(dirfd);
+	return status;
 }
 
 /* Try to take block B offline; true when it went. */
@@ -325,9 +332,18 @@ static bool offline_one(int dirfd, const struct shrink_opts *o,
 	char *path = mem_block_state_path(b->nr), state[16] = "", dur[32];
 	char *line = xasprintf("online\tmemory%lu", b->nr);
 	uint64_t t0 = mono_ns(), dt;
-	off_t at = append_locked(dirfd, o->owner, line);
-	int r = kfile_write(path, "offline", o->timeout_ns);
+	off_t at = 0;
+	int r;
 	bool gone;
+
+	/* Never a change without its entry. */
+	out->status = append_locked(dirfd, o->owner, line, &at);
+	if (out->status) {
+		free(line);
+		free(path);
+		return false;
+	}
+	r = kfile_write(path, "offline", o->timeout_ns);
 
 	dt = mono_ns() - t0;
 	out->tried++;
@@ -357,7 +373,7 @@ static bool offline_one(int dirfd, const struct shrink_opts *o,
 			      : "the kernel did not take it offline");
 		/* Unchanged: its entry would only be noise at restore. */
 		if (!strcmp(state, "online"))
-			withdraw_locked(dirfd, at, line);
+			out->status = withdraw_locked(dirfd, at, line);
 	}
 	free(line);
 	free(path);
@@ -370,7 +386,7 @@ static void offline_blocks(int dirfd, const struct shrink_opts *o,
 	uint64_t t0 = mono_ns();
 	size_t i;
 
-	for (i = 0; i < p->ncand && !sig_stop; i++) {
+	for (i = 0; i < p->ncand && !sig_stop && !out->status; i++) {
 		struct meminfo m;
 		uint64_t margin = margin_bytes();
 
@@ -398,8 +414,7 @@ static bool recorded_pool(int dirfd, uint64_t *pool)
 	bool found = false;
 	size_t i;
 
-	state_lock(dirfd);
-	if (!record_load(dirfd, &r)) {
+	if (!state_lock(dirfd) && !record_load(dirfd, &r)) {
 		for (i = 0; i < r.n && !found; i++)
 			if (!strcmp(r.e[i].field[0], "hugepages") &&
 			    r.e[i].nfield == 2 &&
@@ -420,7 +435,8 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 	off_t at = -1;
 	int round;
 
-	for (round = 0; round < HUGETLB_ROUNDS && !sig_stop; round++) {
+	for (round = 0; round < HUGETLB_ROUNDS && !sig_stop && !out->status;
+	     round++) {
 		struct meminfo m, m2;
 		uint64_t margin = margin_bytes(), want, cap;
 		uint64_t nr, target = target_now(p);
@@ -449,7 +465,10 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 			if (recorded_pool(dirfd, &pool))
 				at = -1;
 			else
-				at = append_locked(dirfd, o->owner, line);
+				out->status = append_locked(dirfd, o->owner,
+							    line, &at);
+			if (out->status)
+				break;
 		}
 		snprintf(buf, sizeof(buf), "%llu",
 			 (unsigned long long)(nr + min_u64(want, cap)));
@@ -475,8 +494,9 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 			m.hugepages_total > p->m0.hugepages_total
 				? m.hugepages_total - p->m0.hugepages_total
 				: 0;
-		if (at >= 0 && !kfile_read_u64(path, false, &nr) && nr == old)
-			withdraw_locked(dirfd, at, line);
+		if (!out->status && at >= 0 &&
+		    !kfile_read_u64(path, false, &nr) && nr == old)
+			out->status = withdraw_locked(dirfd, at, line);
 	}
 	free(line);
 	free(path);
@@ -616,7 +636,7 @@ int shrink_run(const struct shrink_opts *o)
 	struct outcome out;
 	struct plan p;
 	struct record r;
-	int dirfd;
+	int dirfd, status;
 
 	plan_make(&p, o->keep_bytes);
 	if (o->dry_run) {
@@ -625,9 +645,17 @@ int shrink_run(const struct shrink_opts *o)
 		return EXIT_OK;
 	}
 	check_writable(&p);
-	dirfd = state_dir_open();
-	state_lock(dirfd);
-	record_load_owned(dirfd, o->owner, &r);
+	status = state_open_locked(&dirfd);
+	if (status) {
+		plan_release(&p);
+		return status;
+	}
+	status = record_load_owned(dirfd, o->owner, &r);
+	if (status) {
+		plan_release(&p);
+		(void)close(dirfd); /* also drops the lock */
+		return status;
+	}
 	record_release(&r);
 	state_unlock(dirfd);
 	if (sig_stop_install())
@@ -638,11 +666,13 @@ int shrink_run(const struct shrink_opts *o)
 		release_hugetlb(dirfd, &p, &out);
 	if (p.block_bytes)
 		offline_blocks(dirfd, o, &p, &out);
-	if (p.hugetlb_ok && !sig_stop)
+	if (p.hugetlb_ok && !sig_stop && !out.status)
 		reserve_hugetlb(dirfd, o, &p, &out);
 	report(&p, &out);
 	free(out.offlined);
 	plan_release(&p);
 	(void)close(dirfd);
+	if (out.status)
+		return out.status;
 	return sig_stop ? EXIT_SIGNAL(sig_stop) : EXIT_OK;
 }

@@ -172,34 +172,40 @@ struct record {
 };
 
 /*
- * Open (creating it 0700 if missing) the state directory; dies when it is
- * a symbolic link, not a directory owned by us, or writable by others.
- * Returns the directory's descriptor.
+ * The functions of the record return 0 or, having said why, the exit
+ * status (EXIT_RUN_FAILED, or EXIT_UNSUPPORTED where another run holds
+ * the machine): main decides to stop.
+ *
+ * Open (creating it 0700 if missing) the state directory into *DIRFD;
+ * refused when it is a symbolic link, not a directory owned by us, or
+ * writable by others.
  */
-int state_dir_open(void);
+int state_dir_open(int *dirfd);
 /* Hold or release the record's lock (flock on the directory). */
-void state_lock(int dirfd);
+int state_lock(int dirfd);
 void state_unlock(int dirfd);
+/* state_dir_open() and state_lock(); the descriptor closed on failure. */
+int state_open_locked(int *dirfd);
 /* The record's path, for messages (static storage). */
 const char *record_path(void);
 /*
  * Load the record into R: opened without following a link or blocking,
  * only a regular file of ours.  Returns 0, -ENOENT when there is none, or
- * dies on a record that cannot be trusted or read.
+ * the exit status for a record that cannot be trusted or read (said).
  */
 int record_load(int dirfd, struct record *r);
 /*
  * Load the record of OWNER, which must exist and hold the machine lock
- * (machine-lock.c); dies otherwise.  Call under state_lock().
+ * (machine-lock.c).  Call under state_lock().
  */
-void record_load_owned(int dirfd, pid_t owner, struct record *r);
+int record_load_owned(int dirfd, pid_t owner, struct record *r);
 void record_release(struct record *r);
 /*
  * Create a fresh record (format 2) with R's header: owner, pool, cgroup
  * root and roots.  Written whole under another name and renamed into
- * place, so no reader sees half a header; dies when that fails.
+ * place, so no reader sees half a header.
  */
-void record_create(int dirfd, const struct record *r);
+int record_create(int dirfd, const struct record *r);
 /* True when R's owner is alive and is still the process that began it. */
 bool record_owner_alive(const struct record *r);
 
@@ -219,16 +225,16 @@ char *entry_make(const struct record *r, int argc, char **argv);
 const char *entry_check(const struct record *r, const char *line);
 /*
  * Append LINE, with its checksum, to R, loaded under the lock (a torn last
- * line is cut off first); returns the record's size before the append,
- * for record_withdraw().  Dies on a line entry_check() refuses, and on a
+ * line is cut off first); *AT gets the record's size before the append,
+ * for record_withdraw().  Refuses a line entry_check() refuses, and a
  * record of format 1.
  */
-off_t record_append(struct record *r, const char *line);
+int record_append(struct record *r, const char *line, off_t *at);
 /*
  * Take back LINE, appended at SIZE for an attempt that changed nothing,
  * if it is still the record's last entry.
  */
-void record_withdraw(int dirfd, off_t size, const char *line);
+int record_withdraw(int dirfd, off_t size, const char *line);
 
 /*
  * Undo entry E of R, telling stderr "<prog>: PREFIX: <what it did>": a
@@ -242,9 +248,10 @@ bool entry_undo(const struct record *r, const struct record_entry *e,
 /*
  * Undo R's entries, last first, telling stderr "PREFIX: <what>" for each;
  * keep the entries that could not be undone (rewriting the record) or
- * remove the record when all were.  Returns the number not undone.
+ * remove the record when all were.  *LEFT gets the number not undone.
  */
-size_t record_restore(int dirfd, struct record *r, const char *prefix);
+int record_restore(int dirfd, struct record *r, const char *prefix,
+		   size_t *left);
 
 /* ---- machine-path.c: files, directories and swap a run made ---- */
 
