@@ -316,11 +316,21 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 			    "path",
 			    menv.cgroup_root);
 	hdr.cgroup_root = xstrdup(menv.cgroup_root);
-	for (i = 0; i < cl->nroots; i++)
-		root_declare(&hdr.root[hdr.nroots++], cl->roots[i]);
+	for (i = 0; i < cl->nroots; i++) {
+		e = root_declare(&hdr.root[hdr.nroots], cl->roots[i]);
+		if (e) {
+			record_release(&hdr);
+			free(pool);
+			return e;
+		}
+		hdr.nroots++;
+	}
 	e = state_dir_open(&dirfd);
-	if (e)
+	if (e) {
+		record_release(&hdr);
+		free(pool);
 		return e;
+	}
 	here = record_realpath();
 	/* Given back if begin fails, unless the run held it before. */
 	if (machine_lock_claim(cl->owner, hdr.owner_start, here, &prev)) {
@@ -360,7 +370,7 @@ static int cmd_record(const struct cmdline *cl, struct run_info *ri)
 	st = record_load_owned(dirfd, cl->owner, &r);
 	if (!st) {
 		line = entry_make(&r, cl->nargs, cl->args);
-		st = record_append(&r, line, &at);
+		st = line ? record_append(&r, line, &at) : EXIT_RUN_FAILED;
 		free(line);
 		record_release(&r);
 	}

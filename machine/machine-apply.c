@@ -57,7 +57,8 @@ static int apply_record(struct apply *a, int argc, char **argv)
 
 	free(a->line);
 	a->line = entry_make(&a->r, argc, argv);
-	status = record_append(&a->r, a->line, &a->at);
+	status = a->line ? record_append(&a->r, a->line, &a->at)
+			 : EXIT_RUN_FAILED;
 	if (status) {
 		free(a->line);
 		a->line = NULL;

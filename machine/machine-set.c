@@ -103,7 +103,7 @@ int set_knob(pid_t owner, const char *name, const char *value)
 		argv[1] = rname;
 		argv[2] = NULL;
 		line = entry_make(&r, 2, argv);
-		status = record_append(&r, line, &at);
+		status = line ? record_append(&r, line, &at) : EXIT_RUN_FAILED;
 	}
 	record_release(&r);
 	if (status)

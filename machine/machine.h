@@ -214,9 +214,14 @@ bool record_owner_alive(const struct record *r);
  * the run of R, and complete it (the current value when none was given, a
  * file's identity, a pid's start time), into a tab-separated line
  * (allocated).  Bad input is a usage error; a state that cannot be read
- * or that the checks refuse dies with status 1 (machine-entry.c).
+ * or that the checks refuse is NULL, said (exit status 1; machine-entry.c).
  */
 char *entry_make(const struct record *r, int argc, char **argv);
+/*
+ * Say why an entry cannot be made, as error_ret_err(EXIT_RUN_FAILED,
+ * ERRNUM, ...) does; returns NULL, for a make function to return.
+ */
+char *entry_refused(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /*
  * The checks an entry LINE (tab-separated, as stored) meets for the run of
  * R, when recorded and when replayed: NULL, or why it may not be replayed
@@ -258,10 +263,10 @@ int record_restore(int dirfd, struct record *r, const char *prefix,
 /*
  * A directory a run declares at begin (--root=DIR): absolute, clean, not
  * "/", not a symbolic link, and only we or root can change what is in it.
- * Fills ROOT (path allocated) or dies (usage error 2, or 1 when DIR cannot
- * be opened).
+ * Fills ROOT (path allocated) and returns 0, or the exit status (said; a
+ * usage error exits 2).
  */
-void root_declare(struct record_root *root, const char *dir);
+int root_declare(struct record_root *root, const char *dir);
 /* "A:B" (device and inode, major and minor) into *A, *B; false if not. */
 bool ident_parse(const char *s, uint64_t *a, uint64_t *b);
 /* The checks and undo of the swapoff, rmfile and rmdir kinds. */
