@@ -218,7 +218,8 @@ static uint64_t claimed_start;
 static void claim_undo(void)
 {
 	if (claimed_owner)
-		machine_lock_release(claimed_owner, claimed_start);
+		(void)machine_lock_release(claimed_owner,
+					   claimed_start); /* said */
 }
 
 /*
@@ -302,6 +303,7 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 	char *pool = kpath(menv.proc, "/sys/vm/nr_hugepages"), *here;
 	size_t i;
 	int dirfd, e;
+	bool fresh;
 
 	(void)ri;
 	memset(&hdr, 0, sizeof(hdr));
@@ -333,7 +335,15 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 	}
 	here = record_realpath();
 	/* Given back if begin fails, unless the run held it before. */
-	if (machine_lock_claim(cl->owner, hdr.owner_start, here, &prev)) {
+	e = machine_lock_claim(cl->owner, hdr.owner_start, here, &prev, &fresh);
+	if (e) {
+		(void)close(dirfd); /* read-only */
+		free(here);
+		record_release(&hdr);
+		free(pool);
+		return e;
+	}
+	if (fresh) {
 		claimed_owner = cl->owner;
 		claimed_start = hdr.owner_start;
 		if (atexit(claim_undo))
@@ -392,7 +402,7 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 	struct record r;
 	char *prefix, cmd[256];
 	size_t left = 0;
-	bool alive;
+	bool alive, held;
 	int dirfd, st = state_open_locked(&dirfd);
 
 	(void)ri;
@@ -418,7 +428,13 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 		    (int)r.owner, cmd);
 	}
 	/* A dead run's changes are not undone under a live run's feet. */
-	if (!cl->owner && machine_lock_holder(&h) &&
+	held = false;
+	if (!cl->owner && (st = machine_lock_holder(&h, &held))) {
+		record_release(&r);
+		(void)close(dirfd); /* read-only */
+		return st;
+	}
+	if (!cl->owner && held &&
 	    !(h.pid == r.owner && h.start == r.owner_start))
 		die(EXIT_UNSUPPORTED,
 		    "another run (pid %d: %s) is in progress; it holds '%s' "
@@ -430,7 +446,7 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 	st = record_restore(dirfd, &r, prefix, &left);
 	free(prefix);
 	if (!st && !left)
-		machine_lock_release(r.owner, r.owner_start);
+		st = machine_lock_release(r.owner, r.owner_start);
 	record_release(&r);
 	(void)close(dirfd);
 	if (st)

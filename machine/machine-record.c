@@ -445,6 +445,7 @@ int record_load(int dirfd, struct record *r)
 int record_load_owned(int dirfd, pid_t owner, struct record *r)
 {
 	struct lock_holder h;
+	bool alive;
 	int status = record_load(dirfd, r);
 
 	if (status > 0)
@@ -458,10 +459,12 @@ int record_load_owned(int dirfd, pid_t owner, struct record *r)
 				 (int)owner, state_name(), (int)owner);
 	}
 	/* Only the run that holds the machine changes it. */
-	if (machine_lock_holder(&h) && h.pid == owner &&
-	    h.start == r->owner_start)
+	status = machine_lock_holder(&h, &alive);
+	if (!status && alive && h.pid == owner && h.start == r->owner_start)
 		return 0;
 	record_release(r);
+	if (status)
+		return status;
 	if (h.pid)
 		return error_ret(
 			EXIT_UNSUPPORTED,

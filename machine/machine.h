@@ -303,19 +303,20 @@ struct lock_holder {
 const char *machine_lock_path(void);
 /*
  * Take the machine for run OWNER (started at START), whose record is
- * RECORD: dies with status 3, naming the holder's pid and command, when a
- * live run holds it.  *PREV gets a dead run that held it (pid 0: none).
- * Returns true when OWNER did not hold it already.
+ * RECORD: refused with status 3, naming the holder's pid and command, when
+ * a live run holds it.  *PREV gets a dead run that held it (pid 0: none),
+ * *FRESH whether OWNER did not hold it already.  These return 0 or the
+ * exit status (said).
  */
-bool machine_lock_claim(pid_t owner, uint64_t start, const char *record,
-			struct lock_holder *prev);
+int machine_lock_claim(pid_t owner, uint64_t start, const char *record,
+		       struct lock_holder *prev, bool *fresh);
 /* Give the machine back when OWNER (started at START) holds it. */
-void machine_lock_release(pid_t owner, uint64_t start);
+int machine_lock_release(pid_t owner, uint64_t start);
 /*
- * The holder now into *H; returns true when it is a live run (*H pid 0
+ * The holder now into *H; *ALIVE true when it is a live run (*H pid 0
  * when the lock is free or its file missing).
  */
-bool machine_lock_holder(struct lock_holder *h);
+int machine_lock_holder(struct lock_holder *h, bool *alive);
 /* ---- machine-set.c ---- */
 
 /*
