@@ -170,7 +170,8 @@ static bool candidate(const struct mem_block *b)
 	       strcmp(b->valid_zones, "none") != 0;
 }
 
-static void plan_make(struct plan *p, uint64_t keep)
+/* The plan for KEEP into P; 0 or the exit status (said). */
+static int plan_make(struct plan *p, uint64_t keep)
 {
 	char *hp = kpath(menv.proc, "/sys/vm/nr_hugepages");
 	uint64_t usable, excess, room;
@@ -195,9 +196,12 @@ static void plan_make(struct plan *p, uint64_t keep)
 	p->goal = p->in_use + keep + p->reserve;
 	p->target = max_u64(p->goal, p->floor);
 	r = mem_blocks_read(&p->blocks, &p->nblocks, &p->block_bytes);
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r,
-			"cannot read %s/devices/system/memory", menv.sys);
+	if (r) {
+		free(hp);
+		return error_ret_err(EXIT_RUN_FAILED, -r,
+				     "cannot read %s/devices/system/memory",
+				     menv.sys);
+	}
 	p->cand = xcalloc(p->nblocks + 1, sizeof(*p->cand));
 	for (i = p->nblocks; i-- > 0;)
 		if (candidate(&p->blocks[i]))
@@ -216,6 +220,7 @@ static void plan_make(struct plan *p, uint64_t keep)
 	if (p->hugetlb_ok)
 		p->hugetlb_planned =
 			min_u64(excess, room) / p->m0.hugepage_bytes;
+	return 0;
 }
 
 static void plan_release(struct plan *p)
@@ -450,8 +455,11 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 		if (!min_u64(want, cap))
 			break;
 		r = kfile_read_u64(path, false, &nr);
-		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'", path);
+		if (r) {
+			out->status = error_ret_err(EXIT_RUN_FAILED, -r,
+						    "cannot read '%s'", path);
+			break;
+		}
 		if (!line) {
 			old = nr;
 			line = xasprintf("hugepages\t%llu",
@@ -473,8 +481,11 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 		snprintf(buf, sizeof(buf), "%llu",
 			 (unsigned long long)(nr + min_u64(want, cap)));
 		r = kfile_write(path, buf, 0);
-		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", path);
+		if (r) {
+			out->status = error_ret_err(EXIT_RUN_FAILED, -r,
+						    "cannot write '%s'", path);
+			break;
+		}
 		read_meminfo(&m2);
 		say("hugetlb round %d: asked for %llu pages, have %llu",
 		    round + 1, (unsigned long long)min_u64(want, cap),
@@ -536,8 +547,11 @@ static void release_hugetlb(int dirfd, const struct plan *p,
 		snprintf(buf, sizeof(buf), "%llu",
 			 (unsigned long long)(nr - give));
 		r = kfile_write(path, buf, 0);
-		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", path);
+		if (r) {
+			out->status = error_ret_err(EXIT_RUN_FAILED, -r,
+						    "cannot write '%s'", path);
+			break;
+		}
 		out->hugetlb_released += give;
 		say("gave back %llu huge pages: the machine was under the "
 		    "target",
@@ -614,21 +628,24 @@ static void report(const struct plan *p, const struct outcome *out)
 }
 
 /* Exit 3 unless the kernel files the shrink writes can be written. */
-static void check_writable(const struct plan *p)
+static int check_writable(const struct plan *p)
 {
 	char *path;
+	int status = 0;
 
 	if (!p->ncand && !p->hugetlb_ok)
-		die(EXIT_UNSUPPORTED,
-		    "no memory block can go offline and there are no hugetlb "
-		    "pages here; boot with mem=%lluM",
-		    (unsigned long long)mem_boot_mib(p));
+		return error_ret(EXIT_UNSUPPORTED,
+				 "no memory block can go offline and there are "
+				 "no hugetlb pages here; boot with mem=%lluM",
+				 (unsigned long long)mem_boot_mib(p));
 	path = p->ncand ? mem_block_state_path(p->blocks[p->cand[0]].nr)
 			: kpath(menv.proc, "/sys/vm/nr_hugepages");
 	if (access(path, W_OK))
-		die_errno(EXIT_UNSUPPORTED,
-			  "cannot write '%s' (shrink needs root)", path);
+		status = error_ret_errno(
+			EXIT_UNSUPPORTED,
+			"cannot write '%s' (shrink needs root)", path);
 	free(path);
+	return status;
 }
 
 int shrink_run(const struct shrink_opts *o)
@@ -638,13 +655,15 @@ int shrink_run(const struct shrink_opts *o)
 	struct record r;
 	int dirfd, status;
 
-	plan_make(&p, o->keep_bytes);
-	if (o->dry_run) {
+	status = plan_make(&p, o->keep_bytes);
+	if (!status && o->dry_run)
 		plan_print(&p);
+	if (!status && !o->dry_run)
+		status = check_writable(&p);
+	if (status || o->dry_run) {
 		plan_release(&p);
-		return EXIT_OK;
+		return status;
 	}
-	check_writable(&p);
 	status = state_open_locked(&dirfd);
 	if (status) {
 		plan_release(&p);
@@ -658,8 +677,12 @@ int shrink_run(const struct shrink_opts *o)
 	}
 	record_release(&r);
 	state_unlock(dirfd);
-	if (sig_stop_install())
-		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
+	if (sig_stop_install()) {
+		plan_release(&p);
+		(void)close(dirfd); /* read-only */
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot install signal handlers");
+	}
 
 	memset(&out, 0, sizeof(out));
 	if (p.hugetlb_ok)
