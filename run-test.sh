@@ -8,9 +8,10 @@
 # (doc/design.md, contract 3): summary.txt, the latency series, vmstat.log,
 # kern.log, sysinfo/, plots and result.json.  It orchestrates only: the
 # options are read and checked, and every figure is measured or computed, by
-# the C programs.  The helpers it sources (scripts/*.sh) are leaf functions;
-# the globals, the traps and the order of the steps are here.  See
-# latency-run-test(1).
+# the C programs.  The helpers it sources (scripts/*.sh) are leaf functions,
+# but for memory pressure and the machine (scripts/confine.sh, which asks
+# latency-machine for every change); the traps and the order of the steps
+# are here.  See latency-run-test(1).
 #
 # Environment (defaults in brackets):
 #   LATENCY_TESTS_BINDIR   where the programs are [next to this script in a
@@ -281,20 +282,16 @@ run_logged() {
 # Background processes this run started, stopped by cleanup.
 bg_pids=
 
-# start_bg IN OUT ERR PROCS CMD...: log CMD and start it in the background
-# reading IN, writing OUT and ERR, in the cgroup whose cgroup.procs file is
-# PROCS (empty: none); its pid in bg_pid.
+# start_bg IN OUT ERR CGROUP CMD...: log CMD and start it in the background
+# reading IN, writing OUT and ERR, in the run's memory cgroup CGROUP (empty:
+# none; latency-machine moves it there and executes CMD); its pid in bg_pid.
 start_bg() {
-	_in=$1 _out=$2 _err=$3 _procs=$4
+	_in=$1 _out=$2 _err=$3 _cg=$4
 	shift 4
 	log_cmd "$run_dir/commands.log" "$@"
-	if [ -n "$_procs" ]; then
-		# shellcheck disable=SC2016 # expanded by the inner shell
-		sh -c 'echo $$ >"$1" && shift && exec "$@"' sh "$_procs" "$@" \
-			<"$_in" >"$_out" 2>"$_err" &
-	else
-		"$@" <"$_in" >"$_out" 2>"$_err" &
-	fi
+	[ -z "$_cg" ] ||
+		set -- "$p_latency_machine" cgroup-exec --owner=$$ "$_cg" "$@"
+	"$@" <"$_in" >"$_out" 2>"$_err" &
 	bg_pid=$!
 	bg_pids="$bg_pids $bg_pid"
 	# A run killed with SIGKILL leaves it running: the next run stops it.
@@ -336,354 +333,6 @@ stop_bg() {
 	fi
 	warn "$2 failed with status $_st (see $3)"
 	return 1
-}
-
-# machine CMD ARGS: latency-machine, the one record of what this run
-# changes on the machine (doc/design.md, contract 5).
-machine() {
-	_mc=$1
-	shift
-	case $_mc in
-	record | shrink | set) set -- "$_mc" --owner=$$ "$@" ;;
-	*) set -- "$_mc" "$@" ;;
-	esac
-	"$p_latency_machine" "$@"
-}
-
-# --- memory pressure ---------------------------------------------------------
-# decide_pressure sets these (the defaults: the facts of a run that stops
-# before): pressure_mode (global|memcg|none), pressure_why, pressure_ratio
-# (empty: none), memory_bytes; calibrate: footprint_bytes, calibration,
-# swap_auto_bytes; confine: confine_cgroup (empty when none),
-# confine_swapdev (the swap this run enabled), shrunk.
-pressure_mode=none pressure_why='' pressure_ratio='' footprint_bytes=''
-memory_bytes='' calibration=none swap_auto_bytes=''
-confine_cgroup='' confine_swapdev='' shrunk=''
-cgroup_root=${LATENCY_CGROUP_ROOT:-/sys/fs/cgroup}
-
-# decide_pressure: the mode, and why (before any work: usage problems and
-# an impossible mode stop the run here).
-decide_pressure() {
-	pressure_ratio=$cfg_pressure
-	case $cfg_mem_limit in
-	ratio) ;;
-	none)
-		pressure_mode=none pressure_ratio=
-		pressure_why="--mem-limit=none"
-		return 0
-		;;
-	*)
-		case $cfg_confine in
-		auto | memcg) ;;
-		*) usage_error "--mem-limit=$cfg_mem_limit is a memory cgroup limit: it needs --confine=memcg (or auto)" ;;
-		esac
-		pressure_mode=memcg pressure_ratio=
-		pressure_why="explicit --mem-limit=$cfg_mem_limit"
-		memory_bytes=$cfg_mem_limit_bytes
-		;;
-	esac
-	case $cfg_confine in
-	auto)
-		if ! is_root; then
-			pressure_mode=none pressure_ratio=
-			pressure_why="not root: nothing was pressed (the workloads ran with all of this machine's memory)"
-		elif [ -n "$memory_bytes" ]; then
-			:
-		elif [ "$cfg_quick" = yes ]; then
-			pressure_mode=memcg
-			pressure_why="--quick: a memory cgroup (safe on shared machines and in CI)"
-		else
-			pressure_mode=global
-			pressure_why="root: the whole machine is shrunk, as a mem= boot"
-		fi
-		;;
-	none)
-		pressure_mode=none pressure_ratio=
-		pressure_why="--confine=none: nothing was pressed"
-		;;
-	*)
-		pressure_mode=$cfg_confine
-		pressure_why="--confine=$cfg_confine"
-		;;
-	esac
-	case $pressure_mode in
-	memcg)
-		if ! _why=$(confine_cgroup_parent "$cgroup_root"); then
-			unconfined "memory cgroup" "$_why"
-		fi
-		;;
-	global)
-		if ! is_root; then
-			unconfined "global memory pressure" "not root: cannot take memory offline"
-		fi
-		;;
-	esac
-	decide_swap
-}
-
-# unconfined WHAT WHY: go on without pressure only when allowed.
-unconfined() {
-	if [ "$cfg_allow_unconfined" = yes ]; then
-		warn "running without $1: $2"
-		note "unconfined: no $1 ($2)"
-		pressure_mode=none pressure_ratio='' memory_bytes=''
-		pressure_why="cannot confine here ($2): nothing was pressed"
-	else
-		unsupported "cannot confine the run ($1): $2 (--allow-unconfined goes on without)"
-	fi
-}
-
-# decide_swap: what swap the run gets (swap_kind file|cached|device|zram|none,
-# swap_path), and a preflight of where a swap file would go.
-decide_swap() {
-	swap_kind=none swap_path=
-	case $cfg_swap in
-	none) return 0 ;;
-	auto) [ "$pressure_mode" != none ] || return 0 ;;
-	esac
-	if ! _why=$(confine_swap_check); then
-		case $cfg_swap in
-		auto) unconfined "swap" "$_why" ;;
-		*) unconfined "swap $cfg_swap" "$_why" ;;
-		esac
-		return 0
-	fi
-	case $cfg_swap in
-	/*)
-		swap_kind=device swap_path=$cfg_swap
-		return 0
-		;;
-	zram | zram:*)
-		_why=$(confine_zram_check "${LATENCY_SYS:-/sys}") ||
-			unsupported "cannot use --swap=$cfg_swap: $_why"
-		swap_kind=zram
-		return 0
-		;;
-	auto)
-		swap_kind=cached swap_path=$cache_dir/swapfile
-		_dir=$cache_dir _hint="set LATENCY_CACHE_DIR to a disk, or give --swap=DEVICE"
-		;;
-	*)
-		_dir=${cfg_scratch:-$cfg_results}
-		swap_kind=file swap_path=$_dir/latency-swapfile.$$
-		_hint="give --scratch=DIR on a disk, or --swap=DEVICE"
-		;;
-	esac
-	# A swap file on tmpfs would only move memory around (and swapon
-	# refuses it): say so before any work.
-	mkdir -p "$_dir" 2>/dev/null || true
-	# The record and swapon take absolute paths.
-	_abs=$(cd "$_dir" 2>/dev/null && pwd -P) ||
-		unsupported "cannot create the directory $_dir for the swap file"
-	swap_path=$_abs/${swap_path##*/}
-	case $(confine_fs_type "$_dir") in
-	tmpfs | ramfs)
-		unsupported "cannot put a swap file in $_dir: it is on $(confine_fs_type "$_dir") ($_hint)"
-		;;
-	esac
-}
-
-# calibrate: fake-gitk's footprint (peak RSS of an unconfined run on the
-# same repository and options), cached per repository, refs, options and
-# fake-gitk version; the plan from latency-summarize.
-calibrate() {
-	[ -n "$pressure_ratio" ] || return 0
-	_key=$(confine_calibration_key "$repo" "$p_fake_gitk" "$cfg_gitk_args") ||
-		fail_run "cannot read the repository's refs for the calibration"
-	_cal=$cache_dir/calibration-$_key.json
-	if [ -s "$_cal" ]; then
-		calibration=cached
-		cp "$_cal" "$run_dir/calibration.json" ||
-			fail_run "cannot copy the calibration $_cal"
-	else
-		progress "calibrating: one unconfined fake-gitk run measures its footprint"
-		prepare_run calibration
-		cmd_calibrate "$run_dir/calibration.json" >/dev/null \
-			2>"$run_dir/calibration.err" ||
-			fail_run "the calibration run of fake-gitk failed (see calibration.err)"
-		if ! cp "$run_dir/calibration.json" "$_cal.tmp.$$" ||
-			! mv "$_cal.tmp.$$" "$_cal"; then
-			fail_run "cannot cache the calibration in $_cal"
-		fi
-		calibration=measured
-	fi
-	_plan=$("$p_latency_summarize" --pressure-plan \
-		--calibration="$run_dir/calibration.json" --ratio="$pressure_ratio") ||
-		fail_run "cannot plan the pressure from calibration.json"
-	footprint_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^footprint_bytes=\([0-9]*\)$/\1/p')
-	memory_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^memory_bytes=\([0-9]*\)$/\1/p')
-	swap_auto_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^swap_bytes=\([0-9]*\)$/\1/p')
-	if [ -z "$footprint_bytes" ] || [ -z "$memory_bytes" ] ||
-		[ -z "$swap_auto_bytes" ]; then
-		fail_run "cannot plan the pressure from calibration.json"
-	fi
-	note "pressure: footprint $footprint_bytes bytes ($calibration), ratio $pressure_ratio: $memory_bytes bytes for the workloads"
-}
-
-swap_on() {
-	case $swap_kind in
-	none) return 0 ;;
-	device)
-		if confine_swap_enabled "$swap_path"; then
-			note "swap $swap_path is already enabled; leaving it as it is"
-			return 0
-		fi
-		;;
-	cached)
-		# Without a calibration: the smallest automatic swap file.
-		_bytes=${swap_auto_bytes:-268435456}
-		confine_swap_ready "$swap_path" "$_bytes" ||
-			confine_swap_make "$swap_path" "$_bytes" \
-				"$run_dir/commands.log" || return 1
-		;;
-	file)
-		# Made empty first: the record holds the file's identity, and
-		# restore removes only that file.
-		(umask 077 && set -C && : >"$swap_path") || return 1
-		machine record rmfile "$swap_path" || return 1
-		confine_swap_fill "$swap_path" "$cfg_swap_bytes" \
-			"$run_dir/commands.log" || return 1
-		;;
-	zram)
-		# A new device where zram-control can make one (recorded at
-		# once: restore resets and removes it), else the unused zram0.
-		_sys=${LATENCY_SYS:-/sys}
-		if [ -w "$_sys/class/zram-control/hot_add" ]; then
-			# The devices before hot_add, recorded first: a run
-			# killed before the zram entry leaves no device behind.
-			_before=
-			for _z in "$_sys"/block/zram*; do
-				_z=${_z##*/zram}
-				case $_z in
-				'' | *[!0-9]*) ;;
-				*) _before=${_before:+$_before,}$_z ;;
-				esac
-			done
-			machine record zramnew "${_before:-none}" || return 1
-			_n=$(cat "$_sys/class/zram-control/hot_add") || return 1
-			case $_n in
-			'' | *[!0-9]*) return 1 ;;
-			esac
-			machine record zram "zram$_n" hot || return 1
-		else
-			_n=0
-			machine record zram zram0 || return 1
-		fi
-		swap_path=/dev/zram$_n
-		# Without a size: the automatic one (twice the footprint).
-		echo "${cfg_swap_bytes:-${swap_auto_bytes:-268435456}}" \
-			>"$_sys/block/zram$_n/disksize" || return 1
-		run_logged mkswap -q "$swap_path" || return 1
-		note "zram: $(sed 's/.*\[\(.*\)\].*/\1/' "$_sys/block/zram$_n/comp_algorithm" 2>/dev/null) compression, $(cat "$_sys/block/zram$_n/disksize") bytes"
-		;;
-	esac
-	case $swap_kind in
-	device | zram) ;;
-	*) chmod 600 "$swap_path" || return 1 ;;
-	esac
-	machine record swapoff "$swap_path" || return 1
-	run_logged swapon "$swap_path" || return 1
-	confine_swapdev=$swap_path
-	note "swap: $swap_path ($swap_kind)"
-}
-
-# set_knob NAME VALUE [preflight]: a kernel tunable set through
-# latency-machine, which records its value from before the run the first
-# time (doc/design.md, contract 5) and refuses what a memory test may not
-# change.  Before any run (preflight), a knob whose value cannot be read
-# back to put it back, or a value the kernel refuses, is unsupported here.
-set_knob() {
-	if _out=$(machine set "$1" "$2" 2>&1); then
-		return 0
-	else
-		_st=$?
-	fi
-	printf '%s\n' "$_out" >&2
-	[ "$_st" != 1 ] || [ -z "${3:-}" ] || _st=3
-	case $_st in
-	2) usage_error "cannot set $1=$2 (see above)" ;;
-	3) unsupported "cannot set $1 here (see above)" ;;
-	*) fail_run "cannot set $1=$2 (see above)" ;;
-	esac
-}
-
-# set_sysctls: the run's kernel tunables (--sysctl, checked by
-# latency-summarize), each through latency-machine's record.
-set_sysctls() {
-	[ -n "$cfg_sysctl" ] || return 0
-	_rest=$cfg_sysctl
-	while [ -n "$_rest" ]; do
-		_one=${_rest%%,*}
-		case $_rest in
-		*,*) _rest=${_rest#*,} ;;
-		*) _rest= ;;
-		esac
-		set_knob "${_one%%=*}" "${_one#*=}"
-		note "sysctl ${_one%%=*}=${_one#*=} for the run (restored after it)"
-	done
-}
-
-# confine: apply the decided pressure.
-confine() {
-	set_sysctls
-	swap_on || fail_run "cannot enable swap $swap_path"
-	case $pressure_mode in
-	memcg)
-		_parent=$(confine_cgroup_parent "$cgroup_root") ||
-			fail_run "no memory cgroup"
-		_cg=$_parent/latency-tests.$$
-		machine record rmdir "$_cg" || fail_run "cannot record the cgroup"
-		_limit_file=$(confine_cgroup_make "$_cg" "$memory_bytes") ||
-			fail_run "cannot create the memory cgroup $_cg limited to $memory_bytes bytes"
-		confine_cgroup=$_cg
-		note "memory cgroup $_cg limited to $memory_bytes bytes ($_limit_file); fake-gitk runs in it, fake-music and seqbench outside"
-		;;
-	global)
-		prepare_run shrink
-		progress "shrinking the machine to leave $memory_bytes bytes for the workloads"
-		machine shrink --keep="$memory_bytes" \
-			>"$run_dir/shrink.txt" 2>>"$run_dir/machine.log" ||
-			fail_run "cannot shrink the machine (see machine.log)"
-		shrunk=yes
-		grep -qx 'reached=yes' "$run_dir/shrink.txt" ||
-			warn "the machine could not be shrunk to the goal (see shrink.txt; boot with mem= for more pressure)"
-		;;
-	esac
-}
-
-# prepare_run NAME: every run starts from the same state (as root; see
-# confine_drop_caches), and in global mode the machine as small as planned.
-prepare_run() {
-	[ "$cfg_drop_caches" = yes ] || return 0
-	if ! is_root; then
-		[ -n "${drop_warned:-}" ] || warn "not root: the page cache is not dropped"
-		drop_warned=yes
-		return 0
-	fi
-	confine_drop_caches "$confine_swapdev" ||
-		fail_run "cannot drop the caches or empty the swap $confine_swapdev"
-	if [ -n "$shrunk" ]; then
-		# Memory freed meanwhile (by this run's page cache, or by
-		# anything else on the machine) would lessen the pressure:
-		# shrink again to the same share before each run.
-		{
-			echo "# before $1"
-			machine shrink --keep="$memory_bytes"
-		} >>"$run_dir/shrink-runs.txt" 2>>"$run_dir/machine.log" ||
-			fail_run "cannot shrink the machine again (see machine.log)"
-	fi
-}
-
-# Undo everything: latency-machine restores what this run recorded (said
-# on stderr before the result directory exists).
-confine_undo() {
-	_log=/dev/stderr
-	[ -z "$run_dir" ] || _log=$run_dir/machine.log
-	machine restore --owner=$$ >>"$_log" 2>&1 || {
-		warn "cannot restore the machine (see machine.log; latency-run-test --restore retries)"
-		return 1
-	}
-	confine_cgroup='' confine_swapdev=''
 }
 
 # --- the programs' command lines: one function each -------------------------
@@ -824,10 +473,8 @@ snapshot() {
 run_gitk() {
 	start_series "$1" "$gitk_dir"
 	snapshot "$1.snap-before"
-	_procs=
-	[ -z "$confine_cgroup" ] || _procs=$confine_cgroup/cgroup.procs
 	# shellcheck disable=SC2046 # checked words (latency-summarize), split
-	start_bg /dev/null "$fifo_dir/$1" "$gitk_dir/$1.err" "$_procs" \
+	start_bg /dev/null "$fifo_dir/$1" "$gitk_dir/$1.err" "$confine_cgroup" \
 		"$p_unbuffered" "$p_fake_gitk" --iterations 1 --format json \
 		-o "$gitk_dir/$1.json" $(gitk_args) "$repo"
 	if wait_for "$bg_pid"; then
@@ -1274,36 +921,6 @@ cleanup() {
 		rm -rf "$scratch_made"
 	fi
 	exit "$_status"
-}
-
-# machine_begin: the machine is this run's (latency-machine refuses a
-# second run with status 3, naming it); a dead run's changes are undone
-# first (and said); then this run's record is opened, with the
-# directories the run makes files in (a swap file, the cached one).
-machine_begin() {
-	set -- begin --owner=$$
-	case ${swap_kind:-none} in
-	file | cached) set -- "$@" --root="${swap_path%/*}" ;;
-	esac
-	if _out=$(machine "$@" 2>&1); then
-		_st=0
-	else
-		_st=$?
-	fi
-	if [ -n "$_out" ]; then
-		# Every block a dead global run took offline has its line:
-		# the terminal gets their count, the notes every line.
-		printf '%s\n' "$_out" | awk '
-			/ online memory[0-9]+$/ { n++; next }
-			{ print }
-			END { if (n) printf "latency-machine: and %d memory blocks back online (every line in the notes)\n", n }' >&2
-		note "$_out"
-	fi
-	case $_st in
-	0) ;;
-	3) unsupported "another run is using this machine (see above)" ;;
-	*) die "cannot open the machine-state record (see above)" ;;
-	esac
 }
 
 main() {

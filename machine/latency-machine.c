@@ -32,6 +32,7 @@ enum {
 	OPT_DRY_RUN,
 	OPT_TIMEOUT,
 	OPT_ROOT,
+	OPT_CACHE,
 };
 
 /* clang-format off */
@@ -45,6 +46,7 @@ static const struct option long_options[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "cache", no_argument, NULL, OPT_CACHE },
 	OPT_LONG_END
 };
 /* clang-format on */
@@ -59,6 +61,7 @@ enum {
 	HAS_TIMEOUT = 1 << 3,
 	HAS_FORMAT = 1 << 4,
 	HAS_ROOT = 1 << 5,
+	HAS_CACHE = 1 << 6,
 };
 
 struct cmdline {
@@ -67,7 +70,7 @@ struct cmdline {
 	pid_t owner;
 	uint64_t keep_bytes;
 	uint64_t timeout_ns;
-	bool dry_run;
+	bool dry_run, cache;
 	const char *roots[RECORD_ROOTS_MAX];
 	size_t nroots;
 	char **args; /* after the command and its options */
@@ -89,6 +92,12 @@ static void usage(int status)
 	printf("Usage: latency-machine begin --owner=PID [--root=DIR]...\n"
 	       "  or:  latency-machine record --owner=PID KIND [ARG]...\n"
 	       "  or:  latency-machine set --owner=PID NAME VALUE\n"
+	       "  or:  latency-machine swapon --owner=PID PATH\n"
+	       "  or:  latency-machine swapfile --owner=PID [--cache] PATH SIZE\n"
+	       "  or:  latency-machine zram --owner=PID SIZE [ALGORITHM]\n"
+	       "  or:  latency-machine cgroup --owner=PID PATH LIMIT\n"
+	       "  or:  latency-machine cgroup-exec --owner=PID PATH COMMAND [ARG]...\n"
+	       "  or:  latency-machine drop-caches --owner=PID [SWAP]\n"
 	       "  or:  latency-machine restore [--owner=PID]\n"
 	       "  or:  latency-machine show [--format=FORMAT]\n"
 	       "  or:  latency-machine shrink --owner=PID --keep=SIZE [--dry-run] [--timeout=TIME]\n"
@@ -98,6 +107,8 @@ static void usage(int status)
 	       "  --owner=PID       the run (driver process) the record belongs to\n"
 	       "  --root=DIR        begin: a directory the run makes files in (its scratch,\n"
 	       "                    its cache); only files inside one may be removed\n"
+	       "  --cache           swapfile: keep the file for later runs (reused when it\n"
+	       "                    has SIZE bytes); restore only turns it off\n"
 	       "  --keep=SIZE       shrink: leave SIZE free above what is in use now (64M, 1G)\n"
 	       "  --dry-run         shrink: print the plan, change nothing\n"
 	       "  --timeout=TIME    shrink: give up on a memory block after TIME (default 5s)\n"
@@ -122,6 +133,11 @@ static void usage(int status)
 	       "set records NAME's value the first time the run sets it (a sysctl vm.NAME,\n"
 	       "or a sysfs knob under /sys/kernel/mm/, /sys/module/zswap/parameters/ or a\n"
 	       "block device's queue/read_ahead_kb), then writes VALUE.\n"
+	       "swapon, swapfile (create, fill, mkswap), zram (a new device from\n"
+	       "zram-control, else the unused zram0; disksize, mkswap), cgroup (the run's\n"
+	       "memory cgroup, limited to LIMIT bytes) record their change, then make it;\n"
+	       "cgroup-exec runs COMMAND in the run's cgroup; drop-caches drops the page\n"
+	       "cache, empties the run's swap SWAP and compacts memory.\n"
 	       "Every entry is checked when recorded and again before it is undone.\n"
 	       "The record is LATENCY_STATE_DIR/state (default /var/lib/latency-tests/state);\n"
 	       "one run at a time holds the machine: LATENCY_LOCK_DIR/latency-tests.lock\n"
@@ -154,6 +170,10 @@ static void parse_options(int argc, char **argv, struct cmdline *cl)
 					    RECORD_ROOTS_MAX);
 			cl->roots[cl->nroots++] = optarg;
 			cl->seen |= HAS_ROOT;
+			break;
+		case OPT_CACHE:
+			cl->cache = true;
+			cl->seen |= HAS_CACHE;
 			break;
 		case OPT_DRY_RUN:
 			cl->dry_run = true;
@@ -198,56 +218,64 @@ static uint64_t claimed_start;
 static void claim_undo(void)
 {
 	if (claimed_owner)
-		machine_lock_release(claimed_owner, claimed_start);
+		(void)machine_lock_release(claimed_owner,
+					   claimed_start); /* said */
 }
 
 /*
  * Undo a dead run's record in the state directory open at DIRFD: its
- * owner must be dead; dies when a change cannot be undone.
+ * owner must be dead.  Returns 0 or the exit status (said).
  */
-static void restore_dead(int dirfd)
+static int restore_dead(int dirfd)
 {
 	struct record r;
 	char *prefix;
-	size_t left;
+	size_t left = 0;
+	int st = state_lock(dirfd);
 
-	state_lock(dirfd);
-	if (record_load(dirfd, &r))
-		return;
+	if (!st)
+		st = record_load(dirfd, &r);
+	if (st)
+		return st == -ENOENT ? 0 : st;
 	if (record_owner_alive(&r)) {
 		char cmd[256];
 
-		proc_command(r.owner, cmd, sizeof(cmd));
-		die(EXIT_UNSUPPORTED, "another run (pid %d: %s) is in progress",
-		    (int)r.owner, cmd);
+		pid_t owner = r.owner;
+
+		proc_command(owner, cmd, sizeof(cmd));
+		record_release(&r);
+		return error_ret(EXIT_UNSUPPORTED,
+				 "another run (pid %d: %s) is in progress",
+				 (int)owner, cmd);
 	}
 	prefix = xasprintf("restoring after run pid %d (dead)", (int)r.owner);
-	left = record_restore(dirfd, &r, prefix);
+	st = record_restore(dirfd, &r, prefix, &left);
 	free(prefix);
-	if (left)
-		die(EXIT_RUN_FAILED,
-		    "%zu change(s) of run pid %d could not be undone; "
-		    "see above, fix them and run 'latency-machine "
-		    "restore' (record: %s)",
-		    left, (int)r.owner, record_path());
+	if (!st && left)
+		st = error_ret(EXIT_RUN_FAILED,
+			       "%zu change(s) of run pid %d could not be "
+			       "undone; see above, fix them and run "
+			       "'latency-machine restore' (record: %s)",
+			       left, (int)r.owner, record_path());
 	record_release(&r);
+	return st;
 }
 
 /*
  * The machine's last holder H died with its record elsewhere (another
  * LATENCY_STATE_DIR): undo it first when it is ours, else say whose it is.
  */
-static void restore_elsewhere(const struct lock_holder *h)
+static int restore_elsewhere(const struct lock_holder *h)
 {
 	const char *saved = menv.state_dir;
 	char *dir = xstrdup(h->record), *slash = strrchr(dir, '/');
 	struct stat st;
-	int dirfd;
+	int dirfd, status;
 
 	*slash = '\0';
 	if (lstat(h->record, &st) && errno == ENOENT) {
 		free(dir);
-		return;
+		return 0;
 	}
 	if (h->uid != geteuid()) {
 		inform("run pid %d of uid %u died holding the machine; its "
@@ -255,14 +283,17 @@ static void restore_elsewhere(const struct lock_holder *h)
 		       "(LATENCY_STATE_DIR=%s latency-machine restore)",
 		       (int)h->pid, h->uid, h->record, dir);
 		free(dir);
-		return;
+		return 0;
 	}
 	menv.state_dir = dir;
-	dirfd = state_dir_open();
-	restore_dead(dirfd);
-	(void)close(dirfd); /* also drops the lock */
+	status = state_dir_open(&dirfd);
+	if (!status) {
+		status = restore_dead(dirfd);
+		(void)close(dirfd); /* also drops the lock */
+	}
 	menv.state_dir = saved;
 	free(dir);
+	return status;
 }
 
 static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
@@ -272,6 +303,7 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 	char *pool = kpath(menv.proc, "/sys/vm/nr_hugepages"), *here;
 	size_t i;
 	int dirfd, e;
+	bool fresh;
 
 	(void)ri;
 	memset(&hdr, 0, sizeof(hdr));
@@ -286,12 +318,32 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 			    "path",
 			    menv.cgroup_root);
 	hdr.cgroup_root = xstrdup(menv.cgroup_root);
-	for (i = 0; i < cl->nroots; i++)
-		root_declare(&hdr.root[hdr.nroots++], cl->roots[i]);
-	dirfd = state_dir_open();
+	for (i = 0; i < cl->nroots; i++) {
+		e = root_declare(&hdr.root[hdr.nroots], cl->roots[i]);
+		if (e) {
+			record_release(&hdr);
+			free(pool);
+			return e;
+		}
+		hdr.nroots++;
+	}
+	e = state_dir_open(&dirfd);
+	if (e) {
+		record_release(&hdr);
+		free(pool);
+		return e;
+	}
 	here = record_realpath();
 	/* Given back if begin fails, unless the run held it before. */
-	if (machine_lock_claim(cl->owner, hdr.owner_start, here, &prev)) {
+	e = machine_lock_claim(cl->owner, hdr.owner_start, here, &prev, &fresh);
+	if (e) {
+		(void)close(dirfd); /* read-only */
+		free(here);
+		record_release(&hdr);
+		free(pool);
+		return e;
+	}
+	if (fresh) {
 		claimed_owner = cl->owner;
 		claimed_start = hdr.owner_start;
 		if (atexit(claim_undo))
@@ -299,34 +351,41 @@ static int cmd_begin(const struct cmdline *cl, struct run_info *ri)
 			    "cannot register the lock's release");
 	}
 	if (prev.pid && strcmp(prev.record, here))
-		restore_elsewhere(&prev);
-	restore_dead(dirfd);
+		e = restore_elsewhere(&prev);
+	if (!e)
+		e = restore_dead(dirfd);
 	/* The pool as the run finds it: after a dead run gave its back. */
 	hdr.pool_known = !kfile_read_u64(pool, false, &hdr.pool);
 	free(pool);
-	record_create(dirfd, &hdr);
+	if (!e)
+		e = record_create(dirfd, &hdr);
 	(void)close(dirfd); /* also drops the lock */
-	claimed_owner = 0;  /* begun: the run holds the machine */
+	if (!e)
+		claimed_owner = 0; /* begun: the run holds the machine */
 	free(here);
 	record_release(&hdr);
-	return EXIT_OK;
+	return e;
 }
 
 static int cmd_record(const struct cmdline *cl, struct run_info *ri)
 {
-	int dirfd = state_dir_open();
 	struct record r;
 	char *line;
+	off_t at;
+	int dirfd, st = state_open_locked(&dirfd);
 
 	(void)ri;
-	state_lock(dirfd);
-	record_load_owned(dirfd, cl->owner, &r);
-	line = entry_make(&r, cl->nargs, cl->args);
-	(void)record_append(&r, line);
-	free(line);
-	record_release(&r);
-	(void)close(dirfd);
-	return EXIT_OK;
+	if (st)
+		return st;
+	st = record_load_owned(dirfd, cl->owner, &r);
+	if (!st) {
+		line = entry_make(&r, cl->nargs, cl->args);
+		st = line ? record_append(&r, line, &at) : EXIT_RUN_FAILED;
+		free(line);
+		record_release(&r);
+	}
+	(void)close(dirfd); /* also drops the lock */
+	return st;
 }
 
 static int cmd_set(const struct cmdline *cl, struct run_info *ri)
@@ -339,16 +398,19 @@ static int cmd_set(const struct cmdline *cl, struct run_info *ri)
 
 static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 {
-	int dirfd = state_dir_open();
 	struct lock_holder h;
 	struct record r;
 	char *prefix, cmd[256];
-	size_t left;
-	bool alive;
+	size_t left = 0;
+	bool alive, held;
+	int dirfd, st = state_open_locked(&dirfd);
 
 	(void)ri;
-	state_lock(dirfd);
-	if (record_load(dirfd, &r)) {
+	if (!st)
+		st = record_load(dirfd, &r);
+	if (st > 0)
+		return st;
+	if (st) {
 		inform("nothing to restore");
 		return EXIT_OK;
 	}
@@ -366,7 +428,13 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 		    (int)r.owner, cmd);
 	}
 	/* A dead run's changes are not undone under a live run's feet. */
-	if (!cl->owner && machine_lock_holder(&h) &&
+	held = false;
+	if (!cl->owner && (st = machine_lock_holder(&h, &held))) {
+		record_release(&r);
+		(void)close(dirfd); /* read-only */
+		return st;
+	}
+	if (!cl->owner && held &&
 	    !(h.pid == r.owner && h.start == r.owner_start))
 		die(EXIT_UNSUPPORTED,
 		    "another run (pid %d: %s) is in progress; it holds '%s' "
@@ -375,18 +443,80 @@ static int cmd_restore(const struct cmdline *cl, struct run_info *ri)
 	prefix = alive ? xasprintf("restoring run pid %d", (int)r.owner)
 		       : xasprintf("restoring after run pid %d (dead)",
 				   (int)r.owner);
-	left = record_restore(dirfd, &r, prefix);
+	st = record_restore(dirfd, &r, prefix, &left);
 	free(prefix);
-	if (!left)
-		machine_lock_release(r.owner, r.owner_start);
+	if (!st && !left)
+		st = machine_lock_release(r.owner, r.owner_start);
 	record_release(&r);
 	(void)close(dirfd);
+	if (st)
+		return st;
 	if (left) {
 		inform("%zu change(s) could not be undone; they stay in '%s'",
 		       left, record_path());
 		return EXIT_RUN_FAILED;
 	}
 	return EXIT_OK;
+}
+
+/* ARGS N of a command as a size (a usage error if not one). */
+static uint64_t arg_size(const struct cmdline *cl, int n, const char *what)
+{
+	return opt_size(what, cl->args[n], 1);
+}
+
+/* The command's argument count is between MIN and MAX, or a usage error. */
+static void nargs_check(const struct cmdline *cl, const char *cmd, int min,
+			int max, const char *args)
+{
+	if (cl->nargs < min || cl->nargs > max)
+		usage_error("%s: takes %s", cmd, args);
+}
+
+static int cmd_swapon(const struct cmdline *cl, struct run_info *ri)
+{
+	(void)ri;
+	nargs_check(cl, "swapon", 1, 1, "PATH");
+	return apply_swapon(cl->owner, cl->args[0]);
+}
+
+static int cmd_swapfile(const struct cmdline *cl, struct run_info *ri)
+{
+	(void)ri;
+	nargs_check(cl, "swapfile", 2, 2, "PATH and SIZE");
+	return apply_swapfile(cl->owner, cl->args[0],
+			      arg_size(cl, 1, "swapfile SIZE"), cl->cache);
+}
+
+static int cmd_zram(const struct cmdline *cl, struct run_info *ri)
+{
+	(void)ri;
+	nargs_check(cl, "zram", 1, 2, "SIZE and an optional ALGORITHM");
+	return apply_zram(cl->owner, arg_size(cl, 0, "zram SIZE"),
+			  cl->nargs > 1 ? cl->args[1] : NULL);
+}
+
+static int cmd_cgroup(const struct cmdline *cl, struct run_info *ri)
+{
+	(void)ri;
+	nargs_check(cl, "cgroup", 2, 2, "PATH and LIMIT");
+	return apply_cgroup(cl->owner, cl->args[0],
+			    arg_size(cl, 1, "cgroup LIMIT"));
+}
+
+static int cmd_cgroup_exec(const struct cmdline *cl, struct run_info *ri)
+{
+	(void)ri;
+	if (cl->nargs < 2)
+		usage_error("cgroup-exec: takes PATH and COMMAND");
+	return apply_cgroup_exec(cl->owner, cl->args[0], cl->args + 1);
+}
+
+static int cmd_drop_caches(const struct cmdline *cl, struct run_info *ri)
+{
+	(void)ri;
+	nargs_check(cl, "drop-caches", 0, 1, "an optional SWAP");
+	return apply_drop_caches(cl->owner, cl->nargs ? cl->args[0] : NULL);
 }
 
 /* The kernel's view of memory, as show prints it. */
@@ -528,6 +658,12 @@ static const struct command commands[] = {
 	{ "begin", HAS_OWNER | HAS_ROOT, HAS_OWNER, false, cmd_begin },
 	{ "record", HAS_OWNER, HAS_OWNER, true, cmd_record },
 	{ "set", HAS_OWNER, HAS_OWNER, true, cmd_set },
+	{ "swapon", HAS_OWNER, HAS_OWNER, true, cmd_swapon },
+	{ "swapfile", HAS_OWNER | HAS_CACHE, HAS_OWNER, true, cmd_swapfile },
+	{ "zram", HAS_OWNER, HAS_OWNER, true, cmd_zram },
+	{ "cgroup", HAS_OWNER, HAS_OWNER, true, cmd_cgroup },
+	{ "cgroup-exec", HAS_OWNER, HAS_OWNER, true, cmd_cgroup_exec },
+	{ "drop-caches", HAS_OWNER, HAS_OWNER, true, cmd_drop_caches },
 	{ "restore", HAS_OWNER, 0, false, cmd_restore },
 	{ "show", HAS_FORMAT, 0, false, cmd_show },
 	{ "shrink", HAS_OWNER | HAS_KEEP | HAS_DRY_RUN | HAS_TIMEOUT, HAS_KEEP,
@@ -538,7 +674,8 @@ static const struct command commands[] = {
 /* Names of the HAS_ bits, lowest first. */
 static const char *const option_names[] = { "--owner",	 "--keep",
 					    "--dry-run", "--timeout",
-					    "--format",	 "--root" };
+					    "--format",	 "--root",
+					    "--cache" };
 
 /* Usage errors for options COMMAND does not take or lacks. */
 static void check_options(const struct command *c, const struct cmdline *cl)
@@ -572,6 +709,8 @@ static void env_init(void)
 	menv.lock_dir = s && *s ? s : "/run/lock";
 	s = getenv("LATENCY_CGROUP_ROOT");
 	menv.cgroup_root = s && *s ? s : "/sys/fs/cgroup";
+	s = getenv("LATENCY_DEV");
+	menv.dev = s && *s ? s : "/dev";
 	menv.writer = getenv("LATENCY_MACHINE_WRITER");
 	if (menv.writer && !*menv.writer)
 		menv.writer = NULL;

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,18 @@ struct kind {
 
 /* ---- entries: validation as `record` takes them ---- */
 
+char *entry_refused(int errnum, const char *fmt, ...)
+{
+	char buf[ENTRY_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vformat_err(buf, sizeof(buf), errnum, fmt, ap);
+	va_end(ap);
+	(void)error_ret(EXIT_RUN_FAILED, "%s", buf);
+	return NULL;
+}
+
 static void check_value(const char *kind, const char *v)
 {
 	if (has_control(v))
@@ -78,9 +91,9 @@ static char *current_value(const char *kind, const char *path)
 	ssize_t n = kfile_read(path, buf, sizeof(buf));
 
 	if (n < 0)
-		die_err(EXIT_RUN_FAILED, (int)-n,
-			"%s: cannot read the current value of '%s'", kind,
-			path);
+		return entry_refused(
+			(int)-n, "%s: cannot read the current value of '%s'",
+			kind, path);
 	p = strchr(buf, '[');
 	q = p ? strchr(p, ']') : NULL;
 	if (q) {
@@ -91,9 +104,11 @@ static char *current_value(const char *kind, const char *path)
 		if (*p == '\t')
 			*p = ' ';
 	if (has_control(buf))
-		die(EXIT_RUN_FAILED,
-		    "%s: the value of '%s' spans lines; record it by hand",
-		    kind, path);
+		return entry_refused(
+			0,
+			"%s: the value of '%s' spans lines; record "
+			"it by hand",
+			kind, path);
 	return xstrdup(buf);
 }
 
@@ -129,11 +144,16 @@ static char *make_knob(const struct record *r, int argc, char **argv)
 	} else {
 		path = knob_file(argv[1], menv.proc, menv.sys);
 		value = current_value(argv[0], path);
-		if (!knob_value_ok(value))
-			die(EXIT_RUN_FAILED,
-			    "%s: '%s' holds a value this record cannot keep",
-			    argv[0], path);
+		if (value && !knob_value_ok(value)) {
+			free(value);
+			value = entry_refused(0,
+					      "%s: '%s' holds a value this "
+					      "record cannot keep",
+					      argv[0], path);
+		}
 		free(path);
+		if (!value)
+			return NULL;
 	}
 	line = xasprintf("%s\t%s\t%s", argv[0], argv[1], value);
 	free(value);
@@ -197,6 +217,10 @@ static char *make_thp(const struct record *r, int argc, char **argv)
 			    "global)",
 			    argv[1]);
 	value = argc > 2 ? xstrdup(argv[2]) : current_value("thp", path);
+	if (!value) {
+		free(path);
+		return NULL;
+	}
 	if (!thp_value_ok(argv[1], value)) {
 		if (argc > 2)
 			usage_error("thp: '%s' is not a setting of %s "
@@ -204,8 +228,11 @@ static char *make_thp(const struct record *r, int argc, char **argv)
 				    value, argv[1],
 				    strcmp(argv[1], "global") ? "inherit, "
 							      : "");
-		die(EXIT_RUN_FAILED, "thp: '%s' holds '%s', not a setting",
-		    path, value);
+		entry_refused(0, "thp: '%s' holds '%s', not a setting", path,
+			      value);
+		free(path);
+		free(value);
+		return NULL;
 	}
 	free(path);
 	line = xasprintf("thp\t%s\t%s", argv[1], value);
@@ -262,9 +289,10 @@ static char *make_readahead(const struct record *r, int argc, char **argv)
 		int e = kfile_read_u64(path, false, &kb);
 
 		if (e)
-			die_err(EXIT_RUN_FAILED, -e,
-				"readahead: cannot read '%s'", path);
+			entry_refused(-e, "readahead: cannot read '%s'", path);
 		free(path);
+		if (e)
+			return NULL;
 	}
 	return xasprintf("readahead\t%u:%u\t%llu", maj, min,
 			 (unsigned long long)kb);
@@ -327,9 +355,10 @@ static char *make_hugepages(const struct record *r, int argc, char **argv)
 		int e = kfile_read_u64(path, false, &count);
 
 		if (e)
-			die_err(EXIT_RUN_FAILED, -e,
-				"hugepages: cannot read '%s'", path);
+			entry_refused(-e, "hugepages: cannot read '%s'", path);
 		free(path);
+		if (e)
+			return NULL;
 	}
 	return xasprintf("hugepages\t%llu", (unsigned long long)count);
 }
@@ -389,14 +418,16 @@ static char *make_pid(const struct record *r, int argc, char **argv)
 			    (int)pid);
 	e = proc_starttime(pid, &start);
 	if (e == -ESRCH)
-		die(EXIT_RUN_FAILED, "pid: no process %d to record", (int)pid);
+		return entry_refused(0, "pid: no process %d to record",
+				     (int)pid);
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "pid: cannot read the start of %d",
-			(int)pid);
+		return entry_refused(-e, "pid: cannot read the start of %d",
+				     (int)pid);
 	if (!descends_from(pid, r->owner))
-		die(EXIT_RUN_FAILED,
-		    "pid: %d is not a process run pid %d started", (int)pid,
-		    (int)r->owner);
+		return entry_refused(0,
+				     "pid: %d is not a process run pid %d "
+				     "started",
+				     (int)pid, (int)r->owner);
 	return xasprintf("pid\t%d\t%llu", (int)pid, (unsigned long long)start);
 }
 
@@ -618,6 +649,8 @@ char *entry_make(const struct record *r, int argc, char **argv)
 		usage_error("record %s: takes %d to %d arguments, not %d",
 			    k->name, k->min_args, k->max_args, argc - 1);
 	line = k->make(r, argc, argv);
+	if (!line)
+		return NULL;
 	if (strlen(line) > ENTRY_MAX)
 		usage_error("record %s: entry longer than %d bytes", k->name,
 			    ENTRY_MAX);

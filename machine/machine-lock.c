@@ -52,55 +52,71 @@ const char *machine_lock_path(void)
  * Open the lock file, making it (mode 0666: every user of the suite takes
  * it) when missing and CREATE.  Never with O_CREAT on an existing file:
  * fs.protected_regular refuses that, even to root, on another user's file
- * in a sticky directory.  Returns the descriptor, or -ENOENT.
+ * in a sticky directory.  Locked, into *FDP.  Returns 0, -ENOENT (not
+ * said), or the exit status (said).
  */
-static int lock_open(bool create)
+static int lock_open(bool create, int *fdp)
 {
 	const int flags = O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 	struct stat st;
-	int dfd, fd = -1, tries;
+	int dfd, fd = -1, tries, status = 0;
 
 	dfd = open(menv.lock_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
-		die_errno(EXIT_UNSUPPORTED,
-			  "cannot open the lock directory '%s' (set "
-			  "LATENCY_LOCK_DIR to a directory every user of the "
-			  "suite can write)",
-			  menv.lock_dir);
+		return error_ret_errno(EXIT_UNSUPPORTED,
+				       "cannot open the lock directory '%s' "
+				       "(set LATENCY_LOCK_DIR to a directory "
+				       "every user of the suite can write)",
+				       menv.lock_dir);
 	for (tries = 0; tries < 8 && fd < 0; tries++) {
 		fd = openat(dfd, LOCK_NAME, flags);
 		if (fd >= 0 || errno != ENOENT || !create)
 			break;
 		fd = openat(dfd, LOCK_NAME, flags | O_CREAT | O_EXCL, 0666);
 		/* The umask took bits away; every user needs them. */
-		if (fd >= 0 && fchmod(fd, 0666))
-			die_errno(EXIT_RUN_FAILED, "cannot chmod '%s'",
-				  machine_lock_path());
+		if (fd >= 0 && fchmod(fd, 0666)) {
+			status = error_ret_errno(EXIT_RUN_FAILED,
+						 "cannot chmod '%s'",
+						 machine_lock_path());
+			break;
+		}
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
 	(void)close(dfd); /* read-only */
+	if (status)
+		goto fail;
 	if (fd < 0 && errno == ENOENT && !create)
 		return -ENOENT;
 	if (fd < 0 && errno == ELOOP)
-		die(EXIT_RUN_FAILED,
-		    "refusing lock '%s': it is a symbolic link",
-		    machine_lock_path());
+		return error_ret(EXIT_RUN_FAILED,
+				 "refusing lock '%s': it is a symbolic link",
+				 machine_lock_path());
 	if (fd < 0)
-		die_errno(EXIT_UNSUPPORTED, "cannot open the machine lock '%s'",
-			  machine_lock_path());
+		return error_ret_errno(EXIT_UNSUPPORTED,
+				       "cannot open the machine lock '%s'",
+				       machine_lock_path());
 	if (fstat(fd, &st))
-		die_errno(EXIT_RUN_FAILED, "cannot stat '%s'",
-			  machine_lock_path());
-	if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
-		die(EXIT_RUN_FAILED,
-		    "refusing lock '%s': not a regular file with one link",
-		    machine_lock_path());
-	while (flock(fd, LOCK_EX))
-		if (errno != EINTR)
-			die_errno(EXIT_RUN_FAILED, "cannot lock '%s'",
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot stat '%s'",
+					 machine_lock_path());
+	else if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
+		status =
+			error_ret(EXIT_RUN_FAILED,
+				  "refusing lock '%s': not a regular file with "
+				  "one link",
 				  machine_lock_path());
-	return fd;
+	while (!status && flock(fd, LOCK_EX))
+		if (errno != EINTR)
+			status = error_ret_errno(EXIT_RUN_FAILED,
+						 "cannot lock '%s'",
+						 machine_lock_path());
+	if (!status) {
+		*fdp = fd;
+		return 0;
+	}
+fail:
+	(void)close(fd); /* nothing written */
+	return status;
 }
 
 /* The holder FD names into *H (pid 0: free, or not a holder line). */
@@ -162,7 +178,7 @@ static void holder_command(struct lock_holder *h)
 		memcpy(h->command, now, sizeof(now));
 }
 
-static void holder_write(int fd, const char *text)
+static int holder_write(int fd, const char *text)
 {
 	int e = ftruncate(fd, 0) ? -errno : 0;
 
@@ -172,26 +188,31 @@ static void holder_write(int fd, const char *text)
 	if (!e && fsync(fd))
 		e = -errno;
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
-			machine_lock_path());
+		return error_ret_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
+				     machine_lock_path());
+	return 0;
 }
 
-bool machine_lock_claim(pid_t owner, uint64_t start, const char *record,
-			struct lock_holder *prev)
+int machine_lock_claim(pid_t owner, uint64_t start, const char *record,
+		       struct lock_holder *prev, bool *fresh)
 {
 	struct lock_holder h;
 	char command[256], *text;
-	int fd = lock_open(true);
+	int fd = -1, status = lock_open(true, &fd);
 	bool ours;
 
-	holder_read(fd, &h);
 	memset(prev, 0, sizeof(*prev));
+	if (status)
+		return status;
+	holder_read(fd, &h);
 	ours = h.pid == owner && h.start == start;
 	if (holder_alive(&h) && !ours) {
 		holder_command(&h);
-		die(EXIT_UNSUPPORTED,
-		    "another run (pid %d: %s) is in progress; it holds '%s'",
-		    (int)h.pid, h.command, machine_lock_path());
+		(void)close(fd); /* nothing written */
+		return error_ret(EXIT_UNSUPPORTED,
+				 "another run (pid %d: %s) is in progress; it "
+				 "holds '%s'",
+				 (int)h.pid, h.command, machine_lock_path());
 	}
 	if (h.pid && !ours)
 		*prev = h;
@@ -199,41 +220,43 @@ bool machine_lock_claim(pid_t owner, uint64_t start, const char *record,
 	text = xasprintf("%d\t%llu\t%u\t%s\t%s\n", (int)owner,
 			 (unsigned long long)start, (unsigned)geteuid(), record,
 			 command);
-	holder_write(fd, text);
+	status = holder_write(fd, text);
 	free(text);
-	if (close(fd)) /* also unlocks */
-		die_errno(EXIT_RUN_FAILED, "cannot write '%s'",
-			  machine_lock_path());
-	return !ours;
+	if (close(fd) && !status) /* also unlocks */
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot write '%s'",
+					 machine_lock_path());
+	*fresh = !ours;
+	return status;
 }
 
-void machine_lock_release(pid_t owner, uint64_t start)
+int machine_lock_release(pid_t owner, uint64_t start)
 {
 	struct lock_holder h;
-	int fd = lock_open(false);
+	int fd = -1, status = lock_open(false, &fd);
 
-	if (fd < 0)
-		return;
+	if (status)
+		return status == -ENOENT ? 0 : status;
 	holder_read(fd, &h);
 	if (h.pid == owner && h.start == start)
-		holder_write(fd, "");
-	if (close(fd))
-		die_errno(EXIT_RUN_FAILED, "cannot write '%s'",
-			  machine_lock_path());
+		status = holder_write(fd, "");
+	if (close(fd) && !status)
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot write '%s'",
+					 machine_lock_path());
+	return status;
 }
 
-bool machine_lock_holder(struct lock_holder *h)
+int machine_lock_holder(struct lock_holder *h, bool *alive)
 {
-	int fd = lock_open(false);
-	bool alive;
+	int fd = -1, status = lock_open(false, &fd);
 
 	memset(h, 0, sizeof(*h));
-	if (fd < 0)
-		return false;
+	*alive = false;
+	if (status)
+		return status == -ENOENT ? 0 : status;
 	holder_read(fd, h);
-	alive = holder_alive(h);
+	*alive = holder_alive(h);
 	(void)close(fd); /* nothing written */
-	if (alive)
+	if (*alive)
 		holder_command(h);
-	return alive;
+	return 0;
 }

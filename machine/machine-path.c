@@ -47,26 +47,32 @@ static bool dir_private(const struct stat *st)
 		(st->st_mode & S_ISVTX));
 }
 
-void root_declare(struct record_root *root, const char *dir)
+int root_declare(struct record_root *root, const char *dir)
 {
 	struct stat st;
-	int fd;
+	int fd, e = 0;
 
 	if (!path_is_clean(dir) || !strcmp(dir, "/"))
 		usage_error("--root: '%s' is not a clean absolute path below /",
 			    dir);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st))
-		die_errno(EXIT_RUN_FAILED, "--root: cannot open '%s'", dir);
-	(void)close(fd); /* read-only */
+		e = errno;
+	if (fd >= 0)
+		(void)close(fd); /* read-only */
+	if (e)
+		return error_ret_err(EXIT_RUN_FAILED, e,
+				     "--root: cannot open '%s'", dir);
 	if (!dir_private(&st))
-		die(EXIT_RUN_FAILED,
-		    "--root: refusing '%s': others can change what is in it "
-		    "(owned by uid %u, mode %04o)",
-		    dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		return error_ret(EXIT_RUN_FAILED,
+				 "--root: refusing '%s': others can change "
+				 "what is in it (owned by uid %u, mode %04o)",
+				 dir, (unsigned)st.st_uid,
+				 (unsigned)(st.st_mode & 07777));
 	root->path = xstrdup(dir);
 	root->dev = (uint64_t)st.st_dev;
 	root->ino = (uint64_t)st.st_ino;
+	return 0;
 }
 
 /* The root of R that PATH lies inside (strictly), or NULL. */
@@ -175,7 +181,7 @@ static bool cgroup_own(const struct record *r, const char *path)
 	return ok;
 }
 
-/* The identity of the file PATH in a root of R, as "DEV:INO"; dies. */
+/* The identity of the file PATH in a root of R, as "DEV:INO", or NULL. */
 static char *ident_of(const struct record *r, const char *kind,
 		      const char *path, bool dir)
 {
@@ -190,21 +196,27 @@ static char *ident_of(const struct record *r, const char *kind,
 			    kind, path);
 	fd = parent_open(rt, path, &leaf, &why);
 	if (fd < 0)
-		die_err(EXIT_RUN_FAILED, -fd, "%s: '%s': %s", kind, path,
-			why ? why : "cannot open its directory");
-	if (fstatat(fd, leaf, &st, AT_SYMLINK_NOFOLLOW))
-		die_errno(EXIT_RUN_FAILED,
-			  "%s: cannot record '%s' (make it first, then record "
-			  "it)",
-			  kind, path);
+		return entry_refused(-fd, "%s: '%s': %s", kind, path,
+				     why ? why : "cannot open its directory");
+	if (fstatat(fd, leaf, &st, AT_SYMLINK_NOFOLLOW)) {
+		int e = errno;
+
+		(void)close(fd); /* read-only */
+		return entry_refused(e,
+				     "%s: cannot record '%s' (make it first, "
+				     "then record it)",
+				     kind, path);
+	}
 	(void)close(fd); /* read-only */
 	if (dir ? !S_ISDIR(st.st_mode)
 		: !S_ISREG(st.st_mode) || st.st_nlink != 1)
-		die(EXIT_RUN_FAILED, "%s: '%s' is not %s", kind, path,
-		    dir ? "a directory" : "a regular file with one link");
+		return entry_refused(0, "%s: '%s' is not %s", kind, path,
+				     dir ? "a directory"
+					 : "a regular file with one link");
 	if (st.st_uid != geteuid())
-		die(EXIT_RUN_FAILED, "%s: '%s' is owned by uid %u, not by us",
-		    kind, path, (unsigned)st.st_uid);
+		return entry_refused(0,
+				     "%s: '%s' is owned by uid %u, not by us",
+				     kind, path, (unsigned)st.st_uid);
 	return xasprintf("%llu:%llu", (unsigned long long)st.st_dev,
 			 (unsigned long long)st.st_ino);
 }
@@ -270,7 +282,8 @@ static char *make_swapoff(const struct record *r, const char *path)
 	int err;
 
 	if (stat(path, &st))
-		die_errno(EXIT_RUN_FAILED, "swapoff: cannot record '%s'", path);
+		return entry_refused(errno, "swapoff: cannot record '%s'",
+				     path);
 	if (S_ISBLK(st.st_mode)) {
 		type = "block";
 		a = major(st.st_rdev);
@@ -279,10 +292,10 @@ static char *make_swapoff(const struct record *r, const char *path)
 			       (unsigned long long)b);
 	} else {
 		if (!S_ISREG(st.st_mode))
-			die(EXIT_RUN_FAILED,
-			    "swapoff: '%s' is neither a regular file nor a "
-			    "block device",
-			    path);
+			return entry_refused(0,
+					     "swapoff: '%s' is neither a "
+					     "regular file nor a block device",
+					     path);
 		type = "file";
 		a = (uint64_t)st.st_dev;
 		b = (uint64_t)st.st_ino;
@@ -291,10 +304,14 @@ static char *make_swapoff(const struct record *r, const char *path)
 	}
 	/* Only what the run itself enables is the run's to turn off. */
 	line = swap_find(type, a, b, &err);
-	if (line)
-		die(EXIT_RUN_FAILED,
-		    "swapoff: '%s' is swap already: not the run's to turn off",
-		    path);
+	if (line) {
+		free(line);
+		free(id);
+		return entry_refused(0,
+				     "swapoff: '%s' is swap already: not the "
+				     "run's to turn off",
+				     path);
+	}
 	line = xasprintf("swapoff\t%s\t%s\t%s", path, type, id);
 	free(id);
 	(void)r;
@@ -321,6 +338,8 @@ char *path_make(const struct record *r, int argc, char **argv)
 			    "directory the run declared (begin --root)",
 			    path, r->cgroup_root, (int)r->owner);
 	id = ident_of(r, kind, path, !strcmp(kind, "rmdir"));
+	if (!id)
+		return NULL;
 	line = xasprintf("%s\t%s\t%s", kind, path, id);
 	free(id);
 	return line;

@@ -60,43 +60,74 @@ const char *record_path(void)
 	return path;
 }
 
-int state_dir_open(void)
+/* Why the state directory open at FD (stat ST) may not be used, or NULL. */
+static int dir_refused(int fd, const struct stat *st, const char *dir)
+{
+	int status = 0;
+
+	if (st->st_uid != geteuid())
+		status = error_ret(EXIT_RUN_FAILED,
+				   "refusing state directory '%s': owned by "
+				   "uid %u, not %u",
+				   dir, (unsigned)st->st_uid,
+				   (unsigned)geteuid());
+	else if (st->st_mode & 022)
+		status = error_ret(EXIT_RUN_FAILED,
+				   "refusing state directory '%s': writable by "
+				   "group or others (mode %04o)",
+				   dir, (unsigned)(st->st_mode & 07777));
+	if (status)
+		(void)close(fd); /* read-only */
+	return status;
+}
+
+int state_dir_open(int *dirfd)
 {
 	const char *dir = state_name();
 	struct stat st;
 	int fd;
 
 	if (mkdir(dir, 0700) && errno != EEXIST)
-		die_errno(EXIT_RUN_FAILED, "cannot create state directory '%s'",
-			  dir);
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot create state directory '%s'",
+				       dir);
 	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
-		die(EXIT_RUN_FAILED,
-		    "refusing state directory '%s': it is a symbolic link",
-		    dir);
+		return error_ret(EXIT_RUN_FAILED,
+				 "refusing state directory '%s': it is a "
+				 "symbolic link",
+				 dir);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot open state directory '%s'",
-			  dir);
-	if (fstat(fd, &st))
-		die_errno(EXIT_RUN_FAILED, "cannot stat '%s'", dir);
-	if (st.st_uid != geteuid())
-		die(EXIT_RUN_FAILED,
-		    "refusing state directory '%s': owned by uid %u, not %u",
-		    dir, (unsigned)st.st_uid, (unsigned)geteuid());
-	if (st.st_mode & 022)
-		die(EXIT_RUN_FAILED,
-		    "refusing state directory '%s': writable by group or "
-		    "others (mode %04o)",
-		    dir, (unsigned)(st.st_mode & 07777));
-	return fd;
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot open state directory '%s'", dir);
+	if (fstat(fd, &st)) {
+		int status = error_ret_errno(EXIT_RUN_FAILED,
+					     "cannot stat '%s'", dir);
+
+		(void)close(fd); /* read-only */
+		return status;
+	}
+	*dirfd = fd;
+	return dir_refused(fd, &st, dir);
 }
 
-void state_lock(int dirfd)
+int state_lock(int dirfd)
 {
 	while (flock(dirfd, LOCK_EX))
 		if (errno != EINTR)
-			die_errno(EXIT_RUN_FAILED, "cannot lock '%s'",
-				  state_name());
+			return error_ret_errno(EXIT_RUN_FAILED,
+					       "cannot lock '%s'",
+					       state_name());
+	return 0;
+}
+
+int state_open_locked(int *dirfd)
+{
+	int status = state_dir_open(dirfd);
+
+	if (!status && (status = state_lock(*dirfd)))
+		(void)close(*dirfd); /* read-only */
+	return status;
 }
 
 void state_unlock(int dirfd)
@@ -109,28 +140,37 @@ void state_unlock(int dirfd)
  * anything but a regular file (a FIFO would block the opener for good,
  * holding the lock: O_NONBLOCK, then the type is checked).
  */
-static int record_open(int dirfd, int flags)
+static int record_open(int dirfd, int flags, int *fdp)
 {
 	struct stat st;
-	int fd;
+	int fd, status = 0;
 
 	fd = openat(dirfd, RECORD_NAME,
 		    flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP)
-		die(EXIT_RUN_FAILED,
-		    "refusing record '%s': it is a symbolic link",
-		    record_path());
+		return error_ret(EXIT_RUN_FAILED,
+				 "refusing record '%s': it is a symbolic link",
+				 record_path());
+	if (fd < 0 && errno == ENOENT)
+		return -ENOENT;
 	if (fd < 0)
-		return -errno;
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot open '%s'",
+				       record_path());
 	if (fstat(fd, &st))
-		die_errno(EXIT_RUN_FAILED, "cannot stat '%s'", record_path());
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022))
-		die(EXIT_RUN_FAILED,
-		    "refusing record '%s': not a regular file of uid %u "
-		    "that only it can write",
-		    record_path(), (unsigned)geteuid());
-	return fd;
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot stat '%s'",
+					 record_path());
+	else if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+		 (st.st_mode & 022))
+		status =
+			error_ret(EXIT_RUN_FAILED,
+				  "refusing record '%s': not a regular file of "
+				  "uid %u that only it can write",
+				  record_path(), (unsigned)geteuid());
+	if (status)
+		(void)close(fd); /* not written */
+	else
+		*fdp = fd;
+	return status;
 }
 
 /* CRC-32 (IEEE 802.3, as zlib's crc32()) of the LEN bytes at S. */
@@ -196,76 +236,84 @@ static void entry_free(struct record_entry *e)
 	free(e->raw);
 }
 
-static noreturn void bad_header(size_t lineno, const char *what)
+/* Say why header line LINENO is not to be trusted; returns -1. */
+static int bad_header(size_t lineno, const char *what)
 {
-	die(EXIT_RUN_FAILED, "'%s' line %zu: %s; not a record to trust",
-	    record_path(), lineno, what);
+	error_ret(EXIT_RUN_FAILED, "'%s' line %zu: %s; not a record to trust",
+		  record_path(), lineno, what);
+	return -1;
 }
 
 /*
  * One header line of format 2 (after "format"), its checksum checked:
- * returns false at the first line that is not part of the header.
+ * returns 1, 0 at the first line that is not part of the header, or -1
+ * for a header not to trust (said).
  */
-static bool header_line(struct record *r, size_t lineno, char *line)
+static int header_line(struct record *r, size_t lineno, char *line)
 {
 	struct record_entry h;
 	uint64_t v;
-	bool ok = true;
+	int ok = 1;
 
 	/* After the fixed lines 2 to 4, root lines until the entries. */
 	if (lineno > 4 && strncmp(line, "root\t", 5))
-		return false;
+		return 0;
 	memset(&h, 0, sizeof(h));
 	h.line = xstrdup(line);
-	if (line_verify(h.line))
-		bad_header(lineno, "damaged (checksum)");
+	if (line_verify(h.line)) {
+		entry_free(&h);
+		return bad_header(lineno, "damaged (checksum)");
+	}
 	entry_split(&h);
 	if (lineno == 2) {
 		if (h.nfield != 3 || strcmp(h.field[0], "owner") ||
 		    parse_u64(h.field[1], &v) || !v || v > INT_MAX ||
 		    parse_u64(h.field[2], &r->owner_start))
-			bad_header(lineno, "not an owner line");
+			ok = bad_header(lineno, "not an owner line");
 		r->owner = (pid_t)v;
 	} else if (lineno == 3) {
 		if (h.nfield != 2 || strcmp(h.field[0], "pool") ||
 		    (strcmp(h.field[1], "-") &&
 		     parse_u64(h.field[1], &r->pool)))
-			bad_header(lineno, "not a pool line");
+			ok = bad_header(lineno, "not a pool line");
 		r->pool_known = strcmp(h.field[1], "-") != 0;
 	} else if (lineno == 4) {
 		if (h.nfield != 2 || strcmp(h.field[0], "cgroup") ||
 		    !path_is_clean(h.field[1]))
-			bad_header(lineno, "not a cgroup line");
-		r->cgroup_root = xstrdup(h.field[1]);
+			ok = bad_header(lineno, "not a cgroup line");
+		else
+			r->cgroup_root = xstrdup(h.field[1]);
 	} else if (!strcmp(h.field[0], "root")) {
 		struct record_root *rt = &r->root[r->nroots];
 
 		if (r->nroots == RECORD_ROOTS_MAX || h.nfield != 3 ||
 		    !path_is_clean(h.field[1]) ||
 		    !ident_parse(h.field[2], &rt->dev, &rt->ino))
-			bad_header(lineno, "not a root line");
-		rt->path = xstrdup(h.field[1]);
-		r->nroots++;
+			ok = bad_header(lineno, "not a root line");
+		else
+			rt->path = xstrdup(h.field[1]), r->nroots++;
 	} else {
-		ok = false;
+		ok = 0;
 	}
 	entry_free(&h);
 	return ok;
 }
 
 /* Line 2 of format 1: "owner PID STARTTIME", without a checksum. */
-static void owner_v1(struct record *r, const char *line)
+static int owner_v1(struct record *r, const char *line)
 {
 	struct record_entry h = { .line = xstrdup(line) };
 	uint64_t pid;
+	int ok = 1;
 
 	entry_split(&h);
 	if (h.nfield != 3 || strcmp(h.field[0], "owner") ||
 	    parse_u64(h.field[1], &pid) || !pid || pid > INT_MAX ||
 	    parse_u64(h.field[2], &r->owner_start))
-		bad_header(2, "not an owner line");
+		ok = bad_header(2, "not an owner line");
 	r->owner = (pid_t)pid;
 	entry_free(&h);
+	return ok;
 }
 
 /* Line 1: the format, 1 or 2. */
@@ -281,10 +329,10 @@ static int format_of(char *line)
 		format = 2;
 	free(copy);
 	if (!format)
-		die(EXIT_RUN_FAILED,
-		    "'%s' is not a latency-machine record of format 1 or 2 "
-		    "(line 1)",
-		    record_path());
+		error_ret(EXIT_RUN_FAILED,
+			  "'%s' is not a latency-machine record of format 1 or "
+			  "2 (line 1)",
+			  record_path());
 	return format;
 }
 
@@ -305,12 +353,16 @@ static void entry_add(struct record *r, size_t *alloc, size_t lineno,
 	r->e[r->n++] = e;
 }
 
-/* Parse the whole lines of BUF (LEN bytes, every line ending in \n). */
-static void record_parse(struct record *r, char *buf, size_t len)
+/*
+ * Parse the whole lines of BUF (LEN bytes, every line ending in \n).
+ * Returns 0, or the exit status for a record not to trust (said).
+ */
+static int record_parse(struct record *r, char *buf, size_t len)
 {
 	size_t lineno = 0, alloc = 0, head_len = 0;
 	bool in_head = true;
 	char *line, *next;
+	int h;
 
 	buf[len] = '\0';
 	for (line = buf; line < buf + len; line = next) {
@@ -319,11 +371,16 @@ static void record_parse(struct record *r, char *buf, size_t len)
 		lineno++;
 		if (lineno == 1) {
 			r->format = format_of(line);
+			if (!r->format)
+				return EXIT_RUN_FAILED;
 		} else if (r->format == 1 && lineno == 2) {
-			owner_v1(r, line);
+			if (owner_v1(r, line) < 0)
+				return EXIT_RUN_FAILED;
 		} else if (r->format == 2 && in_head &&
-			   header_line(r, lineno, line)) {
-			/* lines 2 to 4 are the header, or it dies */
+			   (h = header_line(r, lineno, line))) {
+			/* lines 2 to 4 are the header */
+			if (h < 0)
+				return EXIT_RUN_FAILED;
 		} else {
 			in_head = false;
 			if (*line) /* an empty line holds nothing */
@@ -333,8 +390,9 @@ static void record_parse(struct record *r, char *buf, size_t len)
 		head_len = (size_t)(next - buf);
 	}
 	if (lineno < (r->format == 2 ? 4u : 2u))
-		die(EXIT_RUN_FAILED, "'%s' is not a latency-machine record",
-		    record_path());
+		return error_ret(EXIT_RUN_FAILED,
+				 "'%s' is not a latency-machine record",
+				 record_path());
 	/* The header again as stored: the NULs back to newlines. */
 	r->head = xmalloc(head_len + 1);
 	memcpy(r->head, buf, head_len);
@@ -342,68 +400,81 @@ static void record_parse(struct record *r, char *buf, size_t len)
 		if (!r->head[i])
 			r->head[i] = '\n';
 	r->head[head_len] = '\0';
+	return 0;
 }
 
 int record_load(int dirfd, struct record *r)
 {
-	char *buf = xmalloc(RECORD_MAX + 1), *nl;
+	char *buf, *nl;
 	ssize_t n;
-	int fd;
+	int fd = -1, status;
 
 	memset(r, 0, sizeof(*r));
 	r->dirfd = dirfd;
-	fd = record_open(dirfd, O_RDONLY);
-	if (fd == -ENOENT) {
-		free(buf);
-		return -ENOENT;
-	}
-	if (fd < 0)
-		die_err(EXIT_RUN_FAILED, -fd, "cannot open '%s'",
-			record_path());
+	status = record_open(dirfd, O_RDONLY, &fd);
+	if (status)
+		return status;
+	buf = xmalloc(RECORD_MAX + 1);
 	n = read_full(fd, buf, RECORD_MAX + 1);
 	(void)close(fd); /* read-only */
 	if (n < 0)
-		die_err(EXIT_RUN_FAILED, (int)-n, "cannot read '%s'",
-			record_path());
-	if (n > RECORD_MAX)
-		die(EXIT_RUN_FAILED, "'%s' is larger than %d bytes",
-		    record_path(), RECORD_MAX);
-	if (memchr(buf, '\0', (size_t)n))
-		die(EXIT_RUN_FAILED, "'%s' holds a NUL byte", record_path());
-	/* A last line without its newline was cut short: not an entry. */
-	buf[n] = '\0';
-	nl = memrchr(buf, '\n', (size_t)n);
-	r->whole = nl ? nl - buf + 1 : 0;
-	if (r->whole < n)
-		r->torn = xstrdup(buf + r->whole);
-	record_parse(r, buf, (size_t)r->whole);
+		status = error_ret_err(EXIT_RUN_FAILED, (int)-n,
+				       "cannot read '%s'", record_path());
+	else if (n > RECORD_MAX)
+		status = error_ret(EXIT_RUN_FAILED,
+				   "'%s' is larger than %d bytes",
+				   record_path(), RECORD_MAX);
+	else if (memchr(buf, '\0', (size_t)n))
+		status = error_ret(EXIT_RUN_FAILED, "'%s' holds a NUL byte",
+				   record_path());
+	if (!status) {
+		/* A last line without its newline was cut short. */
+		buf[n] = '\0';
+		nl = memrchr(buf, '\n', (size_t)n);
+		r->whole = nl ? nl - buf + 1 : 0;
+		if (r->whole < n)
+			r->torn = xstrdup(buf + r->whole);
+		status = record_parse(r, buf, (size_t)r->whole);
+	}
 	free(buf);
-	return 0;
+	if (status)
+		record_release(r);
+	return status;
 }
 
-void record_load_owned(int dirfd, pid_t owner, struct record *r)
+int record_load_owned(int dirfd, pid_t owner, struct record *r)
 {
 	struct lock_holder h;
+	bool alive;
+	int status = record_load(dirfd, r);
 
-	if (record_load(dirfd, r) || r->owner != owner)
-		die(EXIT_RUN_FAILED,
-		    "no record of run pid %d in '%s' (run 'latency-machine "
-		    "begin --owner=%d' first)",
-		    (int)owner, state_name(), (int)owner);
-	/* Only the run that holds the machine changes it. */
-	if (!machine_lock_holder(&h) || h.pid != owner ||
-	    h.start != r->owner_start) {
-		if (h.pid)
-			die(EXIT_UNSUPPORTED,
-			    "run pid %d does not hold the machine: run pid %d "
-			    "(%s) does ('%s')",
-			    (int)owner, (int)h.pid, h.command,
-			    machine_lock_path());
-		die(EXIT_UNSUPPORTED,
-		    "run pid %d does not hold the machine ('%s' names no "
-		    "live run)",
-		    (int)owner, machine_lock_path());
+	if (status > 0)
+		return status;
+	if (status || r->owner != owner) {
+		if (!status)
+			record_release(r);
+		return error_ret(EXIT_RUN_FAILED,
+				 "no record of run pid %d in '%s' (run "
+				 "'latency-machine begin --owner=%d' first)",
+				 (int)owner, state_name(), (int)owner);
 	}
+	/* Only the run that holds the machine changes it. */
+	status = machine_lock_holder(&h, &alive);
+	if (!status && alive && h.pid == owner && h.start == r->owner_start)
+		return 0;
+	record_release(r);
+	if (status)
+		return status;
+	if (h.pid)
+		return error_ret(
+			EXIT_UNSUPPORTED,
+			"run pid %d does not hold the machine: run pid "
+			"%d (%s) does ('%s')",
+			(int)owner, (int)h.pid, h.command, machine_lock_path());
+	return error_ret(EXIT_UNSUPPORTED,
+			 "run pid %d does not hold the machine ('%s' names no "
+			 "live run)",
+			 (int)owner, machine_lock_path());
 }
 
 void record_release(struct record *r)
@@ -421,43 +492,41 @@ void record_release(struct record *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void sync_dir(int dirfd)
+static int sync_dir(int dirfd)
 {
 	if (fsync(dirfd))
-		die_errno(EXIT_RUN_FAILED, "cannot sync '%s'", state_name());
-}
-
-/* Write TEXT into the new file FD (named NAME) and close it. */
-static void write_close(int fd, const char *text, const char *name)
-{
-	int r = write_all(fd, text, strlen(text));
-
-	if (!r && fsync(fd))
-		r = -errno;
-	if (close(fd) && !r)
-		r = -errno;
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", name);
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot sync '%s'",
+				       state_name());
+	return 0;
 }
 
 /* TEXT becomes the record: written as state.new, renamed into place. */
-static void record_replace(int dirfd, const char *text)
+static int record_replace(int dirfd, const char *text)
 {
-	int fd;
+	int fd, e;
 
 	if (unlinkat(dirfd, RECORD_NEW, 0) && errno != ENOENT)
-		die_errno(EXIT_RUN_FAILED, "cannot remove '%s/" RECORD_NEW "'",
-			  state_name());
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot remove '%s/" RECORD_NEW "'",
+				       state_name());
 	fd = openat(dirfd, RECORD_NEW,
 		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		die_errno(EXIT_RUN_FAILED, "cannot create '%s/" RECORD_NEW "'",
-			  state_name());
-	write_close(fd, text, RECORD_NEW);
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot create '%s/" RECORD_NEW "'",
+				       state_name());
+	e = write_all(fd, text, strlen(text));
+	if (!e && fsync(fd))
+		e = -errno;
+	if (close(fd) && !e)
+		e = -errno;
+	if (e)
+		return error_ret_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
+				     RECORD_NEW);
 	if (renameat(dirfd, RECORD_NEW, dirfd, RECORD_NAME))
-		die_errno(EXIT_RUN_FAILED, "cannot replace '%s'",
-			  record_path());
-	sync_dir(dirfd);
+		return error_ret_errno(EXIT_RUN_FAILED, "cannot replace '%s'",
+				       record_path());
+	return sync_dir(dirfd);
 }
 
 /* Append the format-2 line of CONTENT to the allocated *TEXT. */
@@ -470,10 +539,11 @@ static void text_add(char **text, const char *content)
 	*text = t;
 }
 
-void record_create(int dirfd, const struct record *r)
+int record_create(int dirfd, const struct record *r)
 {
 	char *text = xstrdup(""), *c;
 	size_t i;
+	int status;
 
 	text_add(&text, "format\t2");
 	c = xasprintf("owner\t%d\t%llu", (int)r->owner,
@@ -494,8 +564,9 @@ void record_create(int dirfd, const struct record *r)
 		text_add(&text, c);
 		free(c);
 	}
-	record_replace(dirfd, text);
+	status = record_replace(dirfd, text);
 	free(text);
+	return status;
 }
 
 bool record_owner_alive(const struct record *r)
@@ -505,27 +576,38 @@ bool record_owner_alive(const struct record *r)
 	return !proc_starttime(r->owner, &start) && start == r->owner_start;
 }
 
-off_t record_append(struct record *r, const char *line)
+int record_append(struct record *r, const char *line, off_t *at)
 {
-	char *text = line_text(line);
+	char *text;
 	struct stat st;
-	off_t at = r->whole;
 	const char *why = entry_check(r, line);
-	int fd, e;
+	int fd = -1, e, status;
 
+	*at = r->whole;
 	if (why) {
 		char *t = text_escape(line);
 
-		die(EXIT_RUN_FAILED, "refusing to record '%s': %s", t, why);
+		status = error_ret(EXIT_RUN_FAILED,
+				   "refusing to record '%s': %s", t, why);
+		free(t);
+		return status;
 	}
 	if (r->format != 2)
-		die(EXIT_RUN_FAILED,
-		    "'%s' was written by an older latency-machine (format 1): "
-		    "restore it first",
-		    record_path());
-	fd = record_open(r->dirfd, O_RDWR);
-	if (fd < 0 || fstat(fd, &st))
-		die_errno(EXIT_RUN_FAILED, "cannot open '%s'", record_path());
+		return error_ret(EXIT_RUN_FAILED,
+				 "'%s' was written by an older latency-machine "
+				 "(format 1): restore it first",
+				 record_path());
+	status = record_open(r->dirfd, O_RDWR, &fd);
+	if (status)
+		return status > 0 ? status
+				  : error_ret_err(EXIT_RUN_FAILED, -status,
+						  "cannot open '%s'",
+						  record_path());
+	if (fstat(fd, &st)) {
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot stat '%s'",
+					 record_path());
+		goto out;
+	}
 	if (r->torn) {
 		char *t = text_escape(r->torn);
 
@@ -535,59 +617,76 @@ off_t record_append(struct record *r, const char *line)
 			"newline: a write cut short)\n",
 			progname(), t, record_path());
 		free(t);
-		if (ftruncate(fd, at))
-			die_errno(EXIT_RUN_FAILED, "cannot shorten '%s'",
-				  record_path());
+		if (ftruncate(fd, *at)) {
+			status = error_ret_errno(EXIT_RUN_FAILED,
+						 "cannot shorten '%s'",
+						 record_path());
+			goto out;
+		}
 		free(r->torn);
 		r->torn = NULL;
-	} else if (st.st_size != at) {
-		die(EXIT_RUN_FAILED, "'%s' changed while locked",
-		    record_path());
+	} else if (st.st_size != *at) {
+		status = error_ret(EXIT_RUN_FAILED, "'%s' changed while locked",
+				   record_path());
+		goto out;
 	}
-	e = lseek(fd, at, SEEK_SET) == at ? write_all(fd, text, strlen(text))
-					  : -errno;
+	text = line_text(line);
+	e = lseek(fd, *at, SEEK_SET) == *at ? write_all(fd, text, strlen(text))
+					    : -errno;
 	if (!e && fsync(fd))
 		e = -errno;
 	if (close(fd) && !e)
 		e = -errno;
+	fd = -1;
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
-			record_path());
-	r->whole = at + (off_t)strlen(text);
+		status = error_ret_err(EXIT_RUN_FAILED, -e, "cannot write '%s'",
+				       record_path());
+	else
+		r->whole = *at + (off_t)strlen(text);
 	free(text);
-	return at;
+out:
+	if (fd >= 0)
+		(void)close(fd); /* failed already */
+	return status;
 }
 
-void record_withdraw(int dirfd, off_t size, const char *line)
+int record_withdraw(int dirfd, off_t size, const char *line)
 {
 	char *text = line_text(line);
 	size_t len = strlen(text);
 	char *tail = xmalloc(len);
 	struct stat st;
-	int fd = record_open(dirfd, O_RDWR);
+	int fd = -1, status = record_open(dirfd, O_RDWR, &fd);
 
-	if (fd < 0)
-		die_err(EXIT_RUN_FAILED, -fd, "cannot open '%s'",
-			record_path());
+	if (status) {
+		free(tail);
+		free(text);
+		return status > 0 ? status
+				  : error_ret_err(EXIT_RUN_FAILED, -status,
+						  "cannot open '%s'",
+						  record_path());
+	}
 	/* Only if nothing was appended after it. */
 	if (!fstat(fd, &st) && st.st_size == size + (off_t)len &&
 	    pread(fd, tail, len, size) == (ssize_t)len &&
-	    !memcmp(tail, text, len)) {
-		if (ftruncate(fd, size) || fsync(fd))
-			die_errno(EXIT_RUN_FAILED, "cannot shorten '%s'",
-				  record_path());
-	}
+	    !memcmp(tail, text, len) && (ftruncate(fd, size) || fsync(fd)))
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot shorten '%s'",
+					 record_path());
 	free(tail);
 	free(text);
-	if (close(fd))
-		die_errno(EXIT_RUN_FAILED, "cannot close '%s'", record_path());
+	if (close(fd) && !status)
+		status = error_ret_errno(EXIT_RUN_FAILED, "cannot close '%s'",
+					 record_path());
+	return status;
 }
 
-size_t record_restore(int dirfd, struct record *r, const char *prefix)
+int record_restore(int dirfd, struct record *r, const char *prefix,
+		   size_t *leftp)
 {
 	bool *done = xcalloc(r->n + 1, sizeof(*done));
 	size_t i, left = 0;
 	char *text;
+	int status;
 
 	if (r->torn) {
 		char *t = text_escape(r->torn);
@@ -602,13 +701,14 @@ size_t record_restore(int dirfd, struct record *r, const char *prefix)
 		done[i] = entry_undo(r, &r->e[i], prefix);
 		left += !done[i];
 	}
+	*leftp = left;
 	if (!left) {
 		free(done);
 		if (unlinkat(dirfd, RECORD_NAME, 0) && errno != ENOENT)
-			die_errno(EXIT_RUN_FAILED, "cannot remove '%s'",
-				  record_path());
-		sync_dir(dirfd);
-		return 0;
+			return error_ret_errno(EXIT_RUN_FAILED,
+					       "cannot remove '%s'",
+					       record_path());
+		return sync_dir(dirfd);
 	}
 	/*
 	 * Keep what could not be undone, in its order and as it was stored
@@ -625,7 +725,7 @@ size_t record_restore(int dirfd, struct record *r, const char *prefix)
 		text = t;
 	}
 	free(done);
-	record_replace(dirfd, text);
+	status = record_replace(dirfd, text);
 	free(text);
-	return left;
+	return status;
 }

@@ -62,7 +62,7 @@ int set_knob(pid_t owner, const char *name, const char *value)
 	char *file, *rname, *line = NULL, *argv[3];
 	struct record r;
 	off_t at = 0;
-	int dirfd, e;
+	int dirfd, e, status;
 
 	/* Both may hold anything: escaped before they reach a terminal. */
 	if (knob_check(name, &kind, &why))
@@ -73,37 +73,53 @@ int set_knob(pid_t owner, const char *name, const char *value)
 			    "(letters, digits, . _ : - [ ] and single spaces)",
 			    text_escape(value));
 	file = knob_file(name, menv.proc, menv.sys);
-	if (access(file, F_OK))
-		die(EXIT_UNSUPPORTED, "set: no knob '%s' here ('%s': %s)", name,
-		    file, strerror(errno));
+	if (access(file, F_OK)) {
+		status = error_ret_errno(EXIT_UNSUPPORTED,
+					 "set: no knob '%s' here ('%s')", name,
+					 file);
+		free(file);
+		return status;
+	}
 	/* A writer command plays the kernel's part in tests. */
-	if (!menv.writer && access(file, W_OK))
-		die(EXIT_UNSUPPORTED, "set: cannot write '%s': %s (not root?)",
-		    file, strerror(errno));
+	if (!menv.writer && access(file, W_OK)) {
+		status = error_ret_errno(EXIT_UNSUPPORTED,
+					 "set: cannot write '%s' (not root?)",
+					 file);
+		free(file);
+		return status;
+	}
 	kname = kind == KNOB_SYSCTL ? "sysctl" : "sysfs";
 	rname = record_name(name, kind);
-	dirfd = state_dir_open();
-	state_lock(dirfd);
+	status = state_open_locked(&dirfd);
+	if (status)
+		goto out;
 	/* The run's own record, and the run must hold the machine. */
-	record_load_owned(dirfd, owner, &r);
+	status = record_load_owned(dirfd, owner, &r);
+	if (status)
+		goto out_close;
 	/* The value from before the run is recorded once, then kept. */
 	if (!recorded(&r, kname, rname)) {
 		argv[0] = (char *)kname;
 		argv[1] = rname;
 		argv[2] = NULL;
 		line = entry_make(&r, 2, argv);
-		at = record_append(&r, line);
+		status = line ? record_append(&r, line, &at) : EXIT_RUN_FAILED;
 	}
 	record_release(&r);
+	if (status)
+		goto out_close;
 	e = kfile_write(file, value, 0);
-	if (e && line)
-		record_withdraw(dirfd, at, line); /* nothing was changed */
+	if (e && line) /* nothing was changed */
+		status = record_withdraw(dirfd, at, line);
 	if (e)
-		die_err(EXIT_RUN_FAILED, -e,
-			"set: the kernel refused '%s' for %s", value, name);
+		status = error_ret_err(EXIT_RUN_FAILED, -e,
+				       "set: the kernel refused '%s' for %s",
+				       value, name);
+out_close:
+	(void)close(dirfd); /* also drops the lock */
+out:
 	free(line);
 	free(rname);
 	free(file);
-	(void)close(dirfd); /* also drops the lock */
-	return EXIT_OK;
+	return status;
 }

@@ -54,6 +54,7 @@ struct outcome {
 	uint64_t hugetlb_pages;
 	uint64_t hugetlb_released; /* given back: the machine was too small */
 	uint64_t offline_ns, hugetlb_ns;
+	int status; /* the record could not be written: stop (said) */
 };
 
 static uint64_t min_free_kbytes(void)
@@ -169,7 +170,8 @@ static bool candidate(const struct mem_block *b)
 	       strcmp(b->valid_zones, "none") != 0;
 }
 
-static void plan_make(struct plan *p, uint64_t keep)
+/* The plan for KEEP into P; 0 or the exit status (said). */
+static int plan_make(struct plan *p, uint64_t keep)
 {
 	char *hp = kpath(menv.proc, "/sys/vm/nr_hugepages");
 	uint64_t usable, excess, room;
@@ -194,9 +196,12 @@ static void plan_make(struct plan *p, uint64_t keep)
 	p->goal = p->in_use + keep + p->reserve;
 	p->target = max_u64(p->goal, p->floor);
 	r = mem_blocks_read(&p->blocks, &p->nblocks, &p->block_bytes);
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r,
-			"cannot read %s/devices/system/memory", menv.sys);
+	if (r) {
+		free(hp);
+		return error_ret_err(EXIT_RUN_FAILED, -r,
+				     "cannot read %s/devices/system/memory",
+				     menv.sys);
+	}
 	p->cand = xcalloc(p->nblocks + 1, sizeof(*p->cand));
 	for (i = p->nblocks; i-- > 0;)
 		if (candidate(&p->blocks[i]))
@@ -215,6 +220,7 @@ static void plan_make(struct plan *p, uint64_t keep)
 	if (p->hugetlb_ok)
 		p->hugetlb_planned =
 			min_u64(excess, room) / p->m0.hugepage_bytes;
+	return 0;
 }
 
 static void plan_release(struct plan *p)
@@ -298,24 +304,30 @@ static void say_err(int errnum, const char *fmt, ...)
 	va_end(ap);
 }
 
-static off_t append_locked(int dirfd, pid_t owner, const char *line)
+/* Record LINE for the run (at *AT); 0 or the exit status (said). */
+static int append_locked(int dirfd, pid_t owner, const char *line, off_t *at)
 {
 	struct record r;
-	off_t at;
+	int status = state_lock(dirfd);
 
-	state_lock(dirfd);
-	record_load_owned(dirfd, owner, &r);
-	at = record_append(&r, line);
-	record_release(&r);
+	if (!status)
+		status = record_load_owned(dirfd, owner, &r);
+	if (!status) {
+		status = record_append(&r, line, at);
+		record_release(&r);
+	}
 	state_unlock(dirfd);
-	return at;
+	return status;
 }
 
-static void withdraw_locked(int dirfd, off_t at, const char *line)
+static int withdraw_locked(int dirfd, off_t at, const char *line)
 {
-	state_lock(dirfd);
-	record_withdraw(dirfd, at, line);
+	int status = state_lock(dirfd);
+
+	if (!status)
+		status = record_withdraw(dirfd, at, line);
 	state_unlock(dirfd);
+	return status;
 }
 
 /* Try to take block B offline; true when it went. */
@@ -325,9 +337,18 @@ static bool offline_one(int dirfd, const struct shrink_opts *o,
 	char *path = mem_block_state_path(b->nr), state[16] = "", dur[32];
 	char *line = xasprintf("online\tmemory%lu", b->nr);
 	uint64_t t0 = mono_ns(), dt;
-	off_t at = append_locked(dirfd, o->owner, line);
-	int r = kfile_write(path, "offline", o->timeout_ns);
+	off_t at = 0;
+	int r;
 	bool gone;
+
+	/* Never a change without its entry. */
+	out->status = append_locked(dirfd, o->owner, line, &at);
+	if (out->status) {
+		free(line);
+		free(path);
+		return false;
+	}
+	r = kfile_write(path, "offline", o->timeout_ns);
 
 	dt = mono_ns() - t0;
 	out->tried++;
@@ -357,7 +378,7 @@ static bool offline_one(int dirfd, const struct shrink_opts *o,
 			      : "the kernel did not take it offline");
 		/* Unchanged: its entry would only be noise at restore. */
 		if (!strcmp(state, "online"))
-			withdraw_locked(dirfd, at, line);
+			out->status = withdraw_locked(dirfd, at, line);
 	}
 	free(line);
 	free(path);
@@ -370,7 +391,7 @@ static void offline_blocks(int dirfd, const struct shrink_opts *o,
 	uint64_t t0 = mono_ns();
 	size_t i;
 
-	for (i = 0; i < p->ncand && !sig_stop; i++) {
+	for (i = 0; i < p->ncand && !sig_stop && !out->status; i++) {
 		struct meminfo m;
 		uint64_t margin = margin_bytes();
 
@@ -398,8 +419,7 @@ static bool recorded_pool(int dirfd, uint64_t *pool)
 	bool found = false;
 	size_t i;
 
-	state_lock(dirfd);
-	if (!record_load(dirfd, &r)) {
+	if (!state_lock(dirfd) && !record_load(dirfd, &r)) {
 		for (i = 0; i < r.n && !found; i++)
 			if (!strcmp(r.e[i].field[0], "hugepages") &&
 			    r.e[i].nfield == 2 &&
@@ -420,7 +440,8 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 	off_t at = -1;
 	int round;
 
-	for (round = 0; round < HUGETLB_ROUNDS && !sig_stop; round++) {
+	for (round = 0; round < HUGETLB_ROUNDS && !sig_stop && !out->status;
+	     round++) {
 		struct meminfo m, m2;
 		uint64_t margin = margin_bytes(), want, cap;
 		uint64_t nr, target = target_now(p);
@@ -434,8 +455,11 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 		if (!min_u64(want, cap))
 			break;
 		r = kfile_read_u64(path, false, &nr);
-		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'", path);
+		if (r) {
+			out->status = error_ret_err(EXIT_RUN_FAILED, -r,
+						    "cannot read '%s'", path);
+			break;
+		}
 		if (!line) {
 			old = nr;
 			line = xasprintf("hugepages\t%llu",
@@ -449,13 +473,19 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 			if (recorded_pool(dirfd, &pool))
 				at = -1;
 			else
-				at = append_locked(dirfd, o->owner, line);
+				out->status = append_locked(dirfd, o->owner,
+							    line, &at);
+			if (out->status)
+				break;
 		}
 		snprintf(buf, sizeof(buf), "%llu",
 			 (unsigned long long)(nr + min_u64(want, cap)));
 		r = kfile_write(path, buf, 0);
-		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", path);
+		if (r) {
+			out->status = error_ret_err(EXIT_RUN_FAILED, -r,
+						    "cannot write '%s'", path);
+			break;
+		}
 		read_meminfo(&m2);
 		say("hugetlb round %d: asked for %llu pages, have %llu",
 		    round + 1, (unsigned long long)min_u64(want, cap),
@@ -475,8 +505,9 @@ static void reserve_hugetlb(int dirfd, const struct shrink_opts *o,
 			m.hugepages_total > p->m0.hugepages_total
 				? m.hugepages_total - p->m0.hugepages_total
 				: 0;
-		if (at >= 0 && !kfile_read_u64(path, false, &nr) && nr == old)
-			withdraw_locked(dirfd, at, line);
+		if (!out->status && at >= 0 &&
+		    !kfile_read_u64(path, false, &nr) && nr == old)
+			out->status = withdraw_locked(dirfd, at, line);
 	}
 	free(line);
 	free(path);
@@ -516,8 +547,11 @@ static void release_hugetlb(int dirfd, const struct plan *p,
 		snprintf(buf, sizeof(buf), "%llu",
 			 (unsigned long long)(nr - give));
 		r = kfile_write(path, buf, 0);
-		if (r)
-			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'", path);
+		if (r) {
+			out->status = error_ret_err(EXIT_RUN_FAILED, -r,
+						    "cannot write '%s'", path);
+			break;
+		}
 		out->hugetlb_released += give;
 		say("gave back %llu huge pages: the machine was under the "
 		    "target",
@@ -594,21 +628,24 @@ static void report(const struct plan *p, const struct outcome *out)
 }
 
 /* Exit 3 unless the kernel files the shrink writes can be written. */
-static void check_writable(const struct plan *p)
+static int check_writable(const struct plan *p)
 {
 	char *path;
+	int status = 0;
 
 	if (!p->ncand && !p->hugetlb_ok)
-		die(EXIT_UNSUPPORTED,
-		    "no memory block can go offline and there are no hugetlb "
-		    "pages here; boot with mem=%lluM",
-		    (unsigned long long)mem_boot_mib(p));
+		return error_ret(EXIT_UNSUPPORTED,
+				 "no memory block can go offline and there are "
+				 "no hugetlb pages here; boot with mem=%lluM",
+				 (unsigned long long)mem_boot_mib(p));
 	path = p->ncand ? mem_block_state_path(p->blocks[p->cand[0]].nr)
 			: kpath(menv.proc, "/sys/vm/nr_hugepages");
 	if (access(path, W_OK))
-		die_errno(EXIT_UNSUPPORTED,
-			  "cannot write '%s' (shrink needs root)", path);
+		status = error_ret_errno(
+			EXIT_UNSUPPORTED,
+			"cannot write '%s' (shrink needs root)", path);
 	free(path);
+	return status;
 }
 
 int shrink_run(const struct shrink_opts *o)
@@ -616,33 +653,49 @@ int shrink_run(const struct shrink_opts *o)
 	struct outcome out;
 	struct plan p;
 	struct record r;
-	int dirfd;
+	int dirfd, status;
 
-	plan_make(&p, o->keep_bytes);
-	if (o->dry_run) {
+	status = plan_make(&p, o->keep_bytes);
+	if (!status && o->dry_run)
 		plan_print(&p);
+	if (!status && !o->dry_run)
+		status = check_writable(&p);
+	if (status || o->dry_run) {
 		plan_release(&p);
-		return EXIT_OK;
+		return status;
 	}
-	check_writable(&p);
-	dirfd = state_dir_open();
-	state_lock(dirfd);
-	record_load_owned(dirfd, o->owner, &r);
+	status = state_open_locked(&dirfd);
+	if (status) {
+		plan_release(&p);
+		return status;
+	}
+	status = record_load_owned(dirfd, o->owner, &r);
+	if (status) {
+		plan_release(&p);
+		(void)close(dirfd); /* also drops the lock */
+		return status;
+	}
 	record_release(&r);
 	state_unlock(dirfd);
-	if (sig_stop_install())
-		die_errno(EXIT_RUN_FAILED, "cannot install signal handlers");
+	if (sig_stop_install()) {
+		plan_release(&p);
+		(void)close(dirfd); /* read-only */
+		return error_ret_errno(EXIT_RUN_FAILED,
+				       "cannot install signal handlers");
+	}
 
 	memset(&out, 0, sizeof(out));
 	if (p.hugetlb_ok)
 		release_hugetlb(dirfd, &p, &out);
 	if (p.block_bytes)
 		offline_blocks(dirfd, o, &p, &out);
-	if (p.hugetlb_ok && !sig_stop)
+	if (p.hugetlb_ok && !sig_stop && !out.status)
 		reserve_hugetlb(dirfd, o, &p, &out);
 	report(&p, &out);
 	free(out.offlined);
 	plan_release(&p);
 	(void)close(dirfd);
+	if (out.status)
+		return out.status;
 	return sig_stop ? EXIT_SIGNAL(sig_stop) : EXIT_OK;
 }

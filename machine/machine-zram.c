@@ -50,11 +50,13 @@ char *make_zram(const struct record *r, int argc, char **argv)
 		usage_error("zram: '%s' is not 'hot'", argv[2]);
 	path = kpath(menv.sys, "/block/zram%llu/disksize",
 		     (unsigned long long)nr);
-	if (kfile_read(path, buf, sizeof(buf)) >= 0 && strcmp(buf, "0"))
-		die(EXIT_RUN_FAILED,
-		    "zram: zram%llu is set up already (disksize %s): not the "
-		    "run's to reset",
-		    (unsigned long long)nr, buf);
+	if (kfile_read(path, buf, sizeof(buf)) >= 0 && strcmp(buf, "0")) {
+		free(path);
+		return entry_refused(0,
+				     "zram: zram%llu is set up already "
+				     "(disksize %s): not the run's to reset",
+				     (unsigned long long)nr, buf);
+	}
 	free(path);
 	return xasprintf("zram\tzram%llu\t%s", (unsigned long long)nr,
 			 argc > 2 ? "hot" : "kept");
@@ -116,7 +118,7 @@ const char *check_zramnew(const struct record *r, char **f)
 enum undo_result undo_zram(const struct record *r, char **f, char **note)
 {
 	char *dir = kpath(menv.sys, "/block/%s", f[1]);
-	char *dev = xasprintf("/dev/%s", f[1]), *path;
+	char *dev = xasprintf("%s/%s", menv.dev, f[1]), *path;
 	uint64_t nr = 0;
 	enum undo_result res;
 	int on;

@@ -26,6 +26,7 @@ struct machine_env {
 	const char
 		*cgroup_root; /* LATENCY_CGROUP_ROOT, default /sys/fs/cgroup */
 	const char *writer;   /* LATENCY_MACHINE_WRITER, NULL: write directly */
+	const char *dev;      /* LATENCY_DEV, default /dev: zram device nodes */
 	int verbose;	      /* -v: say what each step did */
 };
 
@@ -171,34 +172,40 @@ struct record {
 };
 
 /*
- * Open (creating it 0700 if missing) the state directory; dies when it is
- * a symbolic link, not a directory owned by us, or writable by others.
- * Returns the directory's descriptor.
+ * The functions of the record return 0 or, having said why, the exit
+ * status (EXIT_RUN_FAILED, or EXIT_UNSUPPORTED where another run holds
+ * the machine): main decides to stop.
+ *
+ * Open (creating it 0700 if missing) the state directory into *DIRFD;
+ * refused when it is a symbolic link, not a directory owned by us, or
+ * writable by others.
  */
-int state_dir_open(void);
+int state_dir_open(int *dirfd);
 /* Hold or release the record's lock (flock on the directory). */
-void state_lock(int dirfd);
+int state_lock(int dirfd);
 void state_unlock(int dirfd);
+/* state_dir_open() and state_lock(); the descriptor closed on failure. */
+int state_open_locked(int *dirfd);
 /* The record's path, for messages (static storage). */
 const char *record_path(void);
 /*
  * Load the record into R: opened without following a link or blocking,
  * only a regular file of ours.  Returns 0, -ENOENT when there is none, or
- * dies on a record that cannot be trusted or read.
+ * the exit status for a record that cannot be trusted or read (said).
  */
 int record_load(int dirfd, struct record *r);
 /*
  * Load the record of OWNER, which must exist and hold the machine lock
- * (machine-lock.c); dies otherwise.  Call under state_lock().
+ * (machine-lock.c).  Call under state_lock().
  */
-void record_load_owned(int dirfd, pid_t owner, struct record *r);
+int record_load_owned(int dirfd, pid_t owner, struct record *r);
 void record_release(struct record *r);
 /*
  * Create a fresh record (format 2) with R's header: owner, pool, cgroup
  * root and roots.  Written whole under another name and renamed into
- * place, so no reader sees half a header; dies when that fails.
+ * place, so no reader sees half a header.
  */
-void record_create(int dirfd, const struct record *r);
+int record_create(int dirfd, const struct record *r);
 /* True when R's owner is alive and is still the process that began it. */
 bool record_owner_alive(const struct record *r);
 
@@ -207,9 +214,14 @@ bool record_owner_alive(const struct record *r);
  * the run of R, and complete it (the current value when none was given, a
  * file's identity, a pid's start time), into a tab-separated line
  * (allocated).  Bad input is a usage error; a state that cannot be read
- * or that the checks refuse dies with status 1 (machine-entry.c).
+ * or that the checks refuse is NULL, said (exit status 1; machine-entry.c).
  */
 char *entry_make(const struct record *r, int argc, char **argv);
+/*
+ * Say why an entry cannot be made, as error_ret_err(EXIT_RUN_FAILED,
+ * ERRNUM, ...) does; returns NULL, for a make function to return.
+ */
+char *entry_refused(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /*
  * The checks an entry LINE (tab-separated, as stored) meets for the run of
  * R, when recorded and when replayed: NULL, or why it may not be replayed
@@ -218,16 +230,16 @@ char *entry_make(const struct record *r, int argc, char **argv);
 const char *entry_check(const struct record *r, const char *line);
 /*
  * Append LINE, with its checksum, to R, loaded under the lock (a torn last
- * line is cut off first); returns the record's size before the append,
- * for record_withdraw().  Dies on a line entry_check() refuses, and on a
+ * line is cut off first); *AT gets the record's size before the append,
+ * for record_withdraw().  Refuses a line entry_check() refuses, and a
  * record of format 1.
  */
-off_t record_append(struct record *r, const char *line);
+int record_append(struct record *r, const char *line, off_t *at);
 /*
  * Take back LINE, appended at SIZE for an attempt that changed nothing,
  * if it is still the record's last entry.
  */
-void record_withdraw(int dirfd, off_t size, const char *line);
+int record_withdraw(int dirfd, off_t size, const char *line);
 
 /*
  * Undo entry E of R, telling stderr "<prog>: PREFIX: <what it did>": a
@@ -241,19 +253,20 @@ bool entry_undo(const struct record *r, const struct record_entry *e,
 /*
  * Undo R's entries, last first, telling stderr "PREFIX: <what>" for each;
  * keep the entries that could not be undone (rewriting the record) or
- * remove the record when all were.  Returns the number not undone.
+ * remove the record when all were.  *LEFT gets the number not undone.
  */
-size_t record_restore(int dirfd, struct record *r, const char *prefix);
+int record_restore(int dirfd, struct record *r, const char *prefix,
+		   size_t *left);
 
 /* ---- machine-path.c: files, directories and swap a run made ---- */
 
 /*
  * A directory a run declares at begin (--root=DIR): absolute, clean, not
  * "/", not a symbolic link, and only we or root can change what is in it.
- * Fills ROOT (path allocated) or dies (usage error 2, or 1 when DIR cannot
- * be opened).
+ * Fills ROOT (path allocated) and returns 0, or the exit status (said; a
+ * usage error exits 2).
  */
-void root_declare(struct record_root *root, const char *dir);
+int root_declare(struct record_root *root, const char *dir);
 /* "A:B" (device and inode, major and minor) into *A, *B; false if not. */
 bool ident_parse(const char *s, uint64_t *a, uint64_t *b);
 /* The checks and undo of the swapoff, rmfile and rmdir kinds. */
@@ -290,19 +303,20 @@ struct lock_holder {
 const char *machine_lock_path(void);
 /*
  * Take the machine for run OWNER (started at START), whose record is
- * RECORD: dies with status 3, naming the holder's pid and command, when a
- * live run holds it.  *PREV gets a dead run that held it (pid 0: none).
- * Returns true when OWNER did not hold it already.
+ * RECORD: refused with status 3, naming the holder's pid and command, when
+ * a live run holds it.  *PREV gets a dead run that held it (pid 0: none),
+ * *FRESH whether OWNER did not hold it already.  These return 0 or the
+ * exit status (said).
  */
-bool machine_lock_claim(pid_t owner, uint64_t start, const char *record,
-			struct lock_holder *prev);
+int machine_lock_claim(pid_t owner, uint64_t start, const char *record,
+		       struct lock_holder *prev, bool *fresh);
 /* Give the machine back when OWNER (started at START) holds it. */
-void machine_lock_release(pid_t owner, uint64_t start);
+int machine_lock_release(pid_t owner, uint64_t start);
 /*
- * The holder now into *H; returns true when it is a live run (*H pid 0
+ * The holder now into *H; *ALIVE true when it is a live run (*H pid 0
  * when the lock is free or its file missing).
  */
-bool machine_lock_holder(struct lock_holder *h);
+int machine_lock_holder(struct lock_holder *h, bool *alive);
 /* ---- machine-set.c ---- */
 
 /*
@@ -311,6 +325,21 @@ bool machine_lock_holder(struct lock_holder *h);
  * input (2), a knob this machine does not have (3) or a refused value (1).
  */
 int set_knob(pid_t owner, const char *name, const char *value);
+
+/* ---- machine-apply.c: changes made after they are recorded ---- */
+
+/*
+ * The swapon, swapfile, zram, cgroup, cgroup-exec and drop-caches
+ * subcommands for run OWNER (latency-machine(1)).  Each returns the exit
+ * status, having said why it failed; an entry whose change was not made
+ * is taken back.  apply_cgroup_exec() returns only when it fails.
+ */
+int apply_swapon(pid_t owner, const char *path);
+int apply_swapfile(pid_t owner, const char *path, uint64_t size, bool cache);
+int apply_zram(pid_t owner, uint64_t size, const char *alg);
+int apply_cgroup(pid_t owner, const char *path, uint64_t limit);
+int apply_cgroup_exec(pid_t owner, const char *path, char **argv);
+int apply_drop_caches(pid_t owner, const char *swap);
 
 /* ---- machine-shrink.c ---- */
 

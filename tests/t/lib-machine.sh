@@ -155,6 +155,11 @@ case $file in
 	add HugePages_Free $((new - old))
 	add MemFree $((-2048 * (new - old)))
 	;;
+*/latency-tests.*/memory.max | */latency-tests.*/memory.limit_in_bytes | \
+	*/latency-tests.*/cgroup.procs)
+	# A cgroup's files, which the kernel makes with the directory.
+	echo "$value" >"$file"
+	;;
 *)
 	[ -e "$file" ] || exit 2 # ENOENT: the kernel makes no new files
 	echo "$value" >"$file"
