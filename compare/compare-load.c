@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Loading results for latency-compare: a run-test.sh result directory
- * (doc/design.md, contract 3: result.json, optionally seqbench.json beside
- * it), or a JSON file given directly.  Input is checked field by field,
+ * (doc/design.md, contract 3: its result.json, which holds the seqbench
+ * and ringbench passes too), or a JSON file given directly.  Input is checked field by field,
  * because a wrong comparison published on a mailing list costs more than a
  * refused file: every problem ends the program with one line naming the file
  * and the key.  A result may come from anyone, so nothing in it is trusted:
@@ -667,6 +667,9 @@ static void load_interleave(struct cmp_interleave *il, const char *file,
 	il->on = true;
 }
 
+static void load_passes(struct cmp_result *r, const char *file,
+			const struct json_node *root);
+
 static void load_run(struct cmp_result *r, const char *file,
 		     const struct json_node *root, int version,
 		     const struct cmp_options *o)
@@ -708,6 +711,7 @@ static void load_run(struct cmp_result *r, const char *file,
 		load_interleave(&r->il, file, root);
 	}
 	load_high_order(r, file, root);
+	load_passes(r, file, root);
 	r->has_run = true;
 }
 
@@ -962,6 +966,25 @@ static void load_ringbench(struct cmp_result *r, const char *file,
 	free(config);
 }
 
+/*
+ * The --seqbench and --ringbench passes of a run, as latency-summarize put
+ * them in its result.json.
+ */
+static void load_passes(struct cmp_result *r, const char *file,
+			const struct json_node *root)
+{
+	const struct json_node *v;
+
+	v = json_read_member(root, "seqbench");
+	if (v && v->type != JSON_NULL)
+		load_seqbench(r, file,
+			      need_type(file, root, "seqbench", JSON_OBJECT));
+	v = json_read_member(root, "ringbench");
+	if (v && v->type != JSON_NULL)
+		load_ringbench(r, file,
+			       need_type(file, root, "ringbench", JSON_OBJECT));
+}
+
 /* The last component of PATH without trailing slashes or SUFFIX. */
 static char *base_name(const char *path, const char *suffix)
 {
@@ -1001,13 +1024,6 @@ static void derive(struct cmp_result *r)
 			r->fig[FIG_STDDEV].value / e->value * 100.0;
 }
 
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
 /*
  * Keep the result.json ROOT read from FILE for the fleet formats, and
  * read where it ran.
@@ -1020,37 +1036,18 @@ static void keep_json(struct cmp_result *r, const char *file,
 	cmp_setup_load(&r->setup, file, root);
 }
 
+/* A directory is its result.json: every pass of the run is in it. */
 static void load_dir(struct cmp_result *r, const char *dir,
 		     const struct cmp_options *o)
 {
 	char *run = xasprintf("%s/result.json", dir);
-	char *sb = xasprintf("%s/seqbench.json", dir);
-	char *rb = xasprintf("%s/ringbench.json", dir);
 	struct json_node *root;
 	int version;
 
-	if (exists(run) || (!exists(sb) && !exists(rb))) {
-		root = load_json(run, &version);
-		load_run(r, run, root, version, o);
-		keep_json(r, run, root);
-	}
-	if (exists(sb)) {
-		root = load_json(sb, &version);
-		load_seqbench(r, sb, root);
-		json_read_free(root);
-		if (!r->label)
-			r->label = base_name(dir, "");
-	}
-	if (exists(rb)) {
-		root = load_json(rb, &version);
-		load_ringbench(r, rb, root);
-		json_read_free(root);
-		if (!r->label)
-			r->label = base_name(dir, "");
-	}
+	root = load_json(run, &version);
+	load_run(r, run, root, version, o);
+	keep_json(r, run, root);
 	free(run);
-	free(sb);
-	free(rb);
 }
 
 void cmp_load(struct cmp_result *r, const char *path, const char *label,
