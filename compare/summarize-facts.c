@@ -281,74 +281,90 @@ static void clear_fact(struct summ_facts *f, const struct fact *fa)
 	}
 }
 
-static noreturn void bad_line(const char *path, size_t line, const char *what,
-			      const char *text)
+/* A line refused: the message, and the status for the caller to exit with. */
+static int bad_line(const char *path, size_t line, const char *what,
+		    const char *text)
 {
 	char *e = text_escape(text);
+	int st;
 
 	if (strlen(e) > 80)
 		strcpy(e + 77, "...");
-	die(EXIT_RUN_FAILED, "%s '%s' in '%s' line %zu", what, e, path, line);
+	st = error_ret(EXIT_RUN_FAILED, "%s '%s' in '%s' line %zu", what, e,
+		       path, line);
+	free(e);
+	return st;
 }
 
-static void parse_line(struct summ_facts *f, const char *path, size_t line,
-		       char *s)
+static int bad_value(const char *path, size_t line, const struct fact *fa,
+		     const char *value)
+{
+	char *e = text_escape(value);
+	int st;
+
+	if (strlen(e) > 80)
+		strcpy(e + 77, "...");
+	st = error_ret(EXIT_RUN_FAILED,
+		       "invalid value '%s' for %s in '%s' line %zu (expected %s)",
+		       e, fa->key, path, line, expected(fa));
+	free(e);
+	return st;
+}
+
+static int parse_line(struct summ_facts *f, const char *path, size_t line,
+		      char *s)
 {
 	const struct fact *fa;
-	char *eq = strchr(s, '='), *e;
+	char *eq = strchr(s, '=');
 
 	if (!eq)
-		bad_line(path, line, "no '=' in", s);
+		return bad_line(path, line, "no '=' in", s);
 	*eq = '\0';
 	if (!*s ||
 	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
-		bad_line(path, line, "invalid key", s);
+		return bad_line(path, line, "invalid key", s);
 	fa = find_fact(s);
 	if (!fa)
-		return;
+		return 0;
 	if (!eq[1]) {
 		clear_fact(f, fa);
-		return;
+		return 0;
 	}
-	if (!set_fact(f, fa, eq + 1)) {
-		e = text_escape(eq + 1);
-		if (strlen(e) > 80)
-			strcpy(e + 77, "...");
-		die(EXIT_RUN_FAILED,
-		    "invalid value '%s' for %s in '%s' line %zu (expected %s)",
-		    e, fa->key, path, line, expected(fa));
-	}
+	if (!set_fact(f, fa, eq + 1))
+		return bad_value(path, line, fa, eq + 1);
 	if (f->runs_done.set && f->runs_done.v > SUMM_MAX_RUNS)
-		die(EXIT_RUN_FAILED,
-		    "invalid value '%s' for runs_done in '%s' line %zu "
-		    "(at most %d runs)",
-		    eq + 1, path, line, SUMM_MAX_RUNS);
+		return error_ret(EXIT_RUN_FAILED,
+				 "invalid value '%s' for runs_done in '%s' "
+				 "line %zu (at most %d runs)",
+				 eq + 1, path, line, SUMM_MAX_RUNS);
+	return 0;
 }
 
-void summ_facts_read(struct summ_facts *f, const char *dir)
+int summ_facts_read(struct summ_facts *f, const char *dir)
 {
-	char *path = xasprintf("%s/run.facts", dir), *buf, *s, *nl;
+	char *path = xasprintf("%s/run.facts", dir), *buf = NULL, *s, *nl;
 	size_t len, line = 0;
-	int r;
+	int r, st = 0;
 
 	memset(f, 0, sizeof(*f));
 	f->precision_pct = f->pressure_ratio = NAN;
 	f->time_budget_s = f->stall_s = NAN;
 	r = json_read_load(path, SUMM_MAX_TEXT_BYTES, &buf, &len);
 	if (r == -EFBIG)
-		die(EXIT_RUN_FAILED, "cannot read '%s': larger than %u KiB",
-		    path, SUMM_MAX_TEXT_BYTES >> 10);
-	if (r == -EINVAL)
-		die(EXIT_RUN_FAILED, "cannot read '%s': not a regular file",
-		    path);
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'", path);
-	if (memchr(buf, '\0', len))
-		die(EXIT_RUN_FAILED,
-		    "cannot read '%s': binary data (a NUL "
-		    "byte)",
-		    path);
-	for (s = buf; *s; s = nl) {
+		st = error_ret(EXIT_RUN_FAILED,
+			       "cannot read '%s': larger than %u KiB", path,
+			       SUMM_MAX_TEXT_BYTES >> 10);
+	else if (r == -EINVAL)
+		st = error_ret(EXIT_RUN_FAILED,
+			       "cannot read '%s': not a regular file", path);
+	else if (r)
+		st = error_ret_err(EXIT_RUN_FAILED, -r, "cannot read '%s'",
+				   path);
+	else if (memchr(buf, '\0', len))
+		st = error_ret(EXIT_RUN_FAILED,
+			       "cannot read '%s': binary data (a NUL byte)",
+			       path);
+	for (s = st ? "" : buf; *s && !st; s = nl) {
 		nl = strchr(s, '\n');
 		if (nl)
 			*nl++ = '\0';
@@ -356,10 +372,11 @@ void summ_facts_read(struct summ_facts *f, const char *dir)
 			nl = s + strlen(s);
 		line++;
 		if (*s && *s != '#')
-			parse_line(f, path, line, s);
+			st = parse_line(f, path, line, s);
 	}
 	free(buf);
 	free(path);
+	return st;
 }
 
 void summ_facts_release(struct summ_facts *f)

@@ -52,7 +52,7 @@ void summ_note(struct summ_run *r, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	va_end(ap);
 	/* File names come from the directory: any bytes at all. */
 	strv_push(&r->own_notes, summ_clean_utf8(s, strlen(s)));

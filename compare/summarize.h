@@ -175,12 +175,13 @@ struct summ_run {
 
 /* summarize-facts.c */
 /*
- * Read DIR/run.facts into *F.  Dies (exit 1) with one line naming the file,
- * the line and the problem when it is missing, too large or holds a value
- * of the wrong type; unknown keys are ignored, the last of a repeated key
- * wins.
+ * Read DIR/run.facts into *F.  Returns 0, or prints one line naming the
+ * file, the line and the problem and returns EXIT_RUN_FAILED when it is
+ * missing, too large or holds a value of the wrong type (*F then holds
+ * what was read before, to be released); unknown keys are ignored, the
+ * last of a repeated key wins.
  */
-void summ_facts_read(struct summ_facts *f, const char *dir);
+int summ_facts_read(struct summ_facts *f, const char *dir);
 void summ_facts_release(struct summ_facts *f);
 /*
  * A plain positive decimal ("4", "2.5", no sign or exponent) as

@@ -363,7 +363,11 @@ bad_facts() { # LINE EXPECTED-MESSAGE
 	echo "latency-summarize: $2" >expect &&
 	test_cmp expect err &&
 	! test -e bad/result.json &&
-	! test -e bad/summary.txt
+	! test -e bad/summary.txt &&
+	test_expect_code 1 latency-summarize --stop-rule --result-dir=bad \
+		>out 2>err &&
+	test_cmp expect err &&
+	test_cmp /dev/null out
 }
 
 test_expect_success 'bad run.facts values: a one-line error' '
