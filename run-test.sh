@@ -1121,8 +1121,9 @@ prepare_repo() {
 }
 
 # --- the result ------------------------------------------------------------
-# write_facts: what the driver knows, as name=value lines for
-# latency-summarize, which writes result.json and summary.txt in C; for
+# write_facts: what the driver knows and no program can read elsewhere, as
+# name=value lines for latency-summarize, which writes result.json and
+# summary.txt in C (it reads the options from the run's config itself); for
 # both arms of an interleaved run.
 write_facts() {
 	if [ -z "$cfg_interleave" ]; then
@@ -1142,34 +1143,25 @@ write_facts_to() {
 		echo "label=$2"
 		echo "run_label=$3"
 		echo "kernel=$(uname -r)"
-		echo "seed=$cfg_seed"
 		echo "version=$version"
 		echo "command_line=$command_line"
 		echo "partial=${facts_partial:-yes}"
 		echo "partial_reason=${facts_reason:-}"
-		echo "runs_asked=$cfg_gitk_runs"
 		echo "runs_done=$4"
-		echo "warmup=$cfg_warmup"
 		echo "stopped_by=${stopped_by:-}"
-		echo "precision_pct=$cfg_precision"
-		echo "max_runs=$cfg_max_runs"
-		echo "time_budget_s=$cfg_time_budget"
 		echo "pressure_mode=$pressure_mode"
 		echo "pressure_why=$pressure_why"
 		echo "pressure_ratio=$pressure_ratio"
 		echo "footprint_bytes=$footprint_bytes"
 		echo "memory_bytes=$memory_bytes"
 		echo "calibration=$calibration"
-		echo "mem_limit=$cfg_mem_limit"
 		echo "swap=${swap_path:-none}"
-		echo "stall_s=$cfg_stall"
 		if [ $# -gt 4 ]; then
 			echo "interleave_name=$il_name"
 			echo "interleave_values=$il_a,$il_b"
 			echo "interleave_arm=$5"
 			echo "interleave_value=$6"
 			echo "interleave_order=$il_order"
-			echo "interleave_seed=$cfg_seed"
 			echo "interleave_other=$7"
 		fi
 	} >"$1/run.facts.tmp" && mv "$1/run.facts.tmp" "$1/run.facts"
@@ -1350,6 +1342,9 @@ main() {
 	[ -z "$early_notes" ] || printf '%s' "$early_notes" >>"$run_dir/notes"
 	progress "result directory $run_dir"
 	print_config "$@" >"$run_dir/config"
+	# Each arm's stop rule reads its own config.
+	[ -z "$run_dir_b" ] || cp "$run_dir/config" "$run_dir_b/config" ||
+		fail_run "cannot copy the config to $run_dir_b"
 	# A device stack latency-device-setup made at --scratch: its
 	# description goes with the result (latency-summarize checks it).
 	if [ -n "$cfg_scratch" ] && [ -f "$cfg_scratch/latency-device.json" ]; then

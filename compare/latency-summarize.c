@@ -384,7 +384,7 @@ static const char *stop_rule(const struct summ_run *r)
 	double ci;
 
 	if (!f->runs_auto && !f->runs_asked.set)
-		die(EXIT_RUN_FAILED, "no runs_asked in '%s/run.facts'", r->dir);
+		die(EXIT_RUN_FAILED, "no gitk-runs in '%s/config'", r->dir);
 	if (!f->runs_auto)
 		return done >= f->runs_asked.v ? "runs" : NULL;
 	ci = summ_precision(r, &what);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * run.facts: the `key=value` lines in which run-test.sh records what it
- * asked for and what happened (label, runs, pressure, confinement).  The
- * values are raw strings; here each known key gets its type, and a value
- * of the wrong type stops the program with one line naming the file, the
- * line, the key and what was expected.  Also the decimal numbers that the
+ * The facts of a run: run.facts, the `key=value` lines in which run-test.sh
+ * records what happened (label, runs done, why it stopped, pressure,
+ * confinement), and the options it ran with, read from the run's own
+ * `config` (latency-summarize --run-config printed) rather than copied into
+ * run.facts.  The values are raw strings; here each known key gets its
+ * type, and a value of the wrong type is refused with one line naming the
+ * file, the line, the key and what was expected.  Also the decimal numbers that the
  * facts and the command line share (ratios, percentages).
  */
 #include <config.h>
@@ -65,34 +67,53 @@ static const struct fact facts[] = {
 	FACT("kernel", F_STR, kernel),
 	FACT("version", F_STR, version),
 	FACT("command_line", F_STR, command_line),
-	FACT("seed", F_U64, seed),
 	FACT("partial", F_YESNO, partial),
 	FACT("partial_reason", F_STR, partial_reason),
-	FACT("runs_asked", F_RUNS, runs_asked),
 	FACT("runs_done", F_U64, runs_done),
-	FACT("warmup", F_U64, warmup),
 	FACT_CHOICE("stopped_by", stopped_by, stopped_by_choices),
-	FACT("precision_pct", F_DECIMAL, precision_pct),
-	FACT("max_runs", F_U64, max_runs),
-	FACT("time_budget_s", F_DURATION, time_budget_s),
 	FACT_CHOICE("pressure_mode", pressure_mode, pressure_mode_choices),
 	FACT("pressure_why", F_STR, pressure_why),
 	FACT("pressure_ratio", F_DECIMAL, pressure_ratio),
 	FACT("footprint_bytes", F_U64, footprint_bytes),
 	FACT("memory_bytes", F_U64, memory_bytes),
 	FACT_CHOICE("calibration", calibration, calibration_choices),
-	FACT("mem_limit", F_STR, mem_limit),
 	FACT("swap", F_STR, swap),
-	FACT("stall_s", F_DURATION, stall_s),
 	FACT("interleave_name", F_STR, interleave_name),
 	FACT("interleave_values", F_STR, interleave_values),
 	FACT_CHOICE("interleave_arm", interleave_arm, arm_choices),
 	FACT("interleave_value", F_STR, interleave_value),
 	FACT("interleave_order", F_STR, interleave_order),
-	FACT("interleave_seed", F_U64, interleave_seed),
 	FACT("interleave_other", F_STR, interleave_other),
 };
+
+/* The options of the run, as its config file names them. */
+static const struct fact config_facts[] = {
+	FACT("seed", F_U64, seed),
+	FACT("gitk-runs", F_RUNS, runs_asked),
+	FACT("warmup", F_U64, warmup),
+	FACT("precision", F_DECIMAL, precision_pct),
+	FACT("max-runs", F_U64, max_runs),
+	FACT("time-budget", F_DURATION, time_budget_s),
+	FACT("mem-limit", F_STR, mem_limit),
+	FACT("stall", F_DURATION, stall_s),
+};
 /* clang-format on */
+
+/* A table of facts, and the characters of its keys. */
+struct fact_table {
+	const struct fact *v;
+	size_t n;
+	const char *key_chars;
+};
+
+static const struct fact_table facts_table = {
+	facts, sizeof(facts) / sizeof(facts[0]),
+	"abcdefghijklmnopqrstuvwxyz0123456789_"
+};
+static const struct fact_table config_table = {
+	config_facts, sizeof(config_facts) / sizeof(config_facts[0]),
+	"abcdefghijklmnopqrstuvwxyz0123456789-"
+};
 
 /* Append the digits S[0..LEN) to *M; false on junk, -ERANGE on overflow. */
 static int add_digits(uint64_t *m, const char *s, size_t len)
@@ -170,13 +191,14 @@ char *summ_clean_utf8(const char *s, size_t len)
 	return out;
 }
 
-static const struct fact *find_fact(const char *key)
+static const struct fact *find_fact(const struct fact_table *t,
+				    const char *key)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
-		if (!strcmp(facts[i].key, key))
-			return &facts[i];
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].key, key))
+			return &t->v[i];
 	return NULL;
 }
 
@@ -311,8 +333,8 @@ static int bad_value(const char *path, size_t line, const struct fact *fa,
 	return st;
 }
 
-static int parse_line(struct summ_facts *f, const char *path, size_t line,
-		      char *s)
+static int parse_line(struct summ_facts *f, const struct fact_table *t,
+		      const char *path, size_t line, char *s)
 {
 	const struct fact *fa;
 	char *eq = strchr(s, '=');
@@ -320,10 +342,9 @@ static int parse_line(struct summ_facts *f, const char *path, size_t line,
 	if (!eq)
 		return bad_line(path, line, "no '=' in", s);
 	*eq = '\0';
-	if (!*s ||
-	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
+	if (!*s || strspn(s, t->key_chars) != strlen(s))
 		return bad_line(path, line, "invalid key", s);
-	fa = find_fact(s);
+	fa = find_fact(t, s);
 	if (!fa)
 		return 0;
 	if (!eq[1]) {
@@ -340,16 +361,17 @@ static int parse_line(struct summ_facts *f, const char *path, size_t line,
 	return 0;
 }
 
-int summ_facts_read(struct summ_facts *f, const char *dir)
+/* Read DIR/NAME with table T into F; a missing file is fine when OPTIONAL. */
+static int read_facts(struct summ_facts *f, const struct fact_table *t,
+		      const char *dir, const char *name, bool optional)
 {
-	char *path = xasprintf("%s/run.facts", dir), *buf = NULL, *s, *nl;
+	char *path = xasprintf("%s/%s", dir, name), *buf = NULL, *s, *nl;
 	size_t len, line = 0;
 	int r, st = 0;
 
-	memset(f, 0, sizeof(*f));
-	f->precision_pct = f->pressure_ratio = NAN;
-	f->time_budget_s = f->stall_s = NAN;
 	r = json_read_load(path, SUMM_MAX_TEXT_BYTES, &buf, &len);
+	if (r == -ENOENT && optional)
+		r = 0, buf = xstrdup(""), len = 0;
 	if (r == -EFBIG)
 		st = error_ret(EXIT_RUN_FAILED,
 			       "cannot read '%s': larger than %u KiB", path,
@@ -372,10 +394,26 @@ int summ_facts_read(struct summ_facts *f, const char *dir)
 			nl = s + strlen(s);
 		line++;
 		if (*s && *s != '#')
-			st = parse_line(f, path, line, s);
+			st = parse_line(f, t, path, line, s);
 	}
 	free(buf);
 	free(path);
+	return st;
+}
+
+int summ_facts_read(struct summ_facts *f, const char *dir)
+{
+	int st;
+
+	memset(f, 0, sizeof(*f));
+	f->precision_pct = f->pressure_ratio = NAN;
+	f->time_budget_s = f->stall_s = NAN;
+	st = read_facts(f, &facts_table, dir, "run.facts", false);
+	if (!st)
+		st = read_facts(f, &config_table, dir, "config", true);
+	/* Both arms of an interleaved run draw their order from the seed. */
+	if (!st && f->interleave_arm)
+		f->interleave_seed = f->seed;
 	return st;
 }
 
@@ -383,7 +421,10 @@ void summ_facts_release(struct summ_facts *f)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
+	for (i = 0; i < facts_table.n; i++)
 		if (facts[i].type == F_STR)
 			free(*(char **)((char *)f + facts[i].off));
+	for (i = 0; i < config_table.n; i++)
+		if (config_facts[i].type == F_STR)
+			free(*(char **)((char *)f + config_facts[i].off));
 }

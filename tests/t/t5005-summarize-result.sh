@@ -355,12 +355,15 @@ test_expect_success JQ 'trace events: malformed lines counted, the rest summed' 
 		tojson" "[0.75,3]"
 '
 
-# One line on stderr, exit 1, and nothing written.
-bad_facts() { # LINE EXPECTED-MESSAGE
+# One line on stderr, exit 1, and nothing written, for the LINE 2 of FILE
+# (run.facts, or the options in config).
+bad_in() { # FILE LINE EXPECTED-MESSAGE
 	rm -rf bad && mkdir bad &&
-	printf "run_label=x\n%s\n" "$1" >bad/run.facts &&
+	echo run_label=x >bad/run.facts &&
+	echo "# the options" >bad/config &&
+	printf "%s\n" "$2" >>"bad/$1" &&
 	test_expect_code 1 latency-summarize --result-dir=bad 2>err &&
-	echo "latency-summarize: $2" >expect &&
+	echo "latency-summarize: $3" >expect &&
 	test_cmp expect err &&
 	! test -e bad/result.json &&
 	! test -e bad/summary.txt &&
@@ -369,24 +372,47 @@ bad_facts() { # LINE EXPECTED-MESSAGE
 	test_cmp expect err &&
 	test_cmp /dev/null out
 }
+bad_facts() { bad_in run.facts "$@"; }
+bad_config() { bad_in config "$@"; }
 
 test_expect_success 'bad run.facts values: a one-line error' '
 	bad_facts runs_done=abc "invalid value '"'"'abc'"'"' for runs_done in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
 	bad_facts runs_done=-1 "invalid value '"'"'-1'"'"' for runs_done in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
 	bad_facts runs_done=10001 "invalid value '"'"'10001'"'"' for runs_done in '"'"'bad/run.facts'"'"' line 2 (at most 10000 runs)" &&
-	bad_facts seed=99999999999999999999 "invalid value '"'"'99999999999999999999'"'"' for seed in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
 	bad_facts partial=maybe "invalid value '"'"'maybe'"'"' for partial in '"'"'bad/run.facts'"'"' line 2 (expected yes or no)" &&
-	bad_facts runs_asked=some "invalid value '"'"'some'"'"' for runs_asked in '"'"'bad/run.facts'"'"' line 2 (expected a whole number or auto)" &&
 	bad_facts stopped_by=boredom "invalid value '"'"'boredom'"'"' for stopped_by in '"'"'bad/run.facts'"'"' line 2 (expected runs, precision, max-runs, time-budget, interrupted or failed)" &&
 	bad_facts pressure_mode=full "invalid value '"'"'full'"'"' for pressure_mode in '"'"'bad/run.facts'"'"' line 2 (expected global, memcg or none)" &&
 	bad_facts calibration=guessed "invalid value '"'"'guessed'"'"' for calibration in '"'"'bad/run.facts'"'"' line 2 (expected measured, cached or none)" &&
 	bad_facts pressure_ratio=0 "invalid value '"'"'0'"'"' for pressure_ratio in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
 	bad_facts pressure_ratio=-4 "invalid value '"'"'-4'"'"' for pressure_ratio in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
-	bad_facts precision_pct=2% "invalid value '"'"'2%'"'"' for precision_pct in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
-	bad_facts time_budget_s=soon "invalid value '"'"'soon'"'"' for time_budget_s in '"'"'bad/run.facts'"'"' line 2 (expected seconds, e.g. 600 or 10m)" &&
 	bad_facts "$(printf "footprint_bytes=1\033[2J")" "invalid value '"'"'1\\x1b[2J'"'"' for footprint_bytes in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
 	bad_facts "no equals sign" "no '"'"'='"'"' in '"'"'no equals sign'"'"' in '"'"'bad/run.facts'"'"' line 2" &&
 	bad_facts "Bad Key=1" "invalid key '"'"'Bad Key'"'"' in '"'"'bad/run.facts'"'"' line 2"
+'
+
+# The options come from the run's config, checked as run.facts is.
+test_expect_success 'bad config values: a one-line error' '
+	bad_config seed=99999999999999999999 "invalid value '"'"'99999999999999999999'"'"' for seed in '"'"'bad/config'"'"' line 2 (expected a whole number)" &&
+	bad_config gitk-runs=some "invalid value '"'"'some'"'"' for gitk-runs in '"'"'bad/config'"'"' line 2 (expected a whole number or auto)" &&
+	bad_config precision=2% "invalid value '"'"'2%'"'"' for precision in '"'"'bad/config'"'"' line 2 (expected a positive decimal number)" &&
+	bad_config time-budget=soon "invalid value '"'"'soon'"'"' for time-budget in '"'"'bad/config'"'"' line 2 (expected seconds, e.g. 600 or 10m)" &&
+	bad_config runs_asked=3 "invalid key '"'"'runs_asked'"'"' in '"'"'bad/config'"'"' line 2"
+'
+
+# run.facts no longer carries the options: an old key there is ignored.
+test_expect_success JQ 'the options are read from config, not run.facts' '
+	rm -rf opt && mkdir opt &&
+	printf "%s\n" run_label=o runs_done=0 partial=no seed=5 runs_asked=9 \
+		>opt/run.facts &&
+	printf "%s\n" seed=42 gitk-runs=7 warmup=2 precision=1.5 max-runs=12 \
+		time-budget=10m mem-limit=ratio stall=2 >opt/config &&
+	latency-summarize --result-dir=opt &&
+	test_json opt/result.json ".seed" 42 &&
+	test_json opt/result.json ".runs.asked" 7 &&
+	test_json opt/result.json ".runs.warmup" 2 &&
+	test_json opt/result.json ".runs.precision_pct" 1.5 &&
+	test_json opt/result.json ".runs.max_runs" 12 &&
+	test_json opt/result.json ".runs.time_budget_s" 600
 '
 
 test_expect_success 'run.facts missing, not a file, binary' '
