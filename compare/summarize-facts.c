@@ -3,8 +3,8 @@
  * The facts of a run: run.facts, the `key=value` lines in which run-test.sh
  * records what happened (label, runs done, why it stopped, pressure,
  * confinement), and the options it ran with, read from the run's own
- * `config` (latency-summarize --run-config printed) rather than copied into
- * run.facts.  The values are raw strings; here each known key gets its
+ * `config` (latency-summarize --run-config printed) and the pressure from
+ * its `plan` (--pressure-plan), rather than copied into run.facts.  The values are raw strings; here each known key gets its
  * type, and a value of the wrong type is refused with one line naming the
  * file, the line, the key and what was expected.  Also the decimal numbers that the
  * facts and the command line share (ratios, percentages).
@@ -74,8 +74,6 @@ static const struct fact facts[] = {
 	FACT_CHOICE("pressure_mode", pressure_mode, pressure_mode_choices),
 	FACT("pressure_why", F_STR, pressure_why),
 	FACT("pressure_ratio", F_DECIMAL, pressure_ratio),
-	FACT("footprint_bytes", F_U64, footprint_bytes),
-	FACT("memory_bytes", F_U64, memory_bytes),
 	FACT_CHOICE("calibration", calibration, calibration_choices),
 	FACT("swap", F_STR, swap),
 	FACT("interleave_name", F_STR, interleave_name),
@@ -99,6 +97,12 @@ static const struct fact config_facts[] = {
 };
 /* clang-format on */
 
+/* The pressure plan, as --pressure-plan --calibration wrote it. */
+static const struct fact plan_facts[] = {
+	FACT("footprint_bytes", F_U64, footprint_bytes),
+	FACT("memory_bytes", F_U64, memory_bytes),
+};
+
 /* A table of facts, and the characters of its keys. */
 struct fact_table {
 	const struct fact *v;
@@ -109,6 +113,10 @@ struct fact_table {
 static const struct fact_table facts_table = {
 	facts, sizeof(facts) / sizeof(facts[0]),
 	"abcdefghijklmnopqrstuvwxyz0123456789_"
+};
+static const struct fact_table plan_table = {
+	plan_facts, sizeof(plan_facts) / sizeof(plan_facts[0]),
+	"abcdefghijklmnopqrstuvwxyz_"
 };
 static const struct fact_table config_table = {
 	config_facts, sizeof(config_facts) / sizeof(config_facts[0]),
@@ -411,10 +419,19 @@ int summ_facts_read(struct summ_facts *f, const char *dir)
 	st = read_facts(f, &facts_table, dir, "run.facts", false);
 	if (!st)
 		st = read_facts(f, &config_table, dir, "config", true);
+	if (!st)
+		st = read_facts(f, &plan_table, dir, "plan", true);
+	if (st)
+		return st;
 	/* Both arms of an interleaved run draw their order from the seed. */
-	if (!st && f->interleave_arm)
+	if (f->interleave_arm)
 		f->interleave_seed = f->seed;
-	return st;
+	/* Without a plan, a memory cgroup is as large as --mem-limit said. */
+	if (!f->memory_bytes.set && f->pressure_mode &&
+	    !strcmp(f->pressure_mode, "memcg") && f->mem_limit &&
+	    !parse_size(f->mem_limit, &f->memory_bytes.v))
+		f->memory_bytes.set = f->memory_bytes.v > 0;
+	return 0;
 }
 
 void summ_facts_release(struct summ_facts *f)

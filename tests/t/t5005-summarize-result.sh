@@ -361,6 +361,7 @@ bad_in() { # FILE LINE EXPECTED-MESSAGE
 	rm -rf bad && mkdir bad &&
 	echo run_label=x >bad/run.facts &&
 	echo "# the options" >bad/config &&
+	echo "# the pressure plan" >bad/plan &&
 	printf "%s\n" "$2" >>"bad/$1" &&
 	test_expect_code 1 latency-summarize --result-dir=bad 2>err &&
 	echo "latency-summarize: $3" >expect &&
@@ -385,7 +386,7 @@ test_expect_success 'bad run.facts values: a one-line error' '
 	bad_facts calibration=guessed "invalid value '"'"'guessed'"'"' for calibration in '"'"'bad/run.facts'"'"' line 2 (expected measured, cached or none)" &&
 	bad_facts pressure_ratio=0 "invalid value '"'"'0'"'"' for pressure_ratio in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
 	bad_facts pressure_ratio=-4 "invalid value '"'"'-4'"'"' for pressure_ratio in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
-	bad_facts "$(printf "footprint_bytes=1\033[2J")" "invalid value '"'"'1\\x1b[2J'"'"' for footprint_bytes in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
+	bad_in plan "$(printf "footprint_bytes=1\033[2J")" "invalid value '"'"'1\\x1b[2J'"'"' for footprint_bytes in '"'"'bad/plan'"'"' line 2 (expected a whole number)" &&
 	bad_facts "no equals sign" "no '"'"'='"'"' in '"'"'no equals sign'"'"' in '"'"'bad/run.facts'"'"' line 2" &&
 	bad_facts "Bad Key=1" "invalid key '"'"'Bad Key'"'"' in '"'"'bad/run.facts'"'"' line 2"
 '
@@ -403,16 +404,24 @@ test_expect_success 'bad config values: a one-line error' '
 test_expect_success JQ 'the options are read from config, not run.facts' '
 	rm -rf opt && mkdir opt &&
 	printf "%s\n" run_label=o runs_done=0 partial=no seed=5 runs_asked=9 \
-		>opt/run.facts &&
+		pressure_mode=memcg memory_bytes=5 >opt/run.facts &&
 	printf "%s\n" seed=42 gitk-runs=7 warmup=2 precision=1.5 max-runs=12 \
-		time-budget=10m mem-limit=ratio stall=2 >opt/config &&
+		time-budget=10m mem-limit=64M stall=2 >opt/config &&
 	latency-summarize --result-dir=opt &&
+	test_json opt/result.json ".pressure.memory_bytes" 67108864 &&
+	test_json opt/result.json ".pressure.footprint_bytes" null &&
+	test_json opt/result.json ".confinement.mem_limit" 64M &&
 	test_json opt/result.json ".seed" 42 &&
 	test_json opt/result.json ".runs.asked" 7 &&
 	test_json opt/result.json ".runs.warmup" 2 &&
 	test_json opt/result.json ".runs.precision_pct" 1.5 &&
 	test_json opt/result.json ".runs.max_runs" 12 &&
-	test_json opt/result.json ".runs.time_budget_s" 600
+	test_json opt/result.json ".runs.time_budget_s" 600 &&
+	printf "%s\n" footprint_bytes=1000000 memory_bytes=331776 \
+		swap_bytes=268435456 >opt/plan &&
+	latency-summarize --result-dir=opt &&
+	test_json opt/result.json ".pressure.memory_bytes" 331776 &&
+	test_json opt/result.json ".pressure.footprint_bytes" 1000000
 '
 
 test_expect_success 'run.facts missing, not a file, binary' '
