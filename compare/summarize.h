@@ -154,7 +154,8 @@ struct summ_run {
 	double spu_mean, wpu_mean, runq_mean_s, others_mean_s, kthreads_mean_s;
 	double erpu_mean; /* geometric mean of elapsed_less_runq_per_user */
 	struct summ_part vmstat, kmsg, trace, seqbench, ringbench,
-		machine_before, machine_after, calibration, highorder;
+		machine_before, machine_confined, machine_after, calibration,
+		highorder, fake_music;
 	/* vm.json (latency-vm) and device.json (latency-device-setup). */
 	struct summ_part vm, device;
 	/* latency-highorder's orders, ascending, and its p99 over all. */
