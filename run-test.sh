@@ -161,7 +161,9 @@ EOF
 # --- configuration ---------------------------------------------------------
 # Every option is a configuration key, read with the --config files and
 # checked by latency-summarize --run-config (the keys: latency-summarize(1)).
-# read_config sets cfg_<key, _ for -> for each, cfg_action (run, help or
+# read_config sets cfg_<key, _ for -> for each (declared here when the
+# driver uses it: latency-summarize reads the rest from the run's config
+# itself), cfg_action (run, help or
 # version), cfg_print_config and cfg_restore (yes or no), and
 # cfg_mem_limit_bytes and cfg_swap_bytes (those sizes in bytes; empty when
 # not sizes).
@@ -171,7 +173,7 @@ cfg_label='' cfg_results='' cfg_scratch='' cfg_repo='' cfg_commits=''
 cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
 cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
 cfg_pressure='' cfg_confine='' cfg_mem_limit='' cfg_swap=''
-cfg_allow_unconfined='' cfg_precision='' cfg_max_runs='' cfg_time_budget=''
+cfg_allow_unconfined='' cfg_max_runs=''
 cfg_sysctl='' cfg_quick='' cfg_ringbench='' cfg_interleave=''
 
 # read_config ARG...: the configuration of the command line ARG....  The
@@ -918,7 +920,7 @@ run_workloads() {
 	while [ -z "$stopped_by" ]; do
 		_n=$((runs_done + 1))
 		if [ "$cfg_gitk_runs" = auto ]; then
-			progress "fake-gitk run $_n (until ±$cfg_precision%, at most $cfg_max_runs runs or $cfg_time_budget)"
+			progress "fake-gitk run $_n (auto: until the precision, max-runs or time-budget of config is met)"
 		else
 			progress "fake-gitk run $_n of $cfg_gitk_runs"
 		fi
