@@ -162,7 +162,9 @@ EOF
 # --- configuration ---------------------------------------------------------
 # Every option is a configuration key, read with the --config files and
 # checked by latency-summarize --run-config (the keys: latency-summarize(1)).
-# read_config sets cfg_<key, _ for -> for each, cfg_action (run, help or
+# read_config sets cfg_<key, _ for -> for each (declared here when the
+# driver uses it: latency-summarize reads the rest from the run's config
+# itself), cfg_action (run, help or
 # version), cfg_print_config and cfg_restore (yes or no), and
 # cfg_mem_limit_bytes and cfg_swap_bytes (those sizes in bytes; empty when
 # not sizes).
@@ -172,7 +174,7 @@ cfg_label='' cfg_results='' cfg_scratch='' cfg_repo='' cfg_commits=''
 cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
 cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
 cfg_pressure='' cfg_confine='' cfg_mem_limit='' cfg_swap=''
-cfg_allow_unconfined='' cfg_precision='' cfg_max_runs='' cfg_time_budget=''
+cfg_allow_unconfined='' cfg_max_runs=''
 cfg_sysctl='' cfg_quick='' cfg_ringbench='' cfg_interleave=''
 
 # read_config ARG...: the configuration of the command line ARG....  The
@@ -560,7 +562,7 @@ run_workloads() {
 	while [ -z "$stopped_by" ]; do
 		_n=$((runs_done + 1))
 		if [ "$cfg_gitk_runs" = auto ]; then
-			progress "fake-gitk run $_n (until ±$cfg_precision%, at most $cfg_max_runs runs or $cfg_time_budget)"
+			progress "fake-gitk run $_n (auto: until the precision, max-runs or time-budget of config is met)"
 		else
 			progress "fake-gitk run $_n of $cfg_gitk_runs"
 		fi
@@ -674,7 +676,7 @@ interleave_share() {
 	for _f in config versions commands.log notes vmstat.log vmstat.json \
 		kmsg.json kern.log trace.json trace-events.log highorder.log \
 		highorder.json fake-music.json fake-music.latency \
-		fake-music.report.json calibration.json shrink.txt \
+		fake-music.report.json calibration.json plan shrink.txt \
 		shrink-runs.txt machine-before.json machine-confined.json \
 		machine-after.json sysinfo; do
 		[ -e "$run_dir/$_f" ] || continue
@@ -768,8 +770,9 @@ prepare_repo() {
 }
 
 # --- the result ------------------------------------------------------------
-# write_facts: what the driver knows, as name=value lines for
-# latency-summarize, which writes result.json and summary.txt in C; for
+# write_facts: what the driver knows and no program can read elsewhere, as
+# name=value lines for latency-summarize, which writes result.json and
+# summary.txt in C (it reads the options from the run's config itself); for
 # both arms of an interleaved run.
 write_facts() {
 	if [ -z "$cfg_interleave" ]; then
@@ -789,34 +792,23 @@ write_facts_to() {
 		echo "label=$2"
 		echo "run_label=$3"
 		echo "kernel=$(uname -r)"
-		echo "seed=$cfg_seed"
 		echo "version=$version"
 		echo "command_line=$command_line"
 		echo "partial=${facts_partial:-yes}"
 		echo "partial_reason=${facts_reason:-}"
-		echo "runs_asked=$cfg_gitk_runs"
 		echo "runs_done=$4"
-		echo "warmup=$cfg_warmup"
 		echo "stopped_by=${stopped_by:-}"
-		echo "precision_pct=$cfg_precision"
-		echo "max_runs=$cfg_max_runs"
-		echo "time_budget_s=$cfg_time_budget"
 		echo "pressure_mode=$pressure_mode"
 		echo "pressure_why=$pressure_why"
 		echo "pressure_ratio=$pressure_ratio"
-		echo "footprint_bytes=$footprint_bytes"
-		echo "memory_bytes=$memory_bytes"
 		echo "calibration=$calibration"
-		echo "mem_limit=$cfg_mem_limit"
 		echo "swap=${swap_path:-none}"
-		echo "stall_s=$cfg_stall"
 		if [ $# -gt 4 ]; then
 			echo "interleave_name=$il_name"
 			echo "interleave_values=$il_a,$il_b"
 			echo "interleave_arm=$5"
 			echo "interleave_value=$6"
 			echo "interleave_order=$il_order"
-			echo "interleave_seed=$cfg_seed"
 			echo "interleave_other=$7"
 		fi
 	} >"$1/run.facts.tmp" && mv "$1/run.facts.tmp" "$1/run.facts"
@@ -967,6 +959,9 @@ main() {
 	[ -z "$early_notes" ] || printf '%s' "$early_notes" >>"$run_dir/notes"
 	progress "result directory $run_dir"
 	print_config "$@" >"$run_dir/config"
+	# Each arm's stop rule reads its own config.
+	[ -z "$run_dir_b" ] || cp "$run_dir/config" "$run_dir_b/config" ||
+		fail_run "cannot copy the config to $run_dir_b"
 	# A device stack latency-device-setup made at --scratch: its
 	# description goes with the result (latency-summarize checks it).
 	if [ -n "$cfg_scratch" ] && [ -f "$cfg_scratch/latency-device.json" ]; then

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Loading results for latency-compare: a run-test.sh result directory
- * (doc/design.md, contract 3: result.json, optionally seqbench.json beside
- * it), or a JSON file given directly.  Input is checked field by field,
+ * (doc/design.md, contract 3: its result.json, which holds the seqbench
+ * and ringbench passes too), or a JSON file given directly.  Input is checked field by field,
  * because a wrong comparison published on a mailing list costs more than a
  * refused file: every problem ends the program with one line naming the file
  * and the key.  A result may come from anyone, so nothing in it is trusted:
@@ -92,6 +92,22 @@ static const char *a_type(enum json_type t)
 static noreturn void bad(const char *file, const char *fmt, ...)
 	PRINTF_LIKE(2, 3);
 
+/*
+ * A result refused: one line, exit 1.  The loader checks a hostile file at
+ * a hundred places, each of which would otherwise unwind by hand; this is
+ * its one way out (ERRNUM: the cause, 0 for none).
+ */
+static noreturn void refuse(int errnum, const char *fmt, ...)
+{
+	char msg[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	die_err(EXIT_RUN_FAILED, errnum, "%s", msg);
+}
+
 /* FILE is the user's own argument; nothing from inside a file is quoted. */
 static noreturn void bad(const char *file, const char *fmt, ...)
 {
@@ -101,7 +117,7 @@ static noreturn void bad(const char *file, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	die(EXIT_RUN_FAILED, "'%s': %s", f, msg);
+	refuse(0, "'%s': %s", f, msg);
 }
 
 static struct json_node *load_json(const char *file, int *version)
@@ -116,16 +132,14 @@ static struct json_node *load_json(const char *file, int *version)
 	if (r == -EINVAL) {
 		char *f = text_escape(file);
 
-		die(EXIT_RUN_FAILED,
-		    "invalid JSON in '%s' at line %zu, column %zu: %s", f,
-		    err.line, err.column, err.msg);
+		refuse(0, "invalid JSON in '%s' at line %zu, column %zu: %s", f,
+		       err.line, err.column, err.msg);
 	}
 	if (r == -EFBIG)
 		bad(file, "larger than %u MiB, not a result",
 		    MAX_RESULT_BYTES >> 20);
 	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'",
-			text_escape(file));
+		refuse(-r, "cannot read '%s'", text_escape(file));
 	if (root->type != JSON_OBJECT)
 		bad(file, "%s, expected a JSON object", a_type(root->type));
 	v = json_read_member(root, "format_version");
@@ -667,6 +681,9 @@ static void load_interleave(struct cmp_interleave *il, const char *file,
 	il->on = true;
 }
 
+static void load_passes(struct cmp_result *r, const char *file,
+			const struct json_node *root);
+
 static void load_run(struct cmp_result *r, const char *file,
 		     const struct json_node *root, int version,
 		     const struct cmp_options *o)
@@ -708,6 +725,7 @@ static void load_run(struct cmp_result *r, const char *file,
 		load_interleave(&r->il, file, root);
 	}
 	load_high_order(r, file, root);
+	load_passes(r, file, root);
 	r->has_run = true;
 }
 
@@ -962,6 +980,25 @@ static void load_ringbench(struct cmp_result *r, const char *file,
 	free(config);
 }
 
+/*
+ * The --seqbench and --ringbench passes of a run, as latency-summarize put
+ * them in its result.json.
+ */
+static void load_passes(struct cmp_result *r, const char *file,
+			const struct json_node *root)
+{
+	const struct json_node *v;
+
+	v = json_read_member(root, "seqbench");
+	if (v && v->type != JSON_NULL)
+		load_seqbench(r, file,
+			      need_type(file, root, "seqbench", JSON_OBJECT));
+	v = json_read_member(root, "ringbench");
+	if (v && v->type != JSON_NULL)
+		load_ringbench(r, file,
+			       need_type(file, root, "ringbench", JSON_OBJECT));
+}
+
 /* The last component of PATH without trailing slashes or SUFFIX. */
 static char *base_name(const char *path, const char *suffix)
 {
@@ -1001,13 +1038,6 @@ static void derive(struct cmp_result *r)
 			r->fig[FIG_STDDEV].value / e->value * 100.0;
 }
 
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
 /*
  * Keep the result.json ROOT read from FILE for the fleet formats, and
  * read where it ran.
@@ -1020,37 +1050,18 @@ static void keep_json(struct cmp_result *r, const char *file,
 	cmp_setup_load(&r->setup, file, root);
 }
 
+/* A directory is its result.json: every pass of the run is in it. */
 static void load_dir(struct cmp_result *r, const char *dir,
 		     const struct cmp_options *o)
 {
 	char *run = xasprintf("%s/result.json", dir);
-	char *sb = xasprintf("%s/seqbench.json", dir);
-	char *rb = xasprintf("%s/ringbench.json", dir);
 	struct json_node *root;
 	int version;
 
-	if (exists(run) || (!exists(sb) && !exists(rb))) {
-		root = load_json(run, &version);
-		load_run(r, run, root, version, o);
-		keep_json(r, run, root);
-	}
-	if (exists(sb)) {
-		root = load_json(sb, &version);
-		load_seqbench(r, sb, root);
-		json_read_free(root);
-		if (!r->label)
-			r->label = base_name(dir, "");
-	}
-	if (exists(rb)) {
-		root = load_json(rb, &version);
-		load_ringbench(r, rb, root);
-		json_read_free(root);
-		if (!r->label)
-			r->label = base_name(dir, "");
-	}
+	root = load_json(run, &version);
+	load_run(r, run, root, version, o);
+	keep_json(r, run, root);
 	free(run);
-	free(sb);
-	free(rb);
 }
 
 void cmp_load(struct cmp_result *r, const char *path, const char *label,
@@ -1070,8 +1081,7 @@ void cmp_load(struct cmp_result *r, const char *path, const char *label,
 	if (stat(path, &st)) {
 		int e = errno;
 
-		die_err(EXIT_RUN_FAILED, e, "cannot open '%s'",
-			text_escape(path));
+		refuse(e, "cannot open '%s'", text_escape(path));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		load_dir(r, path, o);

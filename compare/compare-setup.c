@@ -276,11 +276,11 @@ static char *cmdline_diff(const char *a, const char *b, const char *la,
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	words_lacking(f, a, b, la, lb, '-', &n);
 	words_lacking(f, b, a, la, lb, '+', &n);
 	if (fclose(f))
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	if (!n) {
 		free(buf);
 		return NULL;
@@ -422,7 +422,7 @@ static char *cmdline_text(const char *head, const char *a, const char *b,
 	bool minus = words_with(NULL, words, '-');
 
 	if (!f)
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	fprintf(f, "%s: kernel command line: ", head);
 	if (minus) {
 		fprintf(f, "only %s has ", a);
@@ -433,7 +433,7 @@ static char *cmdline_text(const char *head, const char *a, const char *b,
 		words_with(f, words, '+');
 	}
 	if (fclose(f))
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	return buf;
 }
 

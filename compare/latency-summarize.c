@@ -353,15 +353,20 @@ static void write_file(const struct summ_run *r, const char *name,
 }
 
 /* --precision --result-dir: the elapsed times of the runs done so far. */
-static void runs_elapsed(struct summary *s, struct summ_run *r, const char *dir)
+static int runs_elapsed(struct summary *s, struct summ_run *r, const char *dir)
 {
+	int st;
+
 	r->dir = dir;
-	summ_facts_read(&r->facts, dir);
+	st = summ_facts_read(&r->facts, dir);
+	if (st)
+		return st;
 	summ_runs_read(r);
 	s->n = r->n_elapsed;
 	s->elapsed_s = r->elapsed;
 	s->mean_s = r->n_elapsed ? r->mean_s : 0;
 	s->stddev_s = r->n_elapsed ? r->stddev_s : 0;
+	return 0;
 }
 
 /*
@@ -379,7 +384,7 @@ static const char *stop_rule(const struct summ_run *r)
 	double ci;
 
 	if (!f->runs_auto && !f->runs_asked.set)
-		die(EXIT_RUN_FAILED, "no runs_asked in '%s/run.facts'", r->dir);
+		die(EXIT_RUN_FAILED, "no gitk-runs in '%s/config'", r->dir);
 	if (!f->runs_auto)
 		return done >= f->runs_asked.v ? "runs" : NULL;
 	ci = summ_precision(r, &what);
@@ -447,15 +452,22 @@ static const char *stop_rule_paired(const struct summ_run *a,
 		       : NULL;
 }
 
-static void print_stop_rule(const char *dir, const char *paired_dir)
+static int print_stop_rule(const char *dir, const char *paired_dir)
 {
 	struct summ_run r = { .dir = dir }, o = { .dir = paired_dir };
 	const char *stop;
+	int st;
 
-	summ_facts_read(&r.facts, dir);
+	st = summ_facts_read(&r.facts, dir);
+	if (!st && paired_dir)
+		st = summ_facts_read(&o.facts, paired_dir);
+	if (st) {
+		summ_run_release(&r);
+		summ_run_release(&o);
+		return st;
+	}
 	summ_runs_read(&r);
 	if (paired_dir) {
-		summ_facts_read(&o.facts, paired_dir);
 		summ_runs_read(&o);
 		stop = stop_rule_paired(&r, &o);
 		summ_run_release(&o);
@@ -464,6 +476,7 @@ static void print_stop_rule(const char *dir, const char *paired_dir)
 	}
 	printf("stop=%s\n", stop ? stop : "");
 	summ_run_release(&r);
+	return EXIT_OK;
 }
 
 /*
@@ -501,16 +514,21 @@ static int run_config(const struct args *a, int argc, char **argv)
 	return EXIT_OK;
 }
 
-static void summarize_dir(const char *dir)
+static int summarize_dir(const char *dir)
 {
 	struct summ_run r = { .dir = dir };
+	int st = summ_facts_read(&r.facts, dir);
 
-	summ_facts_read(&r.facts, dir);
+	if (st) {
+		summ_run_release(&r);
+		return st;
+	}
 	summ_runs_read(&r);
 	summ_parts_read(&r);
 	write_file(&r, "result.json", summ_write_result);
 	write_file(&r, "summary.txt", summ_write_summary);
 	summ_run_release(&r);
+	return EXIT_OK;
 }
 
 static void parse_option(struct args *a, int opt)
@@ -664,26 +682,26 @@ int main(int argc, char **argv)
 	first = parse_args(&a, argc, argv);
 	if (a.run_config)
 		return run_config(&a, argc - first, argv + first);
-	if (a.stop_rule) {
-		print_stop_rule(a.result_dir, a.paired_dir);
-		return EXIT_OK;
-	}
+	if (a.stop_rule)
+		return print_stop_rule(a.result_dir, a.paired_dir);
 	if (a.order_pairs) {
 		print_order(a.order_pairs,
 			    a.common.has_seed ? a.common.seed : 137);
 		return EXIT_OK;
 	}
-	if (a.result_dir && isnan(a.precision_pct)) {
-		summarize_dir(a.result_dir);
-		return EXIT_OK;
-	}
+	if (a.result_dir && isnan(a.precision_pct))
+		return summarize_dir(a.result_dir);
 	/* Everything is checked before the output is opened. */
 	if (a.plan) {
 		footprint = plan_footprint(&a);
 		plan_bytes = plan_memory(&a, footprint);
-	} else if (a.result_dir)
-		runs_elapsed(&s, &dir_run, a.result_dir);
-	else
+	} else if (a.result_dir) {
+		r = runs_elapsed(&s, &dir_run, a.result_dir);
+		if (r) {
+			summ_run_release(&dir_run);
+			return r;
+		}
+	} else
 		parse_elapsed(&s, argc - first, argv + first);
 	out = a.common.output ? a.common.output : "-";
 	r = atomic_open(&af, out);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * run.facts: the `key=value` lines in which run-test.sh records what it
- * asked for and what happened (label, runs, pressure, confinement).  The
- * values are raw strings; here each known key gets its type, and a value
- * of the wrong type stops the program with one line naming the file, the
- * line, the key and what was expected.  Also the decimal numbers that the
+ * The facts of a run: run.facts, the `key=value` lines in which run-test.sh
+ * records what happened (label, runs done, why it stopped, pressure,
+ * confinement), and the options it ran with, read from the run's own
+ * `config` (latency-summarize --run-config printed) and the pressure from
+ * its `plan` (--pressure-plan), rather than copied into run.facts.  The values are raw strings; here each known key gets its
+ * type, and a value of the wrong type is refused with one line naming the
+ * file, the line, the key and what was expected.  Also the decimal numbers that the
  * facts and the command line share (ratios, percentages).
  */
 #include <config.h>
@@ -65,34 +67,61 @@ static const struct fact facts[] = {
 	FACT("kernel", F_STR, kernel),
 	FACT("version", F_STR, version),
 	FACT("command_line", F_STR, command_line),
-	FACT("seed", F_U64, seed),
 	FACT("partial", F_YESNO, partial),
 	FACT("partial_reason", F_STR, partial_reason),
-	FACT("runs_asked", F_RUNS, runs_asked),
 	FACT("runs_done", F_U64, runs_done),
-	FACT("warmup", F_U64, warmup),
 	FACT_CHOICE("stopped_by", stopped_by, stopped_by_choices),
-	FACT("precision_pct", F_DECIMAL, precision_pct),
-	FACT("max_runs", F_U64, max_runs),
-	FACT("time_budget_s", F_DURATION, time_budget_s),
 	FACT_CHOICE("pressure_mode", pressure_mode, pressure_mode_choices),
 	FACT("pressure_why", F_STR, pressure_why),
 	FACT("pressure_ratio", F_DECIMAL, pressure_ratio),
-	FACT("footprint_bytes", F_U64, footprint_bytes),
-	FACT("memory_bytes", F_U64, memory_bytes),
 	FACT_CHOICE("calibration", calibration, calibration_choices),
-	FACT("mem_limit", F_STR, mem_limit),
 	FACT("swap", F_STR, swap),
-	FACT("stall_s", F_DURATION, stall_s),
 	FACT("interleave_name", F_STR, interleave_name),
 	FACT("interleave_values", F_STR, interleave_values),
 	FACT_CHOICE("interleave_arm", interleave_arm, arm_choices),
 	FACT("interleave_value", F_STR, interleave_value),
 	FACT("interleave_order", F_STR, interleave_order),
-	FACT("interleave_seed", F_U64, interleave_seed),
 	FACT("interleave_other", F_STR, interleave_other),
 };
+
+/* The options of the run, as its config file names them. */
+static const struct fact config_facts[] = {
+	FACT("seed", F_U64, seed),
+	FACT("gitk-runs", F_RUNS, runs_asked),
+	FACT("warmup", F_U64, warmup),
+	FACT("precision", F_DECIMAL, precision_pct),
+	FACT("max-runs", F_U64, max_runs),
+	FACT("time-budget", F_DURATION, time_budget_s),
+	FACT("mem-limit", F_STR, mem_limit),
+	FACT("stall", F_DURATION, stall_s),
+};
 /* clang-format on */
+
+/* The pressure plan, as --pressure-plan --calibration wrote it. */
+static const struct fact plan_facts[] = {
+	FACT("footprint_bytes", F_U64, footprint_bytes),
+	FACT("memory_bytes", F_U64, memory_bytes),
+};
+
+/* A table of facts, and the characters of its keys. */
+struct fact_table {
+	const struct fact *v;
+	size_t n;
+	const char *key_chars;
+};
+
+static const struct fact_table facts_table = {
+	facts, sizeof(facts) / sizeof(facts[0]),
+	"abcdefghijklmnopqrstuvwxyz0123456789_"
+};
+static const struct fact_table plan_table = {
+	plan_facts, sizeof(plan_facts) / sizeof(plan_facts[0]),
+	"abcdefghijklmnopqrstuvwxyz_"
+};
+static const struct fact_table config_table = {
+	config_facts, sizeof(config_facts) / sizeof(config_facts[0]),
+	"abcdefghijklmnopqrstuvwxyz0123456789-"
+};
 
 /* Append the digits S[0..LEN) to *M; false on junk, -ERANGE on overflow. */
 static int add_digits(uint64_t *m, const char *s, size_t len)
@@ -170,13 +199,14 @@ char *summ_clean_utf8(const char *s, size_t len)
 	return out;
 }
 
-static const struct fact *find_fact(const char *key)
+static const struct fact *find_fact(const struct fact_table *t,
+				    const char *key)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
-		if (!strcmp(facts[i].key, key))
-			return &facts[i];
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].key, key))
+			return &t->v[i];
 	return NULL;
 }
 
@@ -281,74 +311,90 @@ static void clear_fact(struct summ_facts *f, const struct fact *fa)
 	}
 }
 
-static noreturn void bad_line(const char *path, size_t line, const char *what,
-			      const char *text)
+/* A line refused: the message, and the status for the caller to exit with. */
+static int bad_line(const char *path, size_t line, const char *what,
+		    const char *text)
 {
 	char *e = text_escape(text);
+	int st;
 
 	if (strlen(e) > 80)
 		strcpy(e + 77, "...");
-	die(EXIT_RUN_FAILED, "%s '%s' in '%s' line %zu", what, e, path, line);
+	st = error_ret(EXIT_RUN_FAILED, "%s '%s' in '%s' line %zu", what, e,
+		       path, line);
+	free(e);
+	return st;
 }
 
-static void parse_line(struct summ_facts *f, const char *path, size_t line,
-		       char *s)
+static int bad_value(const char *path, size_t line, const struct fact *fa,
+		     const char *value)
+{
+	char *e = text_escape(value);
+	int st;
+
+	if (strlen(e) > 80)
+		strcpy(e + 77, "...");
+	st = error_ret(EXIT_RUN_FAILED,
+		       "invalid value '%s' for %s in '%s' line %zu (expected %s)",
+		       e, fa->key, path, line, expected(fa));
+	free(e);
+	return st;
+}
+
+static int parse_line(struct summ_facts *f, const struct fact_table *t,
+		      const char *path, size_t line, char *s)
 {
 	const struct fact *fa;
-	char *eq = strchr(s, '='), *e;
+	char *eq = strchr(s, '=');
 
 	if (!eq)
-		bad_line(path, line, "no '=' in", s);
+		return bad_line(path, line, "no '=' in", s);
 	*eq = '\0';
-	if (!*s ||
-	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
-		bad_line(path, line, "invalid key", s);
-	fa = find_fact(s);
+	if (!*s || strspn(s, t->key_chars) != strlen(s))
+		return bad_line(path, line, "invalid key", s);
+	fa = find_fact(t, s);
 	if (!fa)
-		return;
+		return 0;
 	if (!eq[1]) {
 		clear_fact(f, fa);
-		return;
+		return 0;
 	}
-	if (!set_fact(f, fa, eq + 1)) {
-		e = text_escape(eq + 1);
-		if (strlen(e) > 80)
-			strcpy(e + 77, "...");
-		die(EXIT_RUN_FAILED,
-		    "invalid value '%s' for %s in '%s' line %zu (expected %s)",
-		    e, fa->key, path, line, expected(fa));
-	}
+	if (!set_fact(f, fa, eq + 1))
+		return bad_value(path, line, fa, eq + 1);
 	if (f->runs_done.set && f->runs_done.v > SUMM_MAX_RUNS)
-		die(EXIT_RUN_FAILED,
-		    "invalid value '%s' for runs_done in '%s' line %zu "
-		    "(at most %d runs)",
-		    eq + 1, path, line, SUMM_MAX_RUNS);
+		return error_ret(EXIT_RUN_FAILED,
+				 "invalid value '%s' for runs_done in '%s' "
+				 "line %zu (at most %d runs)",
+				 eq + 1, path, line, SUMM_MAX_RUNS);
+	return 0;
 }
 
-void summ_facts_read(struct summ_facts *f, const char *dir)
+/* Read DIR/NAME with table T into F; a missing file is fine when OPTIONAL. */
+static int read_facts(struct summ_facts *f, const struct fact_table *t,
+		      const char *dir, const char *name, bool optional)
 {
-	char *path = xasprintf("%s/run.facts", dir), *buf, *s, *nl;
+	char *path = xasprintf("%s/%s", dir, name), *buf = NULL, *s, *nl;
 	size_t len, line = 0;
-	int r;
+	int r, st = 0;
 
-	memset(f, 0, sizeof(*f));
-	f->precision_pct = f->pressure_ratio = NAN;
-	f->time_budget_s = f->stall_s = NAN;
 	r = json_read_load(path, SUMM_MAX_TEXT_BYTES, &buf, &len);
+	if (r == -ENOENT && optional)
+		r = 0, buf = xstrdup(""), len = 0;
 	if (r == -EFBIG)
-		die(EXIT_RUN_FAILED, "cannot read '%s': larger than %u KiB",
-		    path, SUMM_MAX_TEXT_BYTES >> 10);
-	if (r == -EINVAL)
-		die(EXIT_RUN_FAILED, "cannot read '%s': not a regular file",
-		    path);
-	if (r)
-		die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'", path);
-	if (memchr(buf, '\0', len))
-		die(EXIT_RUN_FAILED,
-		    "cannot read '%s': binary data (a NUL "
-		    "byte)",
-		    path);
-	for (s = buf; *s; s = nl) {
+		st = error_ret(EXIT_RUN_FAILED,
+			       "cannot read '%s': larger than %u KiB", path,
+			       SUMM_MAX_TEXT_BYTES >> 10);
+	else if (r == -EINVAL)
+		st = error_ret(EXIT_RUN_FAILED,
+			       "cannot read '%s': not a regular file", path);
+	else if (r)
+		st = error_ret_err(EXIT_RUN_FAILED, -r, "cannot read '%s'",
+				   path);
+	else if (memchr(buf, '\0', len))
+		st = error_ret(EXIT_RUN_FAILED,
+			       "cannot read '%s': binary data (a NUL byte)",
+			       path);
+	for (s = st ? "" : buf; *s && !st; s = nl) {
 		nl = strchr(s, '\n');
 		if (nl)
 			*nl++ = '\0';
@@ -356,17 +402,46 @@ void summ_facts_read(struct summ_facts *f, const char *dir)
 			nl = s + strlen(s);
 		line++;
 		if (*s && *s != '#')
-			parse_line(f, path, line, s);
+			st = parse_line(f, t, path, line, s);
 	}
 	free(buf);
 	free(path);
+	return st;
+}
+
+int summ_facts_read(struct summ_facts *f, const char *dir)
+{
+	int st;
+
+	memset(f, 0, sizeof(*f));
+	f->precision_pct = f->pressure_ratio = NAN;
+	f->time_budget_s = f->stall_s = NAN;
+	st = read_facts(f, &facts_table, dir, "run.facts", false);
+	if (!st)
+		st = read_facts(f, &config_table, dir, "config", true);
+	if (!st)
+		st = read_facts(f, &plan_table, dir, "plan", true);
+	if (st)
+		return st;
+	/* Both arms of an interleaved run draw their order from the seed. */
+	if (f->interleave_arm)
+		f->interleave_seed = f->seed;
+	/* Without a plan, a memory cgroup is as large as --mem-limit said. */
+	if (!f->memory_bytes.set && f->pressure_mode &&
+	    !strcmp(f->pressure_mode, "memcg") && f->mem_limit &&
+	    !parse_size(f->mem_limit, &f->memory_bytes.v))
+		f->memory_bytes.set = f->memory_bytes.v > 0;
+	return 0;
 }
 
 void summ_facts_release(struct summ_facts *f)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
+	for (i = 0; i < facts_table.n; i++)
 		if (facts[i].type == F_STR)
 			free(*(char **)((char *)f + facts[i].off));
+	for (i = 0; i < config_table.n; i++)
+		if (config_facts[i].type == F_STR)
+			free(*(char **)((char *)f + config_facts[i].off));
 }

@@ -52,7 +52,7 @@ void summ_note(struct summ_run *r, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
-		die(EXIT_RUN_FAILED, "out of memory");
+		xalloc_die();
 	va_end(ap);
 	/* File names come from the directory: any bytes at all. */
 	strv_push(&r->own_notes, summ_clean_utf8(s, strlen(s)));
@@ -243,8 +243,11 @@ void summ_parts_read(struct summ_run *r)
 	load_part(r, &r->ringbench, "ringbench", "ringbench.json", false);
 	load_part(r, &r->machine_before, "machine_before",
 		  "machine-before.json", false);
+	load_part(r, &r->machine_confined, "machine_confined",
+		  "machine-confined.json", false);
 	load_part(r, &r->machine_after, "machine_after", "machine-after.json",
 		  false);
+	load_part(r, &r->fake_music, "fake_music", "fake-music.json", false);
 	load_part(r, &r->calibration, "calibration", "calibration.json", false);
 	/* Absent where the kernel has no THP: the driver notes why. */
 	load_part(r, &r->highorder, "highorder", "highorder.json", false);
@@ -289,7 +292,9 @@ void summ_run_release(struct summ_run *r)
 	part_free(&r->seqbench);
 	part_free(&r->ringbench);
 	part_free(&r->machine_before);
+	part_free(&r->machine_confined);
 	part_free(&r->machine_after);
+	part_free(&r->fake_music);
 	part_free(&r->calibration);
 	part_free(&r->highorder);
 	part_free(&r->vm);

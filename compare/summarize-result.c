@@ -161,6 +161,7 @@ static void put_pressure(struct json *j, const struct summ_run *r)
 		json_null(j, "shrink");
 	}
 	put_part(j, "machine_before", &r->machine_before);
+	put_part(j, "machine_confined", &r->machine_confined);
 	put_part(j, "machine_after", &r->machine_after);
 	json_object_end(j);
 }
@@ -243,6 +244,8 @@ static void put_copies(struct json *j, const struct summ_run *r)
 	put_part(j, "trace", &r->trace);
 	put_part(j, "highorder", &r->highorder);
 	json_object_end(j);
+	if (r->fake_music.root)
+		put_part(j, "fake_music", &r->fake_music);
 	if (r->seqbench.root)
 		put_part(j, "seqbench", &r->seqbench);
 	if (r->ringbench.root)

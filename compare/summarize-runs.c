@@ -318,8 +318,9 @@ static void read_log(struct summ_run *r, const char *name, int fd,
 	FILE *f = fdopen(fd, "r");
 	bool bad;
 
+	/* fdopen() of an open descriptor for reading fails only for memory. */
 	if (!f)
-		die_errno(EXIT_RUN_FAILED, "cannot read %s", name);
+		xalloc_die();
 	while (read_line(f, line, sizeof(line), &bad, &bytes)) {
 		if (bad || (*line && !line_fn(r, line)))
 			bad_lines++;

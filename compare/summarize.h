@@ -154,7 +154,8 @@ struct summ_run {
 	double spu_mean, wpu_mean, runq_mean_s, others_mean_s, kthreads_mean_s;
 	double erpu_mean; /* geometric mean of elapsed_less_runq_per_user */
 	struct summ_part vmstat, kmsg, trace, seqbench, ringbench,
-		machine_before, machine_after, calibration, highorder;
+		machine_before, machine_confined, machine_after, calibration,
+		highorder, fake_music;
 	/* vm.json (latency-vm) and device.json (latency-device-setup). */
 	struct summ_part vm, device;
 	/* latency-highorder's orders, ascending, and its p99 over all. */
@@ -175,12 +176,13 @@ struct summ_run {
 
 /* summarize-facts.c */
 /*
- * Read DIR/run.facts into *F.  Dies (exit 1) with one line naming the file,
- * the line and the problem when it is missing, too large or holds a value
- * of the wrong type; unknown keys are ignored, the last of a repeated key
- * wins.
+ * Read DIR/run.facts into *F.  Returns 0, or prints one line naming the
+ * file, the line and the problem and returns EXIT_RUN_FAILED when it is
+ * missing, too large or holds a value of the wrong type (*F then holds
+ * what was read before, to be released); unknown keys are ignored, the
+ * last of a repeated key wins.
  */
-void summ_facts_read(struct summ_facts *f, const char *dir);
+int summ_facts_read(struct summ_facts *f, const char *dir);
 void summ_facts_release(struct summ_facts *f);
 /*
  * A plain positive decimal ("4", "2.5", no sign or exponent) as

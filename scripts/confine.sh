@@ -275,7 +275,8 @@ decide_swap() {
 
 # calibrate: fake-gitk's footprint (peak RSS of an unconfined run on the
 # same repository and options), cached per repository, refs, options and
-# fake-gitk version; the plan from latency-summarize.
+# fake-gitk version; the plan (the run's plan file) from latency-summarize,
+# which reads it again for the result.
 calibrate() {
 	[ -n "$pressure_ratio" ] || return 0
 	_key=$(confine_calibration_key "$repo" "$p_fake_gitk" "$cfg_gitk_args") ||
@@ -297,15 +298,19 @@ calibrate() {
 		fi
 		calibration=measured
 	fi
-	_plan=$("$p_latency_summarize" --pressure-plan \
-		--calibration="$run_dir/calibration.json" --ratio="$pressure_ratio") ||
+	"$p_latency_summarize" --pressure-plan \
+		--calibration="$run_dir/calibration.json" --ratio="$pressure_ratio" \
+		-o "$run_dir/plan" ||
 		fail_run "cannot plan the pressure from calibration.json"
-	footprint_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^footprint_bytes=\([0-9]*\)$/\1/p')
-	memory_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^memory_bytes=\([0-9]*\)$/\1/p')
-	swap_auto_bytes=$(printf '%s\n' "$_plan" | sed -n 's/^swap_bytes=\([0-9]*\)$/\1/p')
-	if [ -z "$footprint_bytes" ] || [ -z "$memory_bytes" ] ||
-		[ -z "$swap_auto_bytes" ]; then
-		fail_run "cannot plan the pressure from calibration.json"
+	while IFS='=' read -r _k _v; do
+		case $_k in
+		footprint_bytes) footprint_bytes=$_v ;;
+		memory_bytes) memory_bytes=$_v ;;
+		swap_bytes) swap_auto_bytes=$_v ;;
+		esac
+	done <"$run_dir/plan"
+	if [ -z "$memory_bytes" ] || [ -z "$swap_auto_bytes" ]; then
+		fail_run "cannot read the pressure plan $run_dir/plan"
 	fi
 	note "pressure: footprint $footprint_bytes bytes ($calibration), ratio $pressure_ratio: $memory_bytes bytes for the workloads"
 }

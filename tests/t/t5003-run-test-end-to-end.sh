@@ -141,6 +141,16 @@ test_expect_success JQ 'every run has its kernel figures; no pressure is said pl
 	grep -x "pressure: none: no memory pressure was applied: --confine=none: nothing was pressed" res/e2e/summary.txt
 '
 
+# fake-music.json and machine-confined.json are in result.json, as written.
+test_expect_success JQ 'fake-music and the confined machine are in the result' '
+	json_get -S res/e2e/fake-music.json . >want &&
+	json_get -S res/e2e/result.json .fake_music >got &&
+	test_cmp want got &&
+	json_get -S res/e2e/machine-confined.json . >want &&
+	json_get -S res/e2e/result.json .pressure.machine_confined >got &&
+	test_cmp want got
+'
+
 test_expect_success JQ 'the mean and stddev are those of the runs' '
 	json_get res/e2e/result.json ".gitk_runs[].elapsed_s" >runs &&
 	latency-summarize --format=csv $(cat runs) >csv &&

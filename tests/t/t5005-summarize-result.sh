@@ -73,7 +73,7 @@ test_expect_success JQ 'the header, the statistics, pressure and runs' '
 		.pswpin_delta] | map(tostring) | join(\"|\")" >top &&
 	echo "2|run-test.sh|0.9.0|./run-test.sh --label=6.1.0-test --gitk-runs=auto --pressure=4|6.1.0-test|6.1.0-test-2|6.1.0-18-amd64|137|false|null|10|0.2|2|4.968275424|2|1|12345|678" >expect &&
 	test_cmp expect top &&
-	json_get full/result.json ".pressure | del(.machine_before, .machine_after) | tojson" >pressure &&
+	json_get full/result.json ".pressure | del(.machine_before, .machine_confined, .machine_after) | tojson" >pressure &&
 	echo "{\"mode\":\"memcg\",\"why\":\"--quick keeps memcg: safe on shared machines and in CI\",\"ratio\":4,\"footprint_bytes\":314572800,\"memory_bytes\":78643200,\"calibration\":\"measured\",\"calibration_peak_rss_bytes\":314572800,\"shrink\":{\"floor_bytes\":1073741824,\"goal_bytes\":2147483648,\"offline_blocks\":3,\"offline_bytes\":402653184,\"hugetlb_pages\":10000,\"hugetlb_bytes\":20971520000,\"mem_total_before\":25769803776,\"mem_total_after\":25367150592,\"reserve_bytes\":180355072,\"workload_free_bytes\":78643200,\"reached\":true}}" >expect &&
 	test_cmp expect pressure &&
 	json_get full/result.json "[.runs, .confinement] | tojson" >runs &&
@@ -232,7 +232,7 @@ test_expect_success JQ 'missing parts in result.json' '
 		.oom_kills, .pswpout_delta, .pressure, .runs, .confinement,
 		.latency, .monitors, has(\"seqbench\")] | tojson" >got &&
 	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"high_order\":null,\"user_s\":null,\"sys_s\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null,\"wait_s\":null,\"elapsed_per_user\":null,\"sys_per_user\":null,\"wait_per_user\":null,\"runq_s\":null,\"elapsed_less_runq_per_user\":null,\"others_cpu_s\":null,\"kthreads_cpu_s\":null,\"pair\":null}" &&
-	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null,\"precision_of\":\"elapsed\"},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null,\"highorder\":null},false]" >expect &&
+	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_confined\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null,\"precision_of\":\"elapsed\"},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null,\"highorder\":null},false]" >expect &&
 	test_cmp expect got
 '
 
@@ -355,34 +355,73 @@ test_expect_success JQ 'trace events: malformed lines counted, the rest summed' 
 		tojson" "[0.75,3]"
 '
 
-# One line on stderr, exit 1, and nothing written.
-bad_facts() { # LINE EXPECTED-MESSAGE
+# One line on stderr, exit 1, and nothing written, for the LINE 2 of FILE
+# (run.facts, or the options in config).
+bad_in() { # FILE LINE EXPECTED-MESSAGE
 	rm -rf bad && mkdir bad &&
-	printf "run_label=x\n%s\n" "$1" >bad/run.facts &&
+	echo run_label=x >bad/run.facts &&
+	echo "# the options" >bad/config &&
+	echo "# the pressure plan" >bad/plan &&
+	printf "%s\n" "$2" >>"bad/$1" &&
 	test_expect_code 1 latency-summarize --result-dir=bad 2>err &&
-	echo "latency-summarize: $2" >expect &&
+	echo "latency-summarize: $3" >expect &&
 	test_cmp expect err &&
 	! test -e bad/result.json &&
-	! test -e bad/summary.txt
+	! test -e bad/summary.txt &&
+	test_expect_code 1 latency-summarize --stop-rule --result-dir=bad \
+		>out 2>err &&
+	test_cmp expect err &&
+	test_cmp /dev/null out
 }
+bad_facts() { bad_in run.facts "$@"; }
+bad_config() { bad_in config "$@"; }
 
 test_expect_success 'bad run.facts values: a one-line error' '
 	bad_facts runs_done=abc "invalid value '"'"'abc'"'"' for runs_done in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
 	bad_facts runs_done=-1 "invalid value '"'"'-1'"'"' for runs_done in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
 	bad_facts runs_done=10001 "invalid value '"'"'10001'"'"' for runs_done in '"'"'bad/run.facts'"'"' line 2 (at most 10000 runs)" &&
-	bad_facts seed=99999999999999999999 "invalid value '"'"'99999999999999999999'"'"' for seed in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
 	bad_facts partial=maybe "invalid value '"'"'maybe'"'"' for partial in '"'"'bad/run.facts'"'"' line 2 (expected yes or no)" &&
-	bad_facts runs_asked=some "invalid value '"'"'some'"'"' for runs_asked in '"'"'bad/run.facts'"'"' line 2 (expected a whole number or auto)" &&
 	bad_facts stopped_by=boredom "invalid value '"'"'boredom'"'"' for stopped_by in '"'"'bad/run.facts'"'"' line 2 (expected runs, precision, max-runs, time-budget, interrupted or failed)" &&
 	bad_facts pressure_mode=full "invalid value '"'"'full'"'"' for pressure_mode in '"'"'bad/run.facts'"'"' line 2 (expected global, memcg or none)" &&
 	bad_facts calibration=guessed "invalid value '"'"'guessed'"'"' for calibration in '"'"'bad/run.facts'"'"' line 2 (expected measured, cached or none)" &&
 	bad_facts pressure_ratio=0 "invalid value '"'"'0'"'"' for pressure_ratio in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
 	bad_facts pressure_ratio=-4 "invalid value '"'"'-4'"'"' for pressure_ratio in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
-	bad_facts precision_pct=2% "invalid value '"'"'2%'"'"' for precision_pct in '"'"'bad/run.facts'"'"' line 2 (expected a positive decimal number)" &&
-	bad_facts time_budget_s=soon "invalid value '"'"'soon'"'"' for time_budget_s in '"'"'bad/run.facts'"'"' line 2 (expected seconds, e.g. 600 or 10m)" &&
-	bad_facts "$(printf "footprint_bytes=1\033[2J")" "invalid value '"'"'1\\x1b[2J'"'"' for footprint_bytes in '"'"'bad/run.facts'"'"' line 2 (expected a whole number)" &&
+	bad_in plan "$(printf "footprint_bytes=1\033[2J")" "invalid value '"'"'1\\x1b[2J'"'"' for footprint_bytes in '"'"'bad/plan'"'"' line 2 (expected a whole number)" &&
 	bad_facts "no equals sign" "no '"'"'='"'"' in '"'"'no equals sign'"'"' in '"'"'bad/run.facts'"'"' line 2" &&
 	bad_facts "Bad Key=1" "invalid key '"'"'Bad Key'"'"' in '"'"'bad/run.facts'"'"' line 2"
+'
+
+# The options come from the run's config, checked as run.facts is.
+test_expect_success 'bad config values: a one-line error' '
+	bad_config seed=99999999999999999999 "invalid value '"'"'99999999999999999999'"'"' for seed in '"'"'bad/config'"'"' line 2 (expected a whole number)" &&
+	bad_config gitk-runs=some "invalid value '"'"'some'"'"' for gitk-runs in '"'"'bad/config'"'"' line 2 (expected a whole number or auto)" &&
+	bad_config precision=2% "invalid value '"'"'2%'"'"' for precision in '"'"'bad/config'"'"' line 2 (expected a positive decimal number)" &&
+	bad_config time-budget=soon "invalid value '"'"'soon'"'"' for time-budget in '"'"'bad/config'"'"' line 2 (expected seconds, e.g. 600 or 10m)" &&
+	bad_config runs_asked=3 "invalid key '"'"'runs_asked'"'"' in '"'"'bad/config'"'"' line 2"
+'
+
+# run.facts no longer carries the options: an old key there is ignored.
+test_expect_success JQ 'the options are read from config, not run.facts' '
+	rm -rf opt && mkdir opt &&
+	printf "%s\n" run_label=o runs_done=0 partial=no seed=5 runs_asked=9 \
+		pressure_mode=memcg memory_bytes=5 >opt/run.facts &&
+	printf "%s\n" seed=42 gitk-runs=7 warmup=2 precision=1.5 max-runs=12 \
+		time-budget=10m mem-limit=64M stall=2 >opt/config &&
+	latency-summarize --result-dir=opt &&
+	test_json opt/result.json ".pressure.memory_bytes" 67108864 &&
+	test_json opt/result.json ".pressure.footprint_bytes" null &&
+	test_json opt/result.json ".confinement.mem_limit" 64M &&
+	test_json opt/result.json ".seed" 42 &&
+	test_json opt/result.json ".runs.asked" 7 &&
+	test_json opt/result.json ".runs.warmup" 2 &&
+	test_json opt/result.json ".runs.precision_pct" 1.5 &&
+	test_json opt/result.json ".runs.max_runs" 12 &&
+	test_json opt/result.json ".runs.time_budget_s" 600 &&
+	printf "%s\n" footprint_bytes=1000000 memory_bytes=331776 \
+		swap_bytes=268435456 >opt/plan &&
+	latency-summarize --result-dir=opt &&
+	test_json opt/result.json ".pressure.memory_bytes" 331776 &&
+	test_json opt/result.json ".pressure.footprint_bytes" 1000000
 '
 
 test_expect_success 'run.facts missing, not a file, binary' '

@@ -38,7 +38,7 @@ test_expect_success ROOT,JQ 'global pressure: blocks offline for the run, all ba
 	echo "global 2 --confine=global true 8589934592 8589934592" >expect &&
 	test_cmp expect got &&
 	grep -q "^offline_blocks=[1-9][0-9]*$" res/gl/shrink.txt &&
-	test_json res/gl/machine-confined.json ".mem_total_bytes < 8589934592" true &&
+	test_json res/gl/result.json ".pressure.machine_confined.mem_total_bytes < 8589934592" true &&
 	meminfo_kb MemTotal >total-after &&
 	test_cmp total-before total-after &&
 	! grep -l offline "$FAKE"/sys/devices/system/memory/memory*/state &&

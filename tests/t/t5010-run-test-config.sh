@@ -122,14 +122,14 @@ test_expect_success 'the environment defaults are checked too' '
 	grep -x commits=500 config
 '
 
-# A run directory after counted runs: run.facts and fake-gitk-N.json.
-# stop_dir DIR ASKED DONE [FACT=VALUE]...
+# A run directory after counted runs: run.facts, config and
+# fake-gitk-N.json.  stop_dir DIR ASKED DONE [OPTION=VALUE]...
 stop_dir() {
 	_d=$1 _asked=$2 _done=$3
 	shift 3
 	mkdir -p "$_d" &&
-	printf "%s\n" "runs_asked=$_asked" "runs_done=$_done" "$@" \
-		>"$_d/run.facts" &&
+	echo "runs_done=$_done" >"$_d/run.facts" &&
+	printf "%s\n" "gitk-runs=$_asked" "$@" >"$_d/config" &&
 	_i=0 &&
 	while [ "$_i" -lt "$_done" ]; do
 		_i=$((_i + 1))
@@ -145,20 +145,25 @@ test_expect_success '--stop-rule: runs, precision, max-runs, time-budget' '
 	stop_dir one 2 1 &&
 	latency-summarize --stop-rule --result-dir=one >out &&
 	echo stop= >expect && test_cmp expect out &&
-	stop_dir p auto 3 precision_pct=2 max_runs=10 &&
+	stop_dir p auto 3 precision=2 max-runs=10 &&
 	latency-summarize --stop-rule --result-dir=p >out &&
 	echo stop=precision >expect && test_cmp expect out &&
-	stop_dir m auto 2 precision_pct=2 max_runs=2 &&
+	stop_dir m auto 2 precision=2 max-runs=2 &&
 	latency-summarize --stop-rule --result-dir=m >out &&
 	echo stop=max-runs >expect && test_cmp expect out &&
-	stop_dir t auto 2 precision_pct=2 max_runs=10 time_budget_s=1s &&
+	stop_dir t auto 2 precision=2 max-runs=10 time-budget=1s &&
 	latency-summarize --stop-rule --result-dir=t >out &&
 	echo stop=time-budget >expect && test_cmp expect out &&
-	stop_dir u auto 2 precision_pct=2 max_runs=10 time_budget_s=100000h &&
+	stop_dir u auto 2 precision=2 max-runs=10 time-budget=100000h &&
 	latency-summarize --stop-rule --result-dir=u >out &&
 	echo stop= >expect && test_cmp expect out &&
 	test_expect_code 2 latency-summarize --stop-rule >out 2>err &&
-	grep -x "latency-summarize: --stop-rule takes only --result-dir (and --paired-dir)" err
+	grep -x "latency-summarize: --stop-rule takes only --result-dir (and --paired-dir)" err &&
+	rm two/config &&
+	test_expect_code 1 latency-summarize --stop-rule --result-dir=two \
+		>out 2>err &&
+	echo "latency-summarize: no gitk-runs in '"'"'two/config'"'"'" >expect &&
+	test_cmp expect err && test_cmp /dev/null out
 '
 
 test_done

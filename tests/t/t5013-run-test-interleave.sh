@@ -117,9 +117,9 @@ run_json() {
 # arm_facts DIR ARM RUNS: an arm of an auto run, RUNS done.
 arm_facts() {
 	mkdir -p "$1" &&
-	printf "%s\n" "label=x-$2" "run_label=x-$2" "runs_asked=auto" \
-		"runs_done=$3" "precision_pct=2" "max_runs=4" \
-		"interleave_arm=$2" >"$1/run.facts"
+	printf "%s\n" "label=x-$2" "run_label=x-$2" "runs_done=$3" \
+		"interleave_arm=$2" >"$1/run.facts" &&
+	printf "%s\n" gitk-runs=auto precision=2 max-runs=4 >"$1/config"
 }
 
 # By hand: pairs of elapsed per user-CPU second 2.00/2.60, 2.20/2.86,

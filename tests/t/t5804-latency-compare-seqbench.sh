@@ -15,12 +15,12 @@ test_expect_success 'setup' '
 # seq_write, 1 thread: {100,110,120} -> mean 110, sd 10, 99% half width
 # 9.924843200918298 * 10 / sqrt(3) = 57.30; against {90,95,100}: -13.64%.
 test_expect_success 'text: per phase and threads, mean, sd, 99% interval' '
-	latency-compare sb-base.json sbdir >out &&
+	latency-compare sb-base.json sbdir=sbdir/seqbench.json >out &&
 	test_cmp "$E/seqbench-text.out" out
 '
 
 test_expect_success 'csv values' '
-	latency-compare --format=csv sb-base.json sbdir >out &&
+	latency-compare --format=csv sb-base.json sbdir=sbdir/seqbench.json >out &&
 	test_cmp "$E/seqbench-csv.out" out &&
 	awk -F, "\$1 == \"sb-base\" && \$2 == \"seq_write\" && \$5 == 1 {
 		print \$7, \$8; printf \"%.6f\n\", \$9 }" out >got &&
@@ -30,14 +30,24 @@ test_expect_success 'csv values' '
 '
 
 test_expect_success '2009 form' '
-	latency-compare --format=2009 sb-base.json sbdir >out &&
+	latency-compare --format=2009 sb-base.json sbdir=sbdir/seqbench.json >out &&
 	test_cmp "$E/seqbench-2009.out" out
 '
 
-test_expect_success 'a result directory with seqbench.json beside result.json' '
+# A directory is its result.json, which holds the seqbench pass; a
+# seqbench.json beside it is the raw material, not read again.
+test_expect_success JQ 'a result directory: the seqbench pass in its result.json' '
+	mkdir emb &&
+	jq --slurpfile sb sb-base.json ".seqbench = \$sb[0]" base/result.json \
+		>emb/result.json &&
+	latency-compare --format=csv emb >out &&
+	grep -q "^2.6.31-base,seq_write,64,4096,1,3,110,10," out
+'
+
+test_expect_success 'a seqbench.json beside result.json is not read' '
 	cp sb-base.json base/seqbench.json &&
 	latency-compare --format=csv base >out &&
-	grep -q "^2.6.31-base,seq_write,64,4096,1,3,110,10," out
+	! grep -q ",seq_write," out
 '
 
 test_expect_success '--plot writes data and script' '

@@ -39,8 +39,8 @@ test_expect_success JQ 'JSON: a ringbench list, one entry per label and configur
 	test_cmp expect got
 '
 
-test_expect_success 'a result directory with ringbench.json, labelled by its name' '
-	latency-compare base.json dir >out &&
+test_expect_success 'a ringbench.json labelled on the command line' '
+	latency-compare base.json dir=dir/ringbench.json >out &&
 	grep -q "^dir  *ring -t 2 --via pipe -w 0us -s 0us  *3  *95.0  *5.0  *-13.64%" out
 '
 
