@@ -114,10 +114,10 @@ static const struct fact_table facts_table = {
 	facts, sizeof(facts) / sizeof(facts[0]),
 	"abcdefghijklmnopqrstuvwxyz0123456789_"
 };
-static const struct fact_table plan_table = {
-	plan_facts, sizeof(plan_facts) / sizeof(plan_facts[0]),
-	"abcdefghijklmnopqrstuvwxyz_"
-};
+static const struct fact_table plan_table = { plan_facts,
+					      sizeof(plan_facts) /
+						      sizeof(plan_facts[0]),
+					      "abcdefghijklmnopqrstuvwxyz_" };
 static const struct fact_table config_table = {
 	config_facts, sizeof(config_facts) / sizeof(config_facts[0]),
 	"abcdefghijklmnopqrstuvwxyz0123456789-"
@@ -199,8 +199,7 @@ char *summ_clean_utf8(const char *s, size_t len)
 	return out;
 }
 
-static const struct fact *find_fact(const struct fact_table *t,
-				    const char *key)
+static const struct fact *find_fact(const struct fact_table *t, const char *key)
 {
 	size_t i;
 
@@ -334,9 +333,10 @@ static int bad_value(const char *path, size_t line, const struct fact *fa,
 
 	if (strlen(e) > 80)
 		strcpy(e + 77, "...");
-	st = error_ret(EXIT_RUN_FAILED,
-		       "invalid value '%s' for %s in '%s' line %zu (expected %s)",
-		       e, fa->key, path, line, expected(fa));
+	st = error_ret(
+		EXIT_RUN_FAILED,
+		"invalid value '%s' for %s in '%s' line %zu (expected %s)", e,
+		fa->key, path, line, expected(fa));
 	free(e);
 	return st;
 }
