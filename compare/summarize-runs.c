@@ -22,6 +22,7 @@
 #include "lib/err.h"
 #include "lib/json-read.h"
 #include "lib/parse.h"
+#include "lib/progress.h"
 #include "lib/stats.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
@@ -314,7 +315,8 @@ static void read_log(struct summ_run *r, const char *name, int fd,
 		     bool (*line_fn)(struct summ_run *, char *))
 {
 	uint64_t bytes = 0, bad_lines = 0;
-	char line[256];
+	/* A monitor's line, its summary line too, is at most this long. */
+	char line[PROGRESS_LINE_MAX + 1];
 	FILE *f = fdopen(fd, "r");
 	bool bad;
 

@@ -43,6 +43,13 @@ test_expect_success JQ 'per-run probes: highorder.log counted in each run'"'"'s 
 		"101 latency-highorder order=9 attempt=1 success=2" \
 		"101 latency-highorder order=99 attempt=1 success=1" \
 		"101 other order=9 attempt=1 success=1" >>junk/highorder.log &&
+	{
+		printf "102 latency-highorder summary=1" &&
+		i=0 && while [ $i -lt 100 ]; do
+			printf " key_%03d=0.000000000" $i && i=$((i + 1)) || return 1
+		done && echo
+	} >>junk/highorder.log &&
+	test "$(tail -n 1 junk/highorder.log | wc -c)" -gt 2000 &&
 	latency-summarize --result-dir=junk &&
 	grep -x "note: highorder.log: 4 malformed lines ignored" junk/summary.txt &&
 	json_get junk/result.json "[.gitk_runs[].high_order] | tojson" >got2 &&
@@ -342,7 +349,7 @@ test_expect_success JQ 'trace events: malformed lines counted, the rest summed' 
 		echo "11 direct_reclaim -1 pid=1" &&
 		echo "11 unknown_stall 1 pid=1" &&
 		echo "11 direct_reclaim 0.125 pid=x" &&
-		printf "11 direct_reclaim %0300d pid=1\n" 1 &&
+		printf "11 direct_reclaim %05000d pid=1\n" 1 &&
 		echo &&
 		printf "11 compaction 2 pid=4"
 	} >ev/trace-events.log &&
