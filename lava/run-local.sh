@@ -12,10 +12,15 @@
 # or empty): images (latency-vm's paths), appliance (the kernel of
 # libguestfs's appliance), device.yaml, job.yaml, testdef.tar.gz,
 # lava.log (lava-run's log: one YAML mapping a line), lava/ (its output
-# directory) and results.yaml, the "results" entries LAVA logged for the
-# job, as it logged them.  Exits 0 only when those hold the suite's test
-# cases with their measurements; 1 when the job or the cases failed, 2
-# usage error, 3 unsupported here (not root).
+# directory), results.yaml, the "results" entries LAVA logged for the
+# job, as it logged them, and result/result.json, the run's result.json,
+# which run-suite.sh sends over the console (checked against its sha256
+# and size; when it is missing or does not check out, a warning and no
+# result/), for latency-compare on the host:
+#   latency-compare lab=OUTDIR/result/result.json local=DIR
+# Exits 0 only when LAVA's results hold the suite's test cases with their
+# measurements; 1 when the job or the cases failed, 2 usage error, 3
+# unsupported here (not root).
 # lava-dispatcher is installed with apt-get when missing (said on
 # stderr), without its recommendations: they would install a kernel on
 # the host (lava-dispatcher needs libguestfs, whose supermin recommends
@@ -349,6 +354,110 @@ run_job() {
 	return "$_status"
 }
 
+# fetch_result: the run's result.json, which run-suite.sh sends over the
+# console (gzip'ed, base64'ed, between "LATENCY-TESTS-RESULT-BEGIN SHA256
+# BYTES" and "LATENCY-TESTS-RESULT-END"), from the console lines of
+# LAVA's log into OUTDIR/result/result.json, once its size and sha256
+# are checked.  Console lines are untrusted: in a block only lines of
+# base64 characters count (others, such as kernel messages on the serial
+# console, are skipped; one that broke a line of the block shows as a
+# wrong size or sha256), at most 16 MiB decoded.  Without a good block:
+# a warning, no OUTDIR/result; the job's status is not changed.
+fetch_result() {
+	python3 - "$out/lava.log" "$out" <<'EOF'
+import base64
+import binascii
+import hashlib
+import os
+import re
+import sys
+import zlib
+
+import yaml
+
+log, out = sys.argv[1], sys.argv[2]
+LIMIT = 16 << 20
+loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+begin = re.compile(r"LATENCY-TESTS-RESULT-BEGIN ([0-9a-f]{64}) ([0-9]{1,9})\Z")
+text = re.compile(r"[A-Za-z0-9+/=]+\Z")
+
+
+def warn(cause):
+    print("run-local.sh: warning: no %s/result/result.json: %s" % (out, cause),
+          file=sys.stderr)
+    sys.exit(1)
+
+
+block = None  # the block being read: sha256, bytes, its lines
+found = None  # the last complete block
+chars = 0
+with open(log, encoding="utf-8", errors="replace") as f:
+    for raw in f:
+        if not raw.startswith("{"):
+            continue
+        try:
+            entry = yaml.load(raw, Loader=loader)
+        except yaml.YAMLError:
+            continue
+        if not isinstance(entry, dict) or entry.get("lvl") != "target":
+            continue
+        line = entry.get("msg")
+        if not isinstance(line, str):
+            continue
+        line = line.strip()
+        m = begin.match(line)
+        if m:
+            block, chars = (m.group(1), int(m.group(2)), []), 0
+        elif block is None:
+            continue
+        elif line == "LATENCY-TESTS-RESULT-END":
+            found, block = block, None
+        elif text.match(line):
+            block[2].append(line)
+            chars += len(line)
+            if chars > 2 * LIMIT:
+                warn("the block in %s is larger than %d bytes" % (log, LIMIT))
+if found is None:
+    warn("%s in %s" % ("the LATENCY-TESTS-RESULT block has no end"
+                       if block is not None else
+                       "no LATENCY-TESTS-RESULT block", log))
+sha, size, lines = found
+if size > LIMIT:
+    warn("the block in %s says %d bytes, more than %d" % (log, size, LIMIT))
+try:
+    z = zlib.decompressobj(wbits=31)
+    data = z.decompress(base64.b64decode("".join(lines), validate=True),
+                        LIMIT + 1)
+    complete = z.eof and not z.unconsumed_tail and not z.unused_data
+except (binascii.Error, ValueError, zlib.error) as e:
+    warn("the block in %s does not decode: %s" % (log, e))
+if not complete:
+    warn("the block in %s does not decode to one whole file" % log)
+if len(data) != size:
+    warn("the block in %s decodes to %d bytes, not %d" % (log, len(data), size))
+if hashlib.sha256(data).hexdigest() != sha:
+    warn("the block in %s does not have its sha256 %s" % (log, sha))
+d = os.path.join(out, "result")
+tmp = os.path.join(d, ".result.json.tmp")
+try:
+    os.mkdir(d)
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.rename(tmp, os.path.join(d, "result.json"))
+except OSError as e:
+    for p in (tmp, d):
+        try:
+            os.unlink(p) if p == tmp else os.rmdir(p)
+        except OSError:
+            pass
+    warn("cannot write it: %s" % e)
+print("run-local.sh: the run's result: %s/result.json (%d bytes)" % (d, size),
+      file=sys.stderr)
+EOF
+}
+
 # check_results: results.yaml from LAVA's log, then whether it holds the
 # suite's cases with their measurements (a table of them on stdout).
 check_results() {
@@ -419,6 +528,7 @@ write_job
 job_status=0
 run_job || job_status=$?
 [ "$job_status" -eq 0 ] || say "lava-run exited $job_status (see $out/lava.log)"
+fetch_result || :
 check_results || die "LAVA did not record the suite's test cases with their measurements (see $out/lava.log)"
 say "LAVA's results: $out/results.yaml"
 exit "$job_status"

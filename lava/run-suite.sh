@@ -8,8 +8,13 @@
 # then the lines of latency-compare --format=lava, each run through LAVA's
 # lava-test-case.  Those names are sanitized by latency-compare; a line
 # that is not "lava-test-case" and plain words is refused all the same, so
-# that nothing from a result reaches the shell.  Exits with the driver's
-# status (a partial result is still reported).
+# that nothing from a result reaches the shell.  Last, the result's
+# result.json is sent over the console, for the host (run-local.sh puts
+# it in OUTDIR/result/result.json): gzip'ed and base64'ed in lines of 64
+# characters between "LATENCY-TESTS-RESULT-BEGIN SHA256 BYTES" (of the
+# JSON itself) and "LATENCY-TESTS-RESULT-END"; when gzip, base64 or
+# sha256sum is missing that is said and nothing is sent.  Exits with the
+# driver's status (a partial result is still reported).
 #
 # Environment (defaults in brackets):
 #   LATENCY_RUN_TEST   the driver [latency-run-test]
@@ -22,6 +27,25 @@ set -eu
 die() {
 	printf '%s: %s\n' "${0##*/}" "$*" >&2
 	exit 1
+}
+
+# send_result FILE: FILE over the console as a block the host decodes
+# and checks (gzip, base64, its sha256 and size); a warning instead when
+# a tool is missing.  Only base64 text and the markers are printed.
+send_result() {
+	for _t in gzip base64 sha256sum; do
+		if ! command -v "$_t" >/dev/null 2>&1; then
+			printf '%s: %s is missing: not sending %s over the console\n' \
+				"${0##*/}" "$_t" "$1" >&2
+			return 0
+		fi
+	done
+	_sum=$(sha256sum <"$1") || die "cannot read '$1'"
+	_sum=${_sum%% *}
+	_bytes=$(wc -c <"$1") || die "cannot read '$1'"
+	echo "LATENCY-TESTS-RESULT-BEGIN $_sum $((_bytes))"
+	gzip -9nc <"$1" | base64 -w 64 || die "cannot encode '$1'"
+	echo "LATENCY-TESTS-RESULT-END"
 }
 
 [ $# -ge 2 ] || die "usage: ${0##*/} RESULTS LABEL [RUN-TEST-OPTION]..."
@@ -69,4 +93,5 @@ while IFS= read -r line; do
 	"$@"
 done <"$base/cases"
 echo "result: $dir"
+send_result "$dir/result.json"
 exit "$status"

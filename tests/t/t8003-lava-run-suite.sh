@@ -98,6 +98,36 @@ test_expect_success 'a case line that is not plain words is refused' '
 	test_cmp want cases
 '
 
+test_expect_success 'the result.json is sent over the console, byte-identical decoded' '
+	rm -f cases &&
+	FIXTURE=$F/board1 STATUS=0 && export FIXTURE STATUS &&
+	"$step" res "" >log &&
+	sum=$(sha256sum <"$F/board1/result.json") &&
+	bytes=$(wc -c <"$F/board1/result.json") &&
+	test "$(grep -c "^LATENCY-TESTS-RESULT-BEGIN " log)" = 1 &&
+	grep -x "LATENCY-TESTS-RESULT-BEGIN ${sum%% *} $((bytes))" log &&
+	test "$(tail -n 1 log)" = LATENCY-TESTS-RESULT-END &&
+	sed -n "/^LATENCY-TESTS-RESULT-BEGIN /,/^LATENCY-TESTS-RESULT-END$/p" log |
+		sed "1d; \$d" >block &&
+	! grep -v "^[A-Za-z0-9+/=]\{1,64\}$" block &&
+	base64 -d block | gzip -dc >got.json &&
+	test_cmp "$F/board1/result.json" got.json
+'
+
+test_expect_success 'no gzip in the guest: said, nothing sent, the status kept' '
+	rm -f cases && mkdir -p nogzip &&
+	for t in sh cat mkdir mktemp sed; do
+		ln -sf "$(command -v "$t")" "nogzip/$t" || return 1
+	done &&
+	cp bin/lava-test-case bin/driver nogzip/ &&
+	ln -sf "$(command -v cp)" nogzip/cp &&
+	FIXTURE=$F/board1 STATUS=0 && export FIXTURE STATUS &&
+	env PATH="$PWD/nogzip" LATENCY_COMPARE="$abs_top_builddir/compare/latency-compare" \
+		"$step" res "" >log 2>err &&
+	grep -x "run-suite.sh: gzip is missing: not sending res/lava\.[A-Za-z0-9]*/fixture/result.json over the console" err &&
+	! grep LATENCY-TESTS-RESULT log
+'
+
 test_expect_success 'outside a LAVA test shell it says so' '
 	test_expect_code 1 env PATH=/usr/bin:/bin "$step" res "" 2>err &&
 	grep "lava-test-case is not in PATH" err

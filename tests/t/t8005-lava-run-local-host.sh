@@ -8,7 +8,8 @@ test_description='lava/run-local.sh on the host: no kernel installed, lava-run g
 # Stand-ins on a PATH of their own (with the few real tools the script
 # uses) record what they were asked: apt-get (which "installs" lava-run),
 # dpkg-query, systemctl, latency-vm (LATENCY_VM) and lava-run, which
-# writes a log of LAVA's results.  Nothing is installed or booted.
+# writes a log of LAVA's results
+# (and the console lines of FAKE_CONSOLE, a file of log lines).  Nothing is installed or booted.
 run_local=$abs_top_srcdir/lava/run-local.sh
 
 # Debian's python3, which has its jinja2 and yaml (not a shim on PATH).
@@ -81,6 +82,7 @@ stand_ins() {
 	r "\"case\": \"fake-gitk.p99_gap\", \$d, \"measurement\": \"0.01\", \"result\": \"pass\", \"units\": \"s\""
 	r "\"case\": \"fake-gitk.max_gap\", \$d, \"measurement\": \"0.03\", \"result\": \"pass\", \"units\": \"s\""
 	r "\"case\": \"job\", \"definition\": \"lava\", \"result\": \"pass\""
+	[ -z "\${FAKE_CONSOLE:-}" ] || cat "\$FAKE_CONSOLE"
 	EOF
 	chmod +x bin/* latency-vm lava-run
 }
@@ -152,6 +154,92 @@ test_expect_success ROOT,PYJINJA 'a kernel without modules cannot build the appl
 	test_expect_code 1 run_local FAKE_NO_MODULES= "$run_local" out5 2>err &&
 	grep -x "run-local.sh: the appliance'\''s kernel '\''$PWD/k/boot/vmlinuz-9.8.7-test'\'' has no module tree: libguestfs needs its modules" err &&
 	! test -e lava-run.args
+'
+
+# console FILE: FILE's lines as LAVA logs the lines of the console.
+console() {
+	"$python" -c '
+import json, sys
+for line in sys.stdin:
+    print(json.dumps({"dt": "2099-01-01T00:00:00.000000", "lvl": "target",
+                      "msg": line.rstrip("\n")}))' <"$1"
+}
+
+# block FILE: FILE as run-suite.sh sends it over the console.
+block() {
+	sum=$(sha256sum <"$1") &&
+	echo "LATENCY-TESTS-RESULT-BEGIN ${sum%% *} $(($(wc -c <"$1")))" &&
+	gzip -9nc <"$1" | base64 -w 64 &&
+	echo LATENCY-TESTS-RESULT-END
+}
+
+J=$TEST_DIRECTORY/fixtures/fleet/board1/result.json
+
+test_expect_success ROOT,PYJINJA 'the result.json sent over the console: OUTDIR/result/result.json, byte-identical' '
+	stand_ins && cp lava-run bin/lava-run &&
+	{
+		echo "+ latency-run-test --quick" &&
+		block "$J" | sed "3a\\
+[   42.123456] random: crng init done\\
+" | sed "5s/\$/\r/"
+	} >lines &&
+	grep -c "^\[   42" lines >n && echo 1 >want && test_cmp want n &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	run_local "$run_local" res1 2>err &&
+	test_cmp "$J" res1/result/result.json &&
+	ls -A res1/result >got && echo result.json >want && test_cmp want got &&
+	grep -x "run-local.sh: the run'\''s result: $PWD/res1/result/result.json ($(wc -c <"$J") bytes)" err &&
+	! grep warning err
+'
+
+# refused CAUSE OUTDIR: run-local.sh on FAKE_CONSOLE exits 0 (the job's
+# status), warns of CAUSE (a pattern of the whole cause) and makes no
+# OUTDIR/result.
+refused() {
+	run_local "$run_local" "$2" 2>err &&
+	grep -x "run-local.sh: warning: no $PWD/$2/result/result.json: $1" err &&
+	test "$(grep -c warning err)" = 1 &&
+	! test -e "$2/result" &&
+	test -f "$2/results.yaml"
+}
+
+test_expect_success ROOT,PYJINJA 'one character changed in the block: a warning, no result/' '
+	stand_ins && cp lava-run bin/lava-run &&
+	block "$J" >good &&
+	awk "NR == 4 { c = substr(\$0, 10, 1); \$0 = substr(\$0, 1, 9) (c == \"A\" ? \"B\" : \"A\") substr(\$0, 11) } 1" good >lines &&
+	test "$(cmp -l good lines | wc -l)" = 1 &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	refused "the block in $PWD/res2/lava.log .*" res2
+'
+
+test_expect_success ROOT,PYJINJA 'a wrong sha256 in the header: refused' '
+	stand_ins && cp lava-run bin/lava-run &&
+	block "$J" | sed "1s/ [0-9a-f]\{64\} / $(printf "%064d" 0) /" >lines &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	refused "the block in $PWD/res3/lava.log does not have its sha256 $(printf "%064d" 0)" res3
+'
+
+test_expect_success ROOT,PYJINJA 'a kernel message inside a line of the block: refused' '
+	stand_ins && cp lava-run bin/lava-run &&
+	block "$J" | sed "3s/^\(.\{20\}\)/\1[   42.1] oom-kill:\\
+/" >lines &&
+	test "$(wc -l <lines)" = "$(($(block "$J" | wc -l) + 1))" &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	refused "the block in $PWD/res4/lava.log .*" res4
+'
+
+test_expect_success ROOT,PYJINJA 'no block, a block without its end, a size over the limit: refused' '
+	stand_ins && cp lava-run bin/lava-run &&
+	echo "+ latency-run-test --quick" >lines &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	refused "no LATENCY-TESTS-RESULT block in $PWD/res5/lava.log" res5 &&
+	block "$J" | sed "\$d" >lines && console lines >log &&
+	refused "the LATENCY-TESTS-RESULT block has no end in $PWD/res6/lava.log" res6 &&
+	block "$J" | sed "1s/ [0-9]*\$/ 999999999/" >lines && console lines >log &&
+	refused "the block in $PWD/res7/lava.log says 999999999 bytes, more than 16777216" res7 &&
+	block "$J" | sed "1s/ [0-9]*\$/ 1;touch pwned/" >lines && console lines >log &&
+	refused "no LATENCY-TESTS-RESULT block in $PWD/res8/lava.log" res8 &&
+	! test -e pwned
 '
 
 test_done
