@@ -89,6 +89,7 @@ static const char *a_type(enum json_type t)
 	}
 }
 
+static noreturn void refuse(int errnum, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static noreturn void bad(const char *file, const char *fmt, ...)
 	PRINTF_LIKE(2, 3);
 

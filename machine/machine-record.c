@@ -270,13 +270,15 @@ static int header_line(struct record *r, size_t lineno, char *line)
 		    parse_u64(h.field[1], &v) || !v || v > INT_MAX ||
 		    parse_u64(h.field[2], &r->owner_start))
 			ok = bad_header(lineno, "not an owner line");
-		r->owner = (pid_t)v;
+		else
+			r->owner = (pid_t)v;
 	} else if (lineno == 3) {
 		if (h.nfield != 2 || strcmp(h.field[0], "pool") ||
 		    (strcmp(h.field[1], "-") &&
 		     parse_u64(h.field[1], &r->pool)))
 			ok = bad_header(lineno, "not a pool line");
-		r->pool_known = strcmp(h.field[1], "-") != 0;
+		else
+			r->pool_known = strcmp(h.field[1], "-") != 0;
 	} else if (lineno == 4) {
 		if (h.nfield != 2 || strcmp(h.field[0], "cgroup") ||
 		    !path_is_clean(h.field[1]))
@@ -311,7 +313,8 @@ static int owner_v1(struct record *r, const char *line)
 	    parse_u64(h.field[1], &pid) || !pid || pid > INT_MAX ||
 	    parse_u64(h.field[2], &r->owner_start))
 		ok = bad_header(2, "not an owner line");
-	r->owner = (pid_t)pid;
+	else
+		r->owner = (pid_t)pid;
 	entry_free(&h);
 	return ok;
 }
