@@ -208,7 +208,9 @@ int apply_swapfile(pid_t owner, const char *path, uint64_t size, bool cache)
 	why = entry_check(&a.r, check);
 	free(check);
 	if (why)
-		usage_error("swapfile: refusing '%s': %s", path, why);
+		return apply_close(&a, error_ret(EXIT_USAGE,
+						 "swapfile: refusing '%s': %s",
+						 path, why));
 	st = cache ? cached_ready(path, size, &ready) : 0;
 	if (st || ready)
 		return apply_close(&a, st ? st : swap_enable(&a, path));
@@ -436,16 +438,20 @@ int apply_cgroup_exec(pid_t owner, const char *path, char **argv)
 	if (e)
 		return e;
 	if (!recorded_path(&a.r, "rmdir", path))
-		usage_error("cgroup-exec: '%s' is not a cgroup of run pid %d",
-			    path, (int)owner);
+		return apply_close(&a, error_ret(EXIT_USAGE,
+						 "cgroup-exec: '%s' is not a "
+						 "cgroup of run pid %d",
+						 path, (int)owner));
 	apply_close(&a, 0);
 	procs = xasprintf("%s/cgroup.procs", path);
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	e = kfile_write(procs, pid, 0);
 	if (e)
-		return error_ret_err(EXIT_RUN_FAILED, -e,
-				     "cgroup-exec: cannot enter '%s'", procs);
+		e = error_ret_err(EXIT_RUN_FAILED, -e,
+				  "cgroup-exec: cannot enter '%s'", procs);
 	free(procs);
+	if (e)
+		return e;
 	execvp(argv[0], argv);
 	return error_ret_errno(errno == ENOENT ? 127 : 126,
 			       "cgroup-exec: cannot run '%s'", argv[0]);
@@ -465,10 +471,14 @@ int apply_drop_caches(pid_t owner, const char *swap)
 		st = apply_open(&a, owner);
 		if (st)
 			goto out;
-		if (!recorded_path(&a.r, "swapoff", swap))
-			usage_error("drop-caches: '%s' is not swap run pid %d "
-				    "enabled",
-				    swap, (int)owner);
+		if (!recorded_path(&a.r, "swapoff", swap)) {
+			st = apply_close(&a, error_ret(EXIT_USAGE,
+						       "drop-caches: '%s' is "
+						       "not swap run pid %d "
+						       "enabled",
+						       swap, (int)owner));
+			goto out;
+		}
 		apply_close(&a, 0);
 	}
 	sync();

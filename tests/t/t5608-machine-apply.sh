@@ -243,8 +243,11 @@ test_expect_success 'drop-caches: dropped, the run'"'"'s swap emptied, compacted
 	printf "%s\n" "swapon $PWD/run/dev" "swapoff $PWD/run/dev" "swapon $PWD/run/dev" >expect &&
 	test_cmp expect tools.log &&
 	test_cmp record.before state/state &&
+	: >"$FAKE/proc/sys/vm/drop_caches" &&
 	test_expect_code 2 machine drop-caches --owner=4242 /dev/sda9 2>err &&
 	grep -x "latency-machine: drop-caches: ./dev/sda9. is not swap run pid 4242 enabled" err &&
+	test_line_count = 1 err &&
+	! test -s "$FAKE/proc/sys/vm/drop_caches" &&
 	rm "$FAKE/proc/sys/vm/compact_memory" &&
 	machine drop-caches --owner=4242 &&
 	machine restore --owner=4242 &&
