@@ -352,7 +352,10 @@ static void add_stall(struct trace *t, enum stall s, int pid, uint64_t end_ns,
 	 * back, so the file never ends in half a line. */
 	r = write_all(t->events_fd, line, (size_t)n);
 	if (r) {
-		(void)ftruncate(t->events_fd, (off_t)t->events_size);
+		if (ftruncate(t->events_fd, (off_t)t->events_size) < 0) {
+			/* The write's error is the one said; a half line
+			 * left is one the reader counts as malformed. */
+		}
 		die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
 			t->events_path);
 	}
