@@ -38,7 +38,6 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 version='@VERSION@'
-builtin_bindir='@bindir@'
 
 # The helpers, the shared ones (shell-lib.sh) first: LATENCY_TESTS_DATADIR,
 # else beside this script in the source tree, else where make install put
@@ -181,7 +180,7 @@ cfg_sysctl='' cfg_quick='' cfg_ringbench='' cfg_interleave=''
 # lines read are name=value with no control character in any value; each
 # value is assigned as it is, never evaluated.
 read_config() {
-	if _out=$("$p_latency_summarize" --run-config --shell -- "$@" 2>&1); then
+	if _out=$("$(bin latency-summarize)" --run-config --shell -- "$@" 2>&1); then
 		_st=0
 	else
 		_st=$?
@@ -207,55 +206,32 @@ EOF_CONFIG
 # print_config ARG...: the effective configuration of that command line,
 # one name=value per line in a fixed order: --config on it repeats the run.
 print_config() {
-	"$p_latency_summarize" --run-config -- "$@"
+	"$(bin latency-summarize)" --run-config -- "$@"
 }
 
 # --- programs ----------------------------------------------------------------
-# find_prog NAME: the program's path (shell-lib.sh's lt_find_prog).
-find_prog() {
-	lt_find_prog "$here" "$builtin_bindir" "$1"
+# bin NAME: the path of the suite's program NAME (shell-lib.sh's
+# lt_find_prog), looked up where it is called; find_programs checked them.
+bin() {
+	lt_find_prog "$here" '@bindir@' "$1"
 }
 
-# Set by find_programs.
-p_latency_output='' p_unbuffered='' p_fake_gitk='' p_fake_music=''
-p_latency_vmstat='' p_latency_kmsg='' p_latency_trace='' p_latency_summarize=''
-p_seqbench='' p_latency_machine='' p_latency_highorder=''
-p_ringbench=''
+# programs: the programs this run calls, in order (all but latency-machine
+# record their versions).
+programs() {
+	echo latency-output unbuffered fake-gitk fake-music latency-vmstat \
+		latency-kmsg latency-trace latency-highorder latency-summarize \
+		latency-machine ${cfg_seqbench:+seqbench} ${cfg_ringbench:+ringbench}
+}
 
+# find_programs [NAME]: every program (or NAME) is there, else stop.
 find_programs() {
 	_missing=
-	for _p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
-		latency-kmsg latency-trace latency-highorder latency-summarize \
-		latency-machine; do
-		_v=p_$(echo "$_p" | tr - _)
-		if _path=$(find_prog "$_p"); then
-			eval "$_v=\$_path"
-		else
-			_missing="$_missing $_p"
-		fi
+	for _p in ${1:-$(programs)}; do
+		bin "$_p" >/dev/null || _missing="$_missing $_p"
 	done
-	if [ -n "$cfg_seqbench" ]; then
-		if _path=$(find_prog seqbench); then
-			p_seqbench=$_path
-		else
-			_missing="$_missing seqbench"
-		fi
-	fi
-	if [ -n "$cfg_ringbench" ]; then
-		if _path=$(find_prog ringbench); then
-			p_ringbench=$_path
-		else
-			_missing="$_missing ringbench"
-		fi
-	fi
 	[ -z "$_missing" ] ||
 		die "cannot find program(s):$_missing (build the tree, or set LATENCY_TESTS_BINDIR)"
-}
-
-# latency-summarize is found first: it reads the options.
-find_summarize() {
-	p_latency_summarize=$(find_prog latency-summarize) ||
-		die "cannot find program(s): latency-summarize (build the tree, or set LATENCY_TESTS_BINDIR)"
 }
 
 # --- logging, progress, processes ------------------------------------------
@@ -281,23 +257,30 @@ run_logged() {
 	"$@"
 }
 
-# Background processes this run started, stopped by cleanup.
-bg_pids=
+# Background processes this run started, stopped by cleanup; of them, what
+# runs until stopped (monitors, fake-music and its series) as NAME=PID.
+bg_pids='' monitors=''
 
 # start_bg IN OUT ERR CGROUP CMD...: log CMD and start it in the background
 # reading IN, writing OUT and ERR, in the run's memory cgroup CGROUP (empty:
-# none; latency-machine moves it there and executes CMD); its pid in bg_pid.
+# none; latency-machine moves it there and executes CMD); its pid is $!.
 start_bg() {
 	_in=$1 _out=$2 _err=$3 _cg=$4
 	shift 4
 	log_cmd "$run_dir/commands.log" "$@"
 	[ -z "$_cg" ] ||
-		set -- "$p_latency_machine" cgroup-exec --owner=$$ "$_cg" "$@"
+		set -- "$(bin latency-machine)" cgroup-exec --owner=$$ "$_cg" "$@"
 	"$@" <"$_in" >"$_out" 2>"$_err" &
-	bg_pid=$!
-	bg_pids="$bg_pids $bg_pid"
+	bg_pids="$bg_pids $!"
 	# A run killed with SIGKILL leaves it running: the next run stops it.
-	machine record pid "$bg_pid" || warn "cannot record process $bg_pid"
+	machine record pid "$!" || warn "cannot record process $!"
+}
+
+# pid_of NAME: the pid of what runs until stopped as NAME.
+pid_of() {
+	for _m in $monitors; do
+		[ "${_m%=*}" != "$1" ] || echo "${_m##*=}"
+	done
 }
 
 # wait_for PID: wait and return its exit status (set -e safe).
@@ -315,9 +298,10 @@ wait_for() {
 	return $_ws
 }
 
-# stop_bg PID NAME ERRFILE: SIGTERM and wait; a program unsupported here
-# (exit 3) is noted, any other failure said.
+# stop_bg PID NAME: SIGTERM and wait; a program unsupported here (exit 3)
+# is noted, any other failure said (its stderr: NAME.err, latency- cut).
 stop_bg() {
+	set -- "$1" "$2" "${2#latency-}.err"
 	_early=no
 	kill -TERM "$1" 2>/dev/null || _early=yes
 	if wait_for "$1"; then
@@ -339,7 +323,7 @@ stop_bg() {
 
 # --- the programs' command lines: one function each -------------------------
 cmd_create_repo() { # DIR
-	run_logged "$p_fake_gitk" --create-repo "$1" --commits "$cfg_commits" \
+	run_logged "$(bin fake-gitk)" --create-repo "$1" --commits "$cfg_commits" \
 		--seed "$cfg_seed"
 }
 
@@ -352,70 +336,69 @@ gitk_args() {
 # series.
 cmd_calibrate() { # JSON
 	# shellcheck disable=SC2046 # checked words (latency-summarize), split
-	run_logged "$p_fake_gitk" --iterations 1 --format json -o "$1" \
+	run_logged "$(bin fake-gitk)" --iterations 1 --format json -o "$1" \
 		$(gitk_args) "$repo"
+}
+
+# start_monitor OUT CMD...: a monitor (or fake-music) until stopped,
+# writing OUT and NAME.err (the program's name, latency- cut).
+start_monitor() {
+	_out=$1 _n=${2##*/}
+	shift
+	start_bg /dev/null "$_out" "$run_dir/${_n#latency-}.err" '' "$@"
+	monitors="$monitors $_n=$!"
 }
 
 # start_monitors: the samplers; the kernel log and the tracepoints are
 # watched only once the monitors say so: the load starts after that.
 start_monitors() {
-	set -- "$p_latency_vmstat" --interval 1s --summary "$run_dir/vmstat.json" \
+	set -- "$(bin latency-vmstat)" --interval 1s --summary "$run_dir/vmstat.json" \
 		--format json
 	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
-	start_bg /dev/null "$run_dir/vmstat.log" "$run_dir/vmstat.err" '' "$@"
-	pid_vmstat=$bg_pid
-	start_bg /dev/null "$run_dir/kmsg.out" "$run_dir/kmsg.err" '' \
-		"$p_latency_kmsg" --log "$run_dir/kern.log" \
-		--summary "$run_dir/kmsg.json" --format json
-	pid_kmsg=$bg_pid
-	start_bg /dev/null "$run_dir/trace.log" "$run_dir/trace.err" '' \
-		"$p_latency_trace" --summary "$run_dir/trace.json" --format json \
+	start_monitor "$run_dir/vmstat.log" "$@"
+	start_monitor "$run_dir/kmsg.out" "$(bin latency-kmsg)" \
+		--log "$run_dir/kern.log" --summary "$run_dir/kmsg.json" --format json
+	start_monitor "$run_dir/trace.log" "$(bin latency-trace)" \
+		--summary "$run_dir/trace.json" --format json \
 		--events "$run_dir/trace-events.log"
-	pid_trace=$bg_pid
 	# The high-order probe, at every THP order the kernel has enabled.
-	pid_highorder=
 	if [ -d "${LATENCY_SYS:-/sys}/kernel/mm/transparent_hugepage" ]; then
-		start_bg /dev/null "$run_dir/highorder.log" \
-			"$run_dir/highorder.err" '' "$p_latency_highorder" \
+		start_monitor "$run_dir/highorder.log" "$(bin latency-highorder)" \
 			--summary "$run_dir/highorder.json" --format json
-		pid_highorder=$bg_pid
 	else
 		progress "no transparent huge pages in this kernel: high-order allocations are not probed"
 		note "latency-highorder: not run: this kernel has no transparent huge pages"
 	fi
-	monitor_started "$run_dir/kern.log" "$pid_kmsg" latency-kmsg
-	monitor_started "$run_dir/trace.log" "$pid_trace" latency-trace
-	[ -z "$pid_highorder" ] ||
-		monitor_started "$run_dir/highorder.log" "$pid_highorder" \
-			latency-highorder
+	monitor_started kern.log latency-kmsg
+	monitor_started trace.log latency-trace
+	[ -z "$(pid_of latency-highorder)" ] ||
+		monitor_started highorder.log latency-highorder
 }
 
-# monitor_started FILE PID NAME: a monitor that has exited is reported by
+# monitor_started FILE NAME: a monitor that has exited is reported by
 # stop_bg; one that is slow to start, here.
 monitor_started() {
-	if wait_started "$1" "$2"; then
+	if wait_started "$run_dir/$1" "$(pid_of "$2")"; then
 		_st=0
 	else
 		_st=$?
 	fi
-	[ "$_st" != 2 ] || warn "$3 did not say it had started within 10 s"
+	[ "$_st" != 2 ] || warn "$2 did not say it had started within 10 s"
 }
 
 stop_monitors() {
 	_ok=0
-	stop_bg "$pid_vmstat" latency-vmstat vmstat.err || _ok=1
-	stop_bg "$pid_kmsg" latency-kmsg kmsg.err || _ok=1
-	stop_bg "$pid_trace" latency-trace trace.err || _ok=1
-	if [ -n "$pid_highorder" ]; then
-		stop_bg "$pid_highorder" latency-highorder highorder.err || _ok=1
-	fi
-	pid_vmstat='' pid_kmsg='' pid_trace='' pid_highorder=''
+	for _m in $monitors; do
+		case $_m in
+		latency-*) stop_bg "${_m##*=}" "${_m%=*}" || _ok=1 ;;
+		esac
+	done
 	return $_ok
 }
 
 # start_series NAME [DIR]: latency-output reading the FIFO $fifo_dir/NAME,
 # into DIR/NAME.latency and DIR/NAME.report.json (DIR: the result
-# directory); its pid in pid_series.  A workload writes into the FIFO,
+# directory); its pid is $!.  A workload writes into the FIFO,
 # both in the background so that a signal reaches the driver at once.
 start_series() {
 	_sd=${2:-$run_dir}
@@ -424,9 +407,8 @@ start_series() {
 	mkfifo "$fifo_dir/$1"
 	start_bg "$fifo_dir/$1" "$_sd/$1.latency" \
 		"$_sd/$1.latency-output.err" '' \
-		"$p_latency_output" --stall "$cfg_stall" --format json \
+		"$(bin latency-output)" --stall "$cfg_stall" --format json \
 		--report "$_sd/$1.report.json" --plot "$_sd/$1"
-	pid_series=$bg_pid
 }
 
 # fake-music plays outside the memory cgroup: in a cgroup v1 its writeback
@@ -434,23 +416,19 @@ start_series() {
 start_music() {
 	mkdir -p "$scratch/music"
 	start_series fake-music
-	pid_music_series=$pid_series
-	set -- "$p_fake_music" --to "$scratch/music" --loop --format json \
+	monitors="$monitors fake-music.latency=$!"
+	set -- "$(bin fake-music)" --to "$scratch/music" --loop --format json \
 		-o "$run_dir/fake-music.json"
 	[ -z "$cfg_music_from" ] || set -- "$@" --from "$cfg_music_from"
 	# shellcheck disable=SC2086 # checked words (latency-summarize), split
 	set -- "$@" $cfg_music_args
-	start_bg /dev/null "$fifo_dir/fake-music" "$run_dir/fake-music.err" '' \
-		"$@"
-	pid_music=$bg_pid
+	start_monitor "$fifo_dir/fake-music" "$@"
 }
 
 stop_music() {
-	[ -n "${pid_music:-}" ] || return 0
 	_ok=0
-	stop_bg "$pid_music" fake-music fake-music.err || _ok=1
-	pid_music=
-	wait_for "$pid_music_series" || {
+	stop_bg "$(pid_of fake-music)" fake-music || _ok=1
+	wait_for "$(pid_of fake-music.latency)" || {
 		warn "latency-output of fake-music failed"
 		_ok=1
 	}
@@ -461,7 +439,7 @@ stop_music() {
 # with the CPU time of this driver's process tree (the suite) beside the
 # machine's.
 snapshot() {
-	set -- "$p_latency_vmstat" --snapshot -o "$gitk_dir/$1.json" \
+	set -- "$(bin latency-vmstat)" --snapshot -o "$gitk_dir/$1.json" \
 		--suite-pid $$
 	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
 	"$@" 2>>"$run_dir/vmstat.err" ||
@@ -474,18 +452,19 @@ snapshot() {
 # after it NAME.snap-before.json and .snap-after.json.
 run_gitk() {
 	start_series "$1" "$gitk_dir"
+	_series=$!
 	snapshot "$1.snap-before"
 	# shellcheck disable=SC2046 # checked words (latency-summarize), split
 	start_bg /dev/null "$fifo_dir/$1" "$gitk_dir/$1.err" "$confine_cgroup" \
-		"$p_unbuffered" "$p_fake_gitk" --iterations 1 --format json \
+		"$(bin unbuffered)" "$(bin fake-gitk)" --iterations 1 --format json \
 		-o "$gitk_dir/$1.json" $(gitk_args) "$repo"
-	if wait_for "$bg_pid"; then
+	if wait_for $!; then
 		_st=0
 	else
 		_st=$?
 	fi
 	snapshot "$1.snap-after"
-	wait_for "$pid_series" || fail_run "latency-output failed for $1 (see $1.latency-output.err)"
+	wait_for "$_series" || fail_run "latency-output failed for $1 (see $1.latency-output.err)"
 	case $_st in
 	0) ;;
 	3) unsupported "fake-gitk cannot run here: $(sed -n 1p "$gitk_dir/$1.err")" ;;
@@ -525,10 +504,10 @@ run_seqbench() {
 	# --format the options ask for); seqbench.json: the same run's.
 	# shellcheck disable=SC2086 # checked words (latency-summarize), split
 	start_bg /dev/null "$run_dir/seqbench.txt" "$run_dir/seqbench.err" '' \
-		env LATENCY_MACHINE_OWNER=$$ LATENCY_MACHINE="$p_latency_machine" \
-		"$p_seqbench" $cfg_seqbench "$@" \
+		env LATENCY_MACHINE_OWNER=$$ LATENCY_MACHINE="$(bin latency-machine)" \
+		"$(bin seqbench)" $cfg_seqbench "$@" \
 		--seed "$cfg_seed" --json-output "$run_dir/seqbench.json"
-	wait_for "$bg_pid" || fail_run "seqbench failed (see seqbench.err)"
+	wait_for $! || fail_run "seqbench failed (see seqbench.err)"
 	[ "$seqbench_dir" = yes ] || rm -rf "$scratch/seqbench"
 }
 
@@ -537,9 +516,9 @@ run_ringbench() {
 	progress "ringbench $cfg_ringbench"
 	# shellcheck disable=SC2086 # checked words (latency-summarize), split
 	start_bg /dev/null "$run_dir/ringbench.txt" "$run_dir/ringbench.err" '' \
-		"$p_ringbench" $cfg_ringbench --format json \
+		"$(bin ringbench)" $cfg_ringbench --format json \
 		-o "$run_dir/ringbench.json"
-	wait_for "$bg_pid" || fail_run "ringbench failed (see ringbench.err)"
+	wait_for $! || fail_run "ringbench failed (see ringbench.err)"
 }
 
 # run_workloads: the warmup runs, the counted runs until latency-summarize
@@ -570,7 +549,7 @@ run_workloads() {
 		run_gitk "fake-gitk-$_n"
 		runs_done=$_n
 		write_facts
-		_stop=$("$p_latency_summarize" --stop-rule --result-dir="$run_dir") ||
+		_stop=$("$(bin latency-summarize)" --stop-rule --result-dir="$run_dir") ||
 			fail_run "latency-summarize --stop-rule failed"
 		stopped_by=${_stop#stop=}
 	done
@@ -634,7 +613,7 @@ interleave_one() {
 interleave_runs() {
 	_pairs=$cfg_gitk_runs
 	[ "$_pairs" != auto ] || _pairs=$cfg_max_runs
-	il_order=$("$p_latency_summarize" --interleave-order="$_pairs" \
+	il_order=$("$(bin latency-summarize)" --interleave-order="$_pairs" \
 		--seed="$cfg_seed") || fail_run "latency-summarize --interleave-order failed"
 	il_order=${il_order#order=}
 	note "interleave: $il_name=$il_a (arm a), $il_b (arm b); order $il_order (seed $cfg_seed)"
@@ -663,7 +642,7 @@ interleave_runs() {
 		done
 		_k=$((_k + 1))
 		write_facts
-		_stop=$("$p_latency_summarize" --stop-rule --result-dir="$run_dir" \
+		_stop=$("$(bin latency-summarize)" --stop-rule --result-dir="$run_dir" \
 			--paired-dir="$run_dir_b") ||
 			fail_run "latency-summarize --stop-rule failed"
 		stopped_by=${_stop#stop=}
@@ -733,13 +712,11 @@ make_run_dir() {
 
 record_versions() {
 	: >"$run_dir/versions"
-	for _p in "$p_latency_output" "$p_unbuffered" "$p_fake_gitk" \
-		"$p_fake_music" "$p_latency_vmstat" "$p_latency_kmsg" \
-		"$p_latency_trace" "$p_latency_highorder" "$p_latency_summarize" \
-		${p_seqbench:+"$p_seqbench"} \
-		${p_ringbench:+"$p_ringbench"}; do
-		"$_p" --version >>"$run_dir/versions" ||
-			die "cannot run '$_p --version'"
+	for _p in $(programs); do
+		[ "$_p" != latency-machine ] || continue
+		_path=$(bin "$_p")
+		"$_path" --version >>"$run_dir/versions" ||
+			die "cannot run '$_path --version'"
 	done
 	{
 		echo "driver: $command_line"
@@ -826,9 +803,9 @@ finish() {
 	write_facts
 	if [ -n "$cfg_interleave" ] && [ -n "$run_dir_b" ]; then
 		interleave_share || warn "cannot copy the shared files to $run_dir_b"
-		run_logged "$p_latency_summarize" --result-dir="$run_dir_b"
+		run_logged "$(bin latency-summarize)" --result-dir="$run_dir_b"
 	fi
-	run_logged "$p_latency_summarize" --result-dir="$run_dir"
+	run_logged "$(bin latency-summarize)" --result-dir="$run_dir"
 }
 
 # tidy: an empty diagnostics file says nothing; remove it.
@@ -916,7 +893,7 @@ cleanup() {
 }
 
 main() {
-	find_summarize
+	find_programs latency-summarize
 	read_config "$@"
 	case $cfg_action in
 	help) usage ;;

@@ -104,10 +104,10 @@ machine() {
 	case $_mc in
 	swap* | zram | cgroup | drop-caches)
 		[ -z "${run_dir:-}" ] ||
-			log_cmd "$run_dir/commands.log" "$p_latency_machine" "$@"
+			log_cmd "$run_dir/commands.log" "$(bin latency-machine)" "$@"
 		;;
 	esac
-	"$p_latency_machine" "$@"
+	"$(bin latency-machine)" "$@"
 }
 
 # machine_begin: the machine is this run's (latency-machine refuses a
@@ -279,7 +279,7 @@ decide_swap() {
 # which reads it again for the result.
 calibrate() {
 	[ -n "$pressure_ratio" ] || return 0
-	_key=$(confine_calibration_key "$repo" "$p_fake_gitk" "$cfg_gitk_args") ||
+	_key=$(confine_calibration_key "$repo" "$(bin fake-gitk)" "$cfg_gitk_args") ||
 		fail_run "cannot read the repository's refs for the calibration"
 	_cal=$cache_dir/calibration-$_key.json
 	if [ -s "$_cal" ]; then
@@ -298,7 +298,7 @@ calibrate() {
 		fi
 		calibration=measured
 	fi
-	"$p_latency_summarize" --pressure-plan \
+	"$(bin latency-summarize)" --pressure-plan \
 		--calibration="$run_dir/calibration.json" --ratio="$pressure_ratio" \
 		-o "$run_dir/plan" ||
 		fail_run "cannot plan the pressure from calibration.json"
