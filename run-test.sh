@@ -161,24 +161,11 @@ EOF
 # --- configuration ---------------------------------------------------------
 # Every option is a configuration key, read with the --config files and
 # checked by latency-summarize --run-config (the keys: latency-summarize(1)).
-# read_config sets cfg_<key, _ for -> for each (declared here when the
-# driver uses it: latency-summarize reads the rest from the run's config
-# itself), cfg_action (run, help or
-# version), cfg_print_config and cfg_restore (yes or no), and
-# cfg_mem_limit_bytes and cfg_swap_bytes (those sizes in bytes; empty when
-# not sizes).
-cfg_action='' cfg_print_config='' cfg_restore='' cfg_mem_limit_bytes=''
-cfg_swap_bytes=''
-cfg_label='' cfg_results='' cfg_scratch='' cfg_repo='' cfg_commits=''
-cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
-cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
-cfg_pressure='' cfg_confine='' cfg_mem_limit='' cfg_swap=''
-cfg_allow_unconfined='' cfg_max_runs=''
-cfg_sysctl='' cfg_quick='' cfg_ringbench='' cfg_interleave=''
-
-# read_config ARG...: the configuration of the command line ARG....  The
-# lines read are name=value with no control character in any value; each
-# value is assigned as it is, never evaluated.
+# config holds its name=value lines (no control character in a value, and
+# none evaluated), cfg KEY prints one: an option (_ for -), action (run,
+# help or version), print_config and restore (yes or no), mem_limit_bytes
+# and swap_bytes (those sizes in bytes; empty when not sizes).
+config=''
 read_config() {
 	if _out=$("$(bin latency-summarize)" --run-config --shell -- "$@" 2>&1); then
 		_st=0
@@ -191,16 +178,17 @@ read_config() {
 	*) die "latency-summarize --run-config failed: $_out" ;;
 	esac
 	while IFS= read -r _line; do
-		_k=${_line%%=*}
-		case $_k in
+		case ${_line%%=*} in
 		'' | *[!a-z_]*) die "unexpected line from latency-summarize --run-config: '$_line'" ;;
 		esac
-		IFS= read -r "cfg_$_k" <<EOF_VALUE
-${_line#*=}
-EOF_VALUE
 	done <<EOF_CONFIG
 $_out
 EOF_CONFIG
+	config=$_out
+}
+
+cfg() {
+	printf '%s\n' "$config" | sed -n "s/^$1=//p"
 }
 
 # print_config ARG...: the effective configuration of that command line,
@@ -221,7 +209,9 @@ bin() {
 programs() {
 	echo latency-output unbuffered fake-gitk fake-music latency-vmstat \
 		latency-kmsg latency-trace latency-highorder latency-summarize \
-		latency-machine ${cfg_seqbench:+seqbench} ${cfg_ringbench:+ringbench}
+		latency-machine
+	[ -z "$(cfg seqbench)" ] || echo seqbench
+	[ -z "$(cfg ringbench)" ] || echo ringbench
 }
 
 # find_programs [NAME]: every program (or NAME) is there, else stop.
@@ -322,14 +312,9 @@ stop_bg() {
 }
 
 # --- the programs' command lines: one function each -------------------------
-cmd_create_repo() { # DIR
-	run_logged "$(bin fake-gitk)" --create-repo "$1" --commits "$cfg_commits" \
-		--seed "$cfg_seed"
-}
-
 # gitk_args: the options of every fake-gitk run ("none": no options).
 gitk_args() {
-	[ "$cfg_gitk_args" = none ] || printf '%s' "$cfg_gitk_args"
+	[ "$(cfg gitk_args)" = none ] || cfg gitk_args
 }
 
 # The calibration: a run as the counted ones, unconfined and without a
@@ -343,10 +328,10 @@ cmd_calibrate() { # JSON
 # start_monitor OUT CMD...: a monitor (or fake-music) until stopped,
 # writing OUT and NAME.err (the program's name, latency- cut).
 start_monitor() {
-	_out=$1 _n=${2##*/}
+	_out=$1 _name=${2##*/}
 	shift
-	start_bg /dev/null "$_out" "$run_dir/${_n#latency-}.err" '' "$@"
-	monitors="$monitors $_n=$!"
+	start_bg /dev/null "$_out" "$run_dir/${_name#latency-}.err" '' "$@"
+	monitors="$monitors $_name=$!"
 }
 
 # start_monitors: the samplers; the kernel log and the tracepoints are
@@ -407,7 +392,7 @@ start_series() {
 	mkfifo "$fifo_dir/$1"
 	start_bg "$fifo_dir/$1" "$_sd/$1.latency" \
 		"$_sd/$1.latency-output.err" '' \
-		"$(bin latency-output)" --stall "$cfg_stall" --format json \
+		"$(bin latency-output)" --stall "$(cfg stall)" --format json \
 		--report "$_sd/$1.report.json" --plot "$_sd/$1"
 }
 
@@ -419,9 +404,9 @@ start_music() {
 	monitors="$monitors fake-music.latency=$!"
 	set -- "$(bin fake-music)" --to "$scratch/music" --loop --format json \
 		-o "$run_dir/fake-music.json"
-	[ -z "$cfg_music_from" ] || set -- "$@" --from "$cfg_music_from"
-	# shellcheck disable=SC2086 # checked words (latency-summarize), split
-	set -- "$@" $cfg_music_args
+	[ -z "$(cfg music_from)" ] || set -- "$@" --from "$(cfg music_from)"
+	# shellcheck disable=SC2046 # checked words (latency-summarize), split
+	set -- "$@" $(cfg music_args)
 	start_monitor "$fifo_dir/fake-music" "$@"
 }
 
@@ -435,55 +420,67 @@ stop_music() {
 	return $_ok
 }
 
-# snapshot NAME: the kernel's counters now, as NAME.json (per-run figures),
-# with the CPU time of this driver's process tree (the suite) beside the
-# machine's.
+# snapshot NAME DIR: the kernel's counters now, as DIR/NAME.json (per-run
+# figures), with the CPU time of this driver's process tree (the suite)
+# beside the machine's.
 snapshot() {
-	set -- "$(bin latency-vmstat)" --snapshot -o "$gitk_dir/$1.json" \
-		--suite-pid $$
+	set -- "$(bin latency-vmstat)" --snapshot -o "$2/$1.json" --suite-pid $$
 	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
 	"$@" 2>>"$run_dir/vmstat.err" ||
 		fail_run "latency-vmstat --snapshot failed (see vmstat.err)"
 }
 
-# run_gitk NAME: one fake-gitk run through unbuffered (in the memory
-# cgroup, if any) into $gitk_dir (the result directory, or an interleaved
-# run's arm); its JSON is NAME.json, the kernel's counters before and
-# after it NAME.snap-before.json and .snap-after.json.
+# run_gitk NAME DIR: one fake-gitk run through unbuffered (in the memory
+# cgroup, if any) into DIR (the result directory, or an interleaved run's
+# arm); its JSON is NAME.json, the kernel's counters before and after it
+# NAME.snap-before.json and .snap-after.json.
 run_gitk() {
-	start_series "$1" "$gitk_dir"
+	start_series "$1" "$2"
 	_series=$!
-	snapshot "$1.snap-before"
+	snapshot "$1.snap-before" "$2"
 	# shellcheck disable=SC2046 # checked words (latency-summarize), split
-	start_bg /dev/null "$fifo_dir/$1" "$gitk_dir/$1.err" "$confine_cgroup" \
+	start_bg /dev/null "$fifo_dir/$1" "$2/$1.err" "$confine_cgroup" \
 		"$(bin unbuffered)" "$(bin fake-gitk)" --iterations 1 --format json \
-		-o "$gitk_dir/$1.json" $(gitk_args) "$repo"
+		-o "$2/$1.json" $(gitk_args) "$repo"
 	if wait_for $!; then
 		_st=0
 	else
 		_st=$?
 	fi
-	snapshot "$1.snap-after"
+	snapshot "$1.snap-after" "$2"
 	wait_for "$_series" || fail_run "latency-output failed for $1 (see $1.latency-output.err)"
 	case $_st in
 	0) ;;
-	3) unsupported "fake-gitk cannot run here: $(sed -n 1p "$gitk_dir/$1.err")" ;;
+	3) unsupported "fake-gitk cannot run here: $(sed -n 1p "$2/$1.err")" ;;
 	*) fail_run "fake-gitk failed with status $_st (see $1.err)" ;;
 	esac
 }
 
+# run_one ARM NAME: one prepared fake-gitk run; of an interleaved run's
+# arm a or b (its knob set first, into its directory), or plain (ARM
+# empty).
+run_one() {
+	[ -z "$1" ] || set_knob "$(interleave_part name)" "$(interleave_part "$1")"
+	prepare_run "$2"
+	if [ "$1" = b ]; then
+		run_gitk "$2" "$run_dir_b"
+	else
+		run_gitk "$2" "$run_dir"
+	fi
+}
+
 # Does --seqbench name its own target (-d DIR, --dir)?  Sets
-# seqbench_dir=yes or no, seqbench_read_only=yes or no.
+# seqbench_dir=yes or no; --read-only without one is a usage error.
 seqbench_target() {
-	seqbench_dir=no seqbench_read_only=no
-	for _w in $cfg_seqbench; do
+	seqbench_dir=no _ro=no
+	for _w in $(cfg seqbench); do
 		case $_w in
 		-d* | --dir | --dir=*) seqbench_dir=yes ;;
-		--read-only) seqbench_read_only=yes ;;
+		--read-only) _ro=yes ;;
 		esac
 	done
-	if [ "$seqbench_read_only" = yes ] && [ "$seqbench_dir" = no ]; then
-		usage_error "--seqbench=\"$cfg_seqbench\" reads what is there: name the file, device or tree with -d"
+	if [ "$_ro" = yes ] && [ "$seqbench_dir" = no ]; then
+		usage_error "--seqbench=\"$(cfg seqbench)\" reads what is there: name the file, device or tree with -d"
 	fi
 }
 
@@ -492,8 +489,8 @@ seqbench_target() {
 # it even when seqbench dies; by this run's latency-machine.  With no -d
 # in its arguments it writes in the scratch directory, removed after.
 run_seqbench() {
-	[ -n "$cfg_seqbench" ] || return 0
-	progress "seqbench $cfg_seqbench"
+	[ -n "$(cfg seqbench)" ] || return 0
+	progress "seqbench $(cfg seqbench)"
 	if [ "$seqbench_dir" = yes ]; then
 		set --
 	else
@@ -502,59 +499,69 @@ run_seqbench() {
 	fi
 	# seqbench.txt: its report for people (the tiobench table, or the
 	# --format the options ask for); seqbench.json: the same run's.
-	# shellcheck disable=SC2086 # checked words (latency-summarize), split
+	# shellcheck disable=SC2046 # checked words (latency-summarize), split
 	start_bg /dev/null "$run_dir/seqbench.txt" "$run_dir/seqbench.err" '' \
 		env LATENCY_MACHINE_OWNER=$$ LATENCY_MACHINE="$(bin latency-machine)" \
-		"$(bin seqbench)" $cfg_seqbench "$@" \
-		--seed "$cfg_seed" --json-output "$run_dir/seqbench.json"
+		"$(bin seqbench)" $(cfg seqbench) "$@" \
+		--seed "$(cfg seed)" --json-output "$run_dir/seqbench.json"
 	wait_for $! || fail_run "seqbench failed (see seqbench.err)"
 	[ "$seqbench_dir" = yes ] || rm -rf "$scratch/seqbench"
 }
 
 run_ringbench() {
-	[ -n "$cfg_ringbench" ] || return 0
-	progress "ringbench $cfg_ringbench"
-	# shellcheck disable=SC2086 # checked words (latency-summarize), split
+	[ -n "$(cfg ringbench)" ] || return 0
+	progress "ringbench $(cfg ringbench)"
+	# shellcheck disable=SC2046 # checked words (latency-summarize), split
 	start_bg /dev/null "$run_dir/ringbench.txt" "$run_dir/ringbench.err" '' \
-		"$(bin ringbench)" $cfg_ringbench --format json \
+		"$(bin ringbench)" $(cfg ringbench) --format json \
 		-o "$run_dir/ringbench.json"
 	wait_for $! || fail_run "ringbench failed (see ringbench.err)"
 }
 
 # run_workloads: the warmup runs, the counted runs until latency-summarize
-# says --gitk-runs is met (sets runs_done, stopped_by), seqbench.
+# says --gitk-runs is met (sets runs_done, stopped_by), seqbench, ringbench.
 run_workloads() {
-	if [ -n "$cfg_interleave" ]; then
-		interleave_runs
-		run_seqbench
-		run_ringbench
-		return 0
-	fi
+	[ -z "$run_dir_b" ] || interleave_order
 	_i=0
-	while [ "$_i" -lt "$cfg_warmup" ]; do
+	while [ "$_i" -lt "$(cfg warmup)" ]; do
 		_i=$((_i + 1))
-		progress "fake-gitk warmup run $_i of $cfg_warmup"
-		prepare_run "warmup-$_i"
-		run_gitk "warmup-$_i"
-	done
-	runs_done=0 stopped_by=''
-	while [ -z "$stopped_by" ]; do
-		_n=$((runs_done + 1))
-		if [ "$cfg_gitk_runs" = auto ]; then
-			progress "fake-gitk run $_n (auto: until the precision, max-runs or time-budget of config is met)"
-		else
-			progress "fake-gitk run $_n of $cfg_gitk_runs"
+		_arm='' _knob=''
+		if [ -n "$run_dir_b" ]; then
+			_arm=a
+			[ $((_i % 2)) = 1 ] || _arm=b
+			_knob=" ($(interleave_part name)=$(interleave_part $_arm))"
 		fi
-		prepare_run "fake-gitk-$_n"
-		run_gitk "fake-gitk-$_n"
-		runs_done=$_n
-		write_facts
-		_stop=$("$(bin latency-summarize)" --stop-rule --result-dir="$run_dir") ||
-			fail_run "latency-summarize --stop-rule failed"
-		stopped_by=${_stop#stop=}
+		progress "fake-gitk warmup run $_i of $(cfg warmup)$_knob"
+		run_one "$_arm" "warmup-$_i"
 	done
+	runs_done=0 runs_done_b=0 stopped_by=''
+	if [ -n "$run_dir_b" ]; then
+		interleave_runs
+	else
+		while [ -z "$stopped_by" ]; do
+			_n=$((runs_done + 1))
+			if [ "$(cfg gitk_runs)" = auto ]; then
+				progress "fake-gitk run $_n (auto: until the precision, max-runs or time-budget of config is met)"
+			else
+				progress "fake-gitk run $_n of $(cfg gitk_runs)"
+			fi
+			run_one '' "fake-gitk-$_n"
+			runs_done=$_n
+			stop_rule
+		done
+	fi
 	run_seqbench
 	run_ringbench
+}
+
+# stop_rule [PAIRED_DIR]: the facts written, whether --gitk-runs is met
+# (for an interleaved run: on the pairs with PAIRED_DIR) in stopped_by.
+stop_rule() {
+	write_facts ''
+	_stop=$("$(bin latency-summarize)" --stop-rule --result-dir="$run_dir" \
+		${1:+"--paired-dir=$1"}) ||
+		fail_run "latency-summarize --stop-rule failed"
+	stopped_by=${_stop#stop=}
 }
 
 # --- interleaved A/B runs (--interleave NAME=A,B) ---------------------------
@@ -571,15 +578,16 @@ run_workloads() {
 # in turn, uncounted.  Arm A's directory (run_dir) holds what both share
 # (monitors, kern.log, fake-music, sysinfo, config); arm B gets a copy at
 # the end.
-il_name='' il_a='' il_b='' il_order=''
-run_dir_b='' run_label_b='' runs_done_b=0
+il_order='' run_dir_b='' runs_done_b=0
 
-interleave_parse() {
-	[ -n "$cfg_interleave" ] || return 0
-	il_name=${cfg_interleave%%=*}
-	_v=${cfg_interleave#*=}
-	il_a=${_v%%,*}
-	il_b=${_v#*,}
+# interleave_part name|a|b: the knob's name, or its value in arm a or b.
+interleave_part() {
+	_iv=$(cfg interleave)
+	case $1 in
+	name) echo "${_iv%%=*}" ;;
+	a) _iv=${_iv#*=} && echo "${_iv%%,*}" ;;
+	b) _iv=${_iv#*=} && echo "${_iv#*,}" ;;
+	esac
 }
 
 # interleave_preflight: both values written once, before any run (the
@@ -587,67 +595,42 @@ interleave_parse() {
 # machine lacks, one whose value cannot be put back, or a value the kernel
 # refuses stops the run before anything is measured.
 interleave_preflight() {
-	[ -n "$cfg_interleave" ] || return 0
-	set_knob "$il_name" "$il_b" preflight
-	set_knob "$il_name" "$il_a" preflight
+	[ -n "$(cfg interleave)" ] || return 0
+	set_knob "$(interleave_part name)" "$(interleave_part b)" preflight
+	set_knob "$(interleave_part name)" "$(interleave_part a)" preflight
 }
 
-# interleave_arm A|B: the arm's value, directory (gitk_dir) and the number
-# of its next run (il_next).
-interleave_arm() {
-	if [ "$1" = A ]; then
-		il_value=$il_a gitk_dir=$run_dir il_next=$((runs_done + 1))
-	else
-		il_value=$il_b gitk_dir=$run_dir_b il_next=$((runs_done_b + 1))
-	fi
-}
-
-# interleave_one A|B NAME: one run of the arm, the knob set first.
-interleave_one() {
-	interleave_arm "$1"
-	set_knob "$il_name" "$il_value"
-	prepare_run "$2"
-	run_gitk "$2"
-}
-
-interleave_runs() {
-	_pairs=$cfg_gitk_runs
-	[ "$_pairs" != auto ] || _pairs=$cfg_max_runs
+interleave_order() {
+	_pairs=$(cfg gitk_runs)
+	[ "$_pairs" != auto ] || _pairs=$(cfg max_runs)
 	il_order=$("$(bin latency-summarize)" --interleave-order="$_pairs" \
-		--seed="$cfg_seed") || fail_run "latency-summarize --interleave-order failed"
+		--seed="$(cfg seed)") || fail_run "latency-summarize --interleave-order failed"
 	il_order=${il_order#order=}
-	note "interleave: $il_name=$il_a (arm a), $il_b (arm b); order $il_order (seed $cfg_seed)"
-	_i=0
-	while [ "$_i" -lt "$cfg_warmup" ]; do
-		_i=$((_i + 1))
-		_arm=A
-		[ $((_i % 2)) = 1 ] || _arm=B
-		progress "fake-gitk warmup run $_i of $cfg_warmup ($il_name=$(
-			[ $_arm = A ] && echo "$il_a" || echo "$il_b"))"
-		interleave_one $_arm "warmup-$_i"
-	done
-	runs_done=0 runs_done_b=0 stopped_by='' _k=0
+	note "interleave: $(interleave_part name)=$(interleave_part a) (arm a), $(interleave_part b) (arm b); order $il_order (seed $(cfg seed))"
+}
+
+# interleave_runs: the counted runs, pair by pair (sets runs_done,
+# runs_done_b, stopped_by).
+interleave_runs() {
+	_k=0
 	while [ -z "$stopped_by" ]; do
 		_pair=$(printf '%s' "$il_order" | cut -c$((2 * _k + 1))-$((2 * _k + 2)))
 		[ -n "$_pair" ] || { stopped_by=max-runs; break; }
-		for _arm in $(printf '%s' "$_pair" | sed 's/./& /g'); do
-			interleave_arm "$_arm"
-			progress "fake-gitk pair $((_k + 1)), $il_name=$il_value (arm $(printf '%s' "$_arm" | tr AB ab))"
-			interleave_one "$_arm" "fake-gitk-$il_next"
-			if [ "$_arm" = A ]; then
-				runs_done=$il_next
-			else
-				runs_done_b=$il_next
-			fi
-		done
 		_k=$((_k + 1))
-		write_facts
-		_stop=$("$(bin latency-summarize)" --stop-rule --result-dir="$run_dir" \
-			--paired-dir="$run_dir_b") ||
-			fail_run "latency-summarize --stop-rule failed"
-		stopped_by=${_stop#stop=}
+		for _arm in $(printf '%s' "$_pair" | tr AB ab | sed 's/./& /g'); do
+			case $_arm in
+			a) _n=$((runs_done + 1)) ;;
+			*) _n=$((runs_done_b + 1)) ;;
+			esac
+			progress "fake-gitk pair $_k, $(interleave_part name)=$(interleave_part "$_arm") (arm $_arm)"
+			run_one "$_arm" "fake-gitk-$_n"
+			case $_arm in
+			a) runs_done=$_n ;;
+			*) runs_done_b=$_n ;;
+			esac
+		done
+		stop_rule "$run_dir_b"
 	done
-	gitk_dir=$run_dir
 }
 
 # interleave_share: arm B's copy of what both arms share (arm A holds it).
@@ -665,49 +648,28 @@ interleave_share() {
 }
 
 # --- the run -----------------------------------------------------------------
-# make_arm_dirs: RESULTS/LABEL-a and RESULTS/LABEL-b, or LABEL-2-a and
-# LABEL-2-b, ...: both new.
-make_arm_dirs() {
-	mkdir -p "$cfg_results" || die "cannot create results directory '$cfg_results'"
-	_i=1
-	_base=$cfg_label
-	while :; do
-		if mkdir "$cfg_results/$_base-a" 2>/dev/null; then
-			mkdir "$cfg_results/$_base-b" 2>/dev/null && break
-			rmdir "$cfg_results/$_base-a"
-		fi
-		[ -d "$cfg_results/$_base-a" ] ||
-			die "cannot create result directory '$cfg_results/$_base-a'"
-		_i=$((_i + 1))
-		_base=$cfg_label-$_i
-	done
-	run_dir=$(cd "$cfg_results/$_base-a" && pwd)
-	run_dir_b=$(cd "$cfg_results/$_base-b" && pwd)
-	run_label=$_base-a run_label_b=$_base-b
-}
-
 # make_run_dir: RESULTS/LABEL, or RESULTS/LABEL-2, ...; mkdir is the lock.
+# An interleaved run's arms: RESULTS/LABEL-a and RESULTS/LABEL-b, or
+# LABEL-2-a and LABEL-2-b, ...: both new.
 make_run_dir() {
-	if [ -n "$cfg_interleave" ]; then
-		make_arm_dirs
-		gitk_dir=$run_dir
-		return 0
-	fi
-	mkdir -p "$cfg_results" || die "cannot create results directory '$cfg_results'"
-	_dir=$cfg_results/$cfg_label
+	_res=$(cfg results) _label=$(cfg label) _a=''
+	[ -z "$(cfg interleave)" ] || _a=-a
+	mkdir -p "$_res" || die "cannot create results directory '$_res'"
 	_i=1
-	while ! mkdir "$_dir" 2>/dev/null; do
-		[ -d "$_dir" ] || die "cannot create result directory '$_dir'"
+	_base=$_label
+	while :; do
+		if mkdir "$_res/$_base$_a" 2>/dev/null; then
+			[ -n "$_a" ] || break
+			mkdir "$_res/$_base-b" 2>/dev/null && break
+			rmdir "$_res/$_base-a"
+		fi
+		[ -d "$_res/$_base$_a" ] ||
+			die "cannot create result directory '$_res/$_base$_a'"
 		_i=$((_i + 1))
-		_dir=$cfg_results/$cfg_label-$_i
+		_base=$_label-$_i
 	done
-	run_dir=$(cd "$_dir" && pwd)
-	gitk_dir=$run_dir
-	if [ "$_i" -gt 1 ]; then
-		run_label=$cfg_label-$_i
-	else
-		run_label=$cfg_label
-	fi
+	run_dir=$(cd "$_res/$_base$_a" && pwd)
+	[ -z "$_a" ] || run_dir_b=$(cd "$_res/$_base-b" && pwd)
 }
 
 record_versions() {
@@ -721,22 +683,24 @@ record_versions() {
 	{
 		echo "driver: $command_line"
 		echo "uname -r: $(uname -r)"
-		echo "seed: $cfg_seed"
+		echo "seed: $(cfg seed)"
 	} >>"$run_dir/versions"
 }
 
 prepare_repo() {
-	if [ -n "$cfg_repo" ]; then
-		repo=$cfg_repo
+	if [ -n "$(cfg repo)" ]; then
+		repo=$(cfg repo)
 		return 0
 	fi
-	repo=$cache_dir/repo-$cfg_commits-$cfg_seed
+	repo=$cache_dir/repo-$(cfg commits)-$(cfg seed)
 	# The repository appears under its name only once complete.
 	[ -d "$repo" ] && return 0
-	progress "creating the synthetic repository ($cfg_commits commits, cached in $repo)"
+	progress "creating the synthetic repository ($(cfg commits) commits, cached in $repo)"
 	mkdir -p "$cache_dir" || fail_run "cannot create cache directory '$cache_dir'"
 	repo_tmp=$repo.tmp.$$
-	cmd_create_repo "$repo_tmp" >"$run_dir/create-repo.log" 2>&1 ||
+	run_logged "$(bin fake-gitk)" --create-repo "$repo_tmp" \
+		--commits "$(cfg commits)" --seed "$(cfg seed)" \
+		>"$run_dir/create-repo.log" 2>&1 ||
 		fail_run "fake-gitk --create-repo failed (see create-repo.log)"
 	# Another run may have finished the same repository meanwhile.
 	if ! mv -T "$repo_tmp" "$repo" 2>/dev/null; then
@@ -747,61 +711,59 @@ prepare_repo() {
 }
 
 # --- the result ------------------------------------------------------------
-# write_facts: what the driver knows and no program can read elsewhere, as
-# name=value lines for latency-summarize, which writes result.json and
-# summary.txt in C (it reads the options from the run's config itself); for
-# both arms of an interleaved run.
+# write_facts STATE: what the driver knows and no program can read
+# elsewhere, as name=value lines for latency-summarize, which writes
+# result.json and summary.txt in C (it reads the options from the run's
+# config itself); for both arms of an interleaved run.  STATE: complete,
+# why the run is partial, or empty while it runs.
 write_facts() {
-	if [ -z "$cfg_interleave" ]; then
-		write_facts_to "$run_dir" "$cfg_label" "$run_label" \
-			"${runs_done:-0}"
+	if [ -z "$run_dir_b" ]; then
+		write_facts_to "$1" "$run_dir" "$(cfg label)" "$runs_done"
 		return 0
 	fi
-	write_facts_to "$run_dir" "$cfg_label-a" "$run_label" \
-		"${runs_done:-0}" a "$il_a" "$run_label_b"
-	write_facts_to "$run_dir_b" "$cfg_label-b" "$run_label_b" \
-		"${runs_done_b:-0}" b "$il_b" "$run_label"
+	write_facts_to "$1" "$run_dir" "$(cfg label)-a" "$runs_done" a "$run_dir_b"
+	write_facts_to "$1" "$run_dir_b" "$(cfg label)-b" "$runs_done_b" b "$run_dir"
 }
 
-# write_facts_to DIR LABEL RUN_LABEL RUNS_DONE [ARM VALUE OTHER]
+# write_facts_to STATE DIR LABEL RUNS_DONE [ARM OTHER_DIR]
 write_facts_to() {
 	{
-		echo "label=$2"
-		echo "run_label=$3"
+		echo "label=$3"
+		echo "run_label=${2##*/}"
 		echo "kernel=$(uname -r)"
 		echo "version=$version"
 		echo "command_line=$command_line"
-		echo "partial=${facts_partial:-yes}"
-		echo "partial_reason=${facts_reason:-}"
+		if [ "$1" = complete ]; then
+			echo "partial=no"
+			echo "partial_reason="
+		else
+			echo "partial=yes"
+			echo "partial_reason=$1"
+		fi
 		echo "runs_done=$4"
-		echo "stopped_by=${stopped_by:-}"
+		echo "stopped_by=$stopped_by"
 		echo "pressure_mode=$pressure_mode"
 		echo "pressure_why=$pressure_why"
 		echo "pressure_ratio=$pressure_ratio"
 		echo "calibration=$calibration"
 		echo "swap=${swap_path:-none}"
 		if [ $# -gt 4 ]; then
-			echo "interleave_name=$il_name"
-			echo "interleave_values=$il_a,$il_b"
+			echo "interleave_name=$(interleave_part name)"
+			echo "interleave_values=$(interleave_part a),$(interleave_part b)"
 			echo "interleave_arm=$5"
-			echo "interleave_value=$6"
+			echo "interleave_value=$(interleave_part "$5")"
 			echo "interleave_order=$il_order"
-			echo "interleave_other=$7"
+			echo "interleave_other=${6##*/}"
 		fi
-	} >"$1/run.facts.tmp" && mv "$1/run.facts.tmp" "$1/run.facts"
+	} >"$2/run.facts.tmp" && mv "$2/run.facts.tmp" "$2/run.facts"
 }
 
 # finish STATE: result.json and summary.txt from what exists (STATE:
 # complete, or why the run is partial).
 finish() {
-	if [ "$1" = complete ]; then
-		facts_partial=no facts_reason=
-	else
-		facts_partial=yes facts_reason=$1
-		[ -n "${stopped_by:-}" ] || stopped_by=interrupted
-	fi
-	write_facts
-	if [ -n "$cfg_interleave" ] && [ -n "$run_dir_b" ]; then
+	[ "$1" = complete ] || [ -n "$stopped_by" ] || stopped_by=interrupted
+	write_facts "$1"
+	if [ -n "$run_dir_b" ]; then
 		interleave_share || warn "cannot copy the shared files to $run_dir_b"
 		run_logged "$(bin latency-summarize)" --result-dir="$run_dir_b"
 	fi
@@ -824,6 +786,8 @@ sysinfo() {
 }
 
 # --- failure and cleanup -----------------------------------------------------
+# state: setup, open (the machine-state record: undone at exit), running
+# (a result is left whatever happens), finishing, finished.
 state=setup
 partial_reason=
 exit_code=
@@ -870,7 +834,7 @@ cleanup() {
 	if [ -n "${fifo_dir:-}" ]; then
 		rm -rf "$fifo_dir"
 	fi
-	if [ "${machine_open:-}" = yes ]; then
+	if [ "$state" != setup ]; then
 		confine_undo || _status=1
 	fi
 	if [ "$state" = running ] || [ "$state" = finishing ]; then
@@ -886,8 +850,8 @@ cleanup() {
 	if [ -n "${repo_tmp:-}" ]; then
 		rm -rf "$repo_tmp"
 	fi
-	if [ -n "${scratch_made:-}" ]; then
-		rm -rf "$scratch_made"
+	if [ -n "${scratch:-}" ]; then
+		rm -rf "$scratch"
 	fi
 	exit "$_status"
 }
@@ -895,11 +859,11 @@ cleanup() {
 main() {
 	find_programs latency-summarize
 	read_config "$@"
-	case $cfg_action in
+	case $(cfg action) in
 	help) usage ;;
 	version) show_version "$version" "$here" ;;
 	esac
-	if [ "$cfg_print_config" = yes ]; then
+	if [ "$(cfg print_config)" = yes ]; then
 		print_config "$@" | print_stdout
 		exit 0
 	fi
@@ -910,7 +874,7 @@ main() {
 		LATENCY_STATE_DIR=$cache_dir/state
 		export LATENCY_STATE_DIR
 	fi
-	if [ "$cfg_restore" = yes ]; then
+	if [ "$(cfg restore)" = yes ]; then
 		# 3: another run is using the machine; its record is its own.
 		machine restore || exit $?
 		exit 0
@@ -920,7 +884,6 @@ main() {
 	# Usage and what this machine cannot do stop the run before any work.
 	seqbench_target
 	decide_pressure
-	interleave_parse
 
 	trap 'cleanup $?' EXIT
 	trap 'on_signal INT' INT
@@ -928,7 +891,7 @@ main() {
 	trap 'on_signal HUP' HUP
 
 	machine_begin
-	machine_open=yes
+	state=open
 	interleave_preflight
 	make_run_dir
 	# From here on, whatever happens leaves a summary and a result.json.
@@ -941,19 +904,18 @@ main() {
 		fail_run "cannot copy the config to $run_dir_b"
 	# A device stack latency-device-setup made at --scratch: its
 	# description goes with the result (latency-summarize checks it).
-	if [ -n "$cfg_scratch" ] && [ -f "$cfg_scratch/latency-device.json" ]; then
-		cp "$cfg_scratch/latency-device.json" "$run_dir/device.json"
+	if [ -n "$(cfg scratch)" ] && [ -f "$(cfg scratch)/latency-device.json" ]; then
+		cp "$(cfg scratch)/latency-device.json" "$run_dir/device.json"
 	fi
 	: >"$run_dir/commands.log"
 	record_versions
 	fifo_dir=$(mktemp -d "${TMPDIR:-/tmp}/latency-run-test.XXXXXX")
-	if [ -n "$cfg_scratch" ]; then
-		scratch=$(mktemp -d "$cfg_scratch/latency-scratch.XXXXXX")
+	if [ -n "$(cfg scratch)" ]; then
+		scratch=$(mktemp -d "$(cfg scratch)/latency-scratch.XXXXXX")
 	else
+		mkdir "$run_dir/scratch"
 		scratch=$run_dir/scratch
-		mkdir "$scratch"
 	fi
-	scratch_made=$scratch
 	prepare_repo
 	calibrate
 	progress "pressure: $pressure_mode${pressure_ratio:+, ratio $pressure_ratio}${memory_bytes:+, $memory_bytes bytes for the workloads}"

@@ -142,18 +142,18 @@ machine_begin() {
 
 # decide_pressure sets these (the defaults: the facts of a run that stops
 # before): pressure_mode (global|memcg|none), pressure_why, pressure_ratio
-# (empty: none), memory_bytes; calibrate: footprint_bytes, calibration,
-# swap_auto_bytes; confine: confine_cgroup (empty when none),
-# confine_swapdev (the swap this run enabled).
-pressure_mode=none pressure_why='' pressure_ratio='' footprint_bytes=''
+# (empty: none), memory_bytes; calibrate: calibration, swap_auto_bytes;
+# confine: confine_cgroup (empty when none), confine_swapdev (the swap this
+# run enabled).
+pressure_mode=none pressure_why='' pressure_ratio=''
 memory_bytes='' calibration=none swap_auto_bytes=''
 confine_cgroup='' confine_swapdev=''
 
 # decide_pressure: the mode, and why (before any work: usage problems and
 # an impossible mode stop the run here).
 decide_pressure() {
-	pressure_ratio=$cfg_pressure
-	case $cfg_mem_limit in
+	pressure_ratio=$(cfg pressure)
+	case $(cfg mem_limit) in
 	ratio) ;;
 	none)
 		pressure_mode=none pressure_ratio=
@@ -161,23 +161,23 @@ decide_pressure() {
 		return 0
 		;;
 	*)
-		case $cfg_confine in
+		case $(cfg confine) in
 		auto | memcg) ;;
-		*) usage_error "--mem-limit=$cfg_mem_limit is a memory cgroup limit: it needs --confine=memcg (or auto)" ;;
+		*) usage_error "--mem-limit=$(cfg mem_limit) is a memory cgroup limit: it needs --confine=memcg (or auto)" ;;
 		esac
 		pressure_mode=memcg pressure_ratio=
-		pressure_why="explicit --mem-limit=$cfg_mem_limit"
-		memory_bytes=$cfg_mem_limit_bytes
+		pressure_why="explicit --mem-limit=$(cfg mem_limit)"
+		memory_bytes=$(cfg mem_limit_bytes)
 		;;
 	esac
-	case $cfg_confine in
+	case $(cfg confine) in
 	auto)
 		if ! is_root; then
 			pressure_mode=none pressure_ratio=
 			pressure_why="not root: nothing was pressed (the workloads ran with all of this machine's memory)"
 		elif [ -n "$memory_bytes" ]; then
 			:
-		elif [ "$cfg_quick" = yes ]; then
+		elif [ "$(cfg quick)" = yes ]; then
 			pressure_mode=memcg
 			pressure_why="--quick: a memory cgroup (safe on shared machines and in CI)"
 		else
@@ -190,8 +190,8 @@ decide_pressure() {
 		pressure_why="--confine=none: nothing was pressed"
 		;;
 	*)
-		pressure_mode=$cfg_confine
-		pressure_why="--confine=$cfg_confine"
+		pressure_mode=$(cfg confine)
+		pressure_why="--confine=$(cfg confine)"
 		;;
 	esac
 	case $pressure_mode in
@@ -207,13 +207,13 @@ decide_pressure() {
 		;;
 	esac
 	decide_swap
-	[ "$cfg_drop_caches" != yes ] || is_root ||
+	[ "$(cfg drop_caches)" != yes ] || is_root ||
 		warn "not root: the page cache is not dropped"
 }
 
 # unconfined WHAT WHY: go on without pressure only when allowed.
 unconfined() {
-	if [ "$cfg_allow_unconfined" = yes ]; then
+	if [ "$(cfg allow_unconfined)" = yes ]; then
 		warn "running without $1: $2"
 		note "unconfined: no $1 ($2)"
 		pressure_mode=none pressure_ratio='' memory_bytes=''
@@ -227,25 +227,25 @@ unconfined() {
 # swap_path), and a preflight of where a swap file would go.
 decide_swap() {
 	swap_kind=none swap_path=
-	case $cfg_swap in
+	case $(cfg swap) in
 	none) return 0 ;;
 	auto) [ "$pressure_mode" != none ] || return 0 ;;
 	esac
 	if ! _why=$(confine_swap_check); then
-		case $cfg_swap in
+		case $(cfg swap) in
 		auto) unconfined "swap" "$_why" ;;
-		*) unconfined "swap $cfg_swap" "$_why" ;;
+		*) unconfined "swap $(cfg swap)" "$_why" ;;
 		esac
 		return 0
 	fi
-	case $cfg_swap in
+	case $(cfg swap) in
 	/*)
-		swap_kind=device swap_path=$cfg_swap
+		swap_kind=device swap_path=$(cfg swap)
 		return 0
 		;;
 	zram | zram:*)
 		_why=$(confine_zram_check "${LATENCY_SYS:-/sys}") ||
-			unsupported "cannot use --swap=$cfg_swap: $_why"
+			unsupported "cannot use --swap=$(cfg swap): $_why"
 		swap_kind=zram
 		return 0
 		;;
@@ -254,7 +254,8 @@ decide_swap() {
 		_dir=$cache_dir _hint="set LATENCY_CACHE_DIR to a disk, or give --swap=DEVICE"
 		;;
 	*)
-		_dir=${cfg_scratch:-$cfg_results}
+		_dir=$(cfg scratch)
+		[ -n "$_dir" ] || _dir=$(cfg results)
 		swap_kind=file swap_path=$_dir/latency-swapfile.$$
 		_hint="give --scratch=DIR on a disk, or --swap=DEVICE"
 		;;
@@ -279,7 +280,7 @@ decide_swap() {
 # which reads it again for the result.
 calibrate() {
 	[ -n "$pressure_ratio" ] || return 0
-	_key=$(confine_calibration_key "$repo" "$(bin fake-gitk)" "$cfg_gitk_args") ||
+	_key=$(confine_calibration_key "$repo" "$(bin fake-gitk)" "$(cfg gitk_args)") ||
 		fail_run "cannot read the repository's refs for the calibration"
 	_cal=$cache_dir/calibration-$_key.json
 	if [ -s "$_cal" ]; then
@@ -304,7 +305,7 @@ calibrate() {
 		fail_run "cannot plan the pressure from calibration.json"
 	while IFS='=' read -r _k _v; do
 		case $_k in
-		footprint_bytes) footprint_bytes=$_v ;;
+		footprint_bytes) _footprint=$_v ;;
 		memory_bytes) memory_bytes=$_v ;;
 		swap_bytes) swap_auto_bytes=$_v ;;
 		esac
@@ -312,7 +313,7 @@ calibrate() {
 	if [ -z "$memory_bytes" ] || [ -z "$swap_auto_bytes" ]; then
 		fail_run "cannot read the pressure plan $run_dir/plan"
 	fi
-	note "pressure: footprint $footprint_bytes bytes ($calibration), ratio $pressure_ratio: $memory_bytes bytes for the workloads"
+	note "pressure: footprint $_footprint bytes ($calibration), ratio $pressure_ratio: $memory_bytes bytes for the workloads"
 }
 
 # swap_on: the swap decided, enabled through latency-machine, which records
@@ -332,11 +333,12 @@ swap_on() {
 		machine swapfile --cache "$swap_path" \
 			"${swap_auto_bytes:-268435456}" || return 1
 		;;
-	file) machine swapfile "$swap_path" "$cfg_swap_bytes" || return 1 ;;
+	file) machine swapfile "$swap_path" "$(cfg swap_bytes)" || return 1 ;;
 	zram)
 		# Without a size: the automatic one (twice the footprint).
+		_size=$(cfg swap_bytes)
 		swap_path=$(machine zram \
-			"${cfg_swap_bytes:-${swap_auto_bytes:-268435456}}") || return 1
+			"${_size:-${swap_auto_bytes:-268435456}}") || return 1
 		_z=${LATENCY_SYS:-/sys}/block/${swap_path##*/}
 		note "zram: $(sed 's/.*\[\(.*\)\].*/\1/' "$_z/comp_algorithm" 2>/dev/null) compression, $(cat "$_z/disksize") bytes"
 		;;
@@ -368,8 +370,8 @@ set_knob() {
 # set_sysctls: the run's kernel tunables (--sysctl, checked by
 # latency-summarize), each through latency-machine's record.
 set_sysctls() {
-	[ -n "$cfg_sysctl" ] || return 0
-	_rest=$cfg_sysctl
+	[ -n "$(cfg sysctl)" ] || return 0
+	_rest=$(cfg sysctl)
 	while [ -n "$_rest" ]; do
 		_one=${_rest%%,*}
 		case $_rest in
@@ -411,7 +413,7 @@ confine() {
 # pages written, the page cache dropped, the run's swap emptied, memory
 # compacted), and in global mode the machine as small as planned.
 prepare_run() {
-	[ "$cfg_drop_caches" = yes ] || return 0
+	[ "$(cfg drop_caches)" = yes ] || return 0
 	is_root || return 0 # said once, by decide_pressure
 	machine drop-caches ${confine_swapdev:+"$confine_swapdev"} ||
 		fail_run "cannot drop the caches or empty the swap $confine_swapdev"
