@@ -10,8 +10,9 @@
 # options are read and checked, and every figure is measured or computed, by
 # the C programs.  The helpers it sources (scripts/*.sh) are leaf functions,
 # but for memory pressure and the machine (scripts/confine.sh, which asks
-# latency-machine for every change); the traps and the order of the steps
-# are here.  See latency-run-test(1).
+# latency-machine for every change) and the background programs
+# (scripts/workloads.sh); the traps and the order of the steps are here.
+# See latency-run-test(1).
 #
 # Environment (defaults in brackets):
 #   LATENCY_TESTS_BINDIR   where the programs are [next to this script in a
@@ -247,70 +248,6 @@ run_logged() {
 	"$@"
 }
 
-# Background processes this run started, stopped by cleanup; of them, what
-# runs until stopped (monitors, fake-music and its series) as NAME=PID.
-bg_pids='' monitors=''
-
-# start_bg IN OUT ERR CGROUP CMD...: log CMD and start it in the background
-# reading IN, writing OUT and ERR, in the run's memory cgroup CGROUP (empty:
-# none; latency-machine moves it there and executes CMD); its pid is $!.
-start_bg() {
-	_in=$1 _out=$2 _err=$3 _cg=$4
-	shift 4
-	log_cmd "$run_dir/commands.log" "$@"
-	[ -z "$_cg" ] ||
-		set -- "$(bin latency-machine)" cgroup-exec --owner=$$ "$_cg" "$@"
-	"$@" <"$_in" >"$_out" 2>"$_err" &
-	bg_pids="$bg_pids $!"
-	# A run killed with SIGKILL leaves it running: the next run stops it.
-	machine record pid "$!" || warn "cannot record process $!"
-}
-
-# pid_of NAME: the pid of what runs until stopped as NAME.
-pid_of() {
-	for _m in $monitors; do
-		[ "${_m%=*}" != "$1" ] || echo "${_m##*=}"
-	done
-}
-
-# wait_for PID: wait and return its exit status (set -e safe).
-wait_for() {
-	if wait "$1"; then
-		_ws=0
-	else
-		_ws=$?
-	fi
-	_keep=
-	for _p in $bg_pids; do
-		[ "$_p" = "$1" ] || _keep="$_keep $_p"
-	done
-	bg_pids=$_keep
-	return $_ws
-}
-
-# stop_bg PID NAME: SIGTERM and wait; a program unsupported here (exit 3)
-# is noted, any other failure said (its stderr: NAME.err, latency- cut).
-stop_bg() {
-	set -- "$1" "$2" "${2#latency-}.err"
-	_early=no
-	kill -TERM "$1" 2>/dev/null || _early=yes
-	if wait_for "$1"; then
-		_st=0
-	else
-		_st=$?
-	fi
-	if stopped_ok "$_st"; then
-		[ $_early = no ] || note "$2 had ended before it was stopped"
-		return 0
-	fi
-	if [ "$_st" = 3 ]; then
-		note "$2 unsupported here (exit 3): $(sed -n 1p "$run_dir/$3")"
-		return 0
-	fi
-	warn "$2 failed with status $_st (see $3)"
-	return 1
-}
-
 # --- the programs' command lines: one function each -------------------------
 # gitk_args: the options of every fake-gitk run ("none": no options).
 gitk_args() {
@@ -323,62 +260,6 @@ cmd_calibrate() { # JSON
 	# shellcheck disable=SC2046 # checked words (latency-summarize), split
 	run_logged "$(bin fake-gitk)" --iterations 1 --format json -o "$1" \
 		$(gitk_args) "$repo"
-}
-
-# start_monitor OUT CMD...: a monitor (or fake-music) until stopped,
-# writing OUT and NAME.err (the program's name, latency- cut).
-start_monitor() {
-	_out=$1 _name=${2##*/}
-	shift
-	start_bg /dev/null "$_out" "$run_dir/${_name#latency-}.err" '' "$@"
-	monitors="$monitors $_name=$!"
-}
-
-# start_monitors: the samplers; the kernel log and the tracepoints are
-# watched only once the monitors say so: the load starts after that.
-start_monitors() {
-	set -- "$(bin latency-vmstat)" --interval 1s --summary "$run_dir/vmstat.json" \
-		--format json
-	[ -z "$confine_cgroup" ] || set -- "$@" --cgroup "$confine_cgroup"
-	start_monitor "$run_dir/vmstat.log" "$@"
-	start_monitor "$run_dir/kmsg.out" "$(bin latency-kmsg)" \
-		--log "$run_dir/kern.log" --summary "$run_dir/kmsg.json" --format json
-	start_monitor "$run_dir/trace.log" "$(bin latency-trace)" \
-		--summary "$run_dir/trace.json" --format json \
-		--events "$run_dir/trace-events.log"
-	# The high-order probe, at every THP order the kernel has enabled.
-	if [ -d "${LATENCY_SYS:-/sys}/kernel/mm/transparent_hugepage" ]; then
-		start_monitor "$run_dir/highorder.log" "$(bin latency-highorder)" \
-			--summary "$run_dir/highorder.json" --format json
-	else
-		progress "no transparent huge pages in this kernel: high-order allocations are not probed"
-		note "latency-highorder: not run: this kernel has no transparent huge pages"
-	fi
-	monitor_started kern.log latency-kmsg
-	monitor_started trace.log latency-trace
-	[ -z "$(pid_of latency-highorder)" ] ||
-		monitor_started highorder.log latency-highorder
-}
-
-# monitor_started FILE NAME: a monitor that has exited is reported by
-# stop_bg; one that is slow to start, here.
-monitor_started() {
-	if wait_started "$run_dir/$1" "$(pid_of "$2")"; then
-		_st=0
-	else
-		_st=$?
-	fi
-	[ "$_st" != 2 ] || warn "$2 did not say it had started within 10 s"
-}
-
-stop_monitors() {
-	_ok=0
-	for _m in $monitors; do
-		case $_m in
-		latency-*) stop_bg "${_m##*=}" "${_m%=*}" || _ok=1 ;;
-		esac
-	done
-	return $_ok
 }
 
 # start_series NAME [DIR]: latency-output reading the FIFO $fifo_dir/NAME,
