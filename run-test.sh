@@ -790,7 +790,11 @@ main() {
 	fi
 	: >"$run_dir/commands.log"
 	record_versions
-	fifo_dir=$(mktemp -d "${TMPDIR:-/tmp}/latency-run-test.XXXXXX")
+	# The pipes between the workloads and latency-output: in the run
+	# directory, so that a run killed with SIGKILL leaves them with its
+	# partial result, not in /tmp.
+	fifo_dir=$run_dir/fifo
+	mkdir "$fifo_dir"
 	if [ -n "$(cfg scratch)" ]; then
 		scratch=$(mktemp -d "$(cfg scratch)/latency-scratch.XXXXXX")
 	else

@@ -197,9 +197,12 @@ start_killable() {
 }
 
 test_expect_success CONFINE 'kill -9 leaves the machine changed; --restore undoes it' '
+	mkdir tmp && TMPDIR=$PWD/tmp && export TMPDIR &&
 	start_killable k9 &&
 	kill -9 $pid &&
 	wait $pid;
+	test -p res/k9/fifo/fake-gitk-2 &&
+	test -z "$(ls -A tmp)" &&
 	grep -q "^swapoff	" state/state &&
 	grep -q "^pid	" state/state &&
 	test -d /sys/fs/cgroup/memory/latency-tests.$pid &&
