@@ -250,7 +250,7 @@ static void write_precision(FILE *f, const struct summary *s, double pct,
 /* --ratio: a positive decimal, or a usage error. */
 static void parse_ratio(const char *arg, uint64_t *mant, unsigned *scale)
 {
-	int r = summ_parse_decimal(arg, mant, scale);
+	int r = parse_decimal(arg, mant, scale);
 
 	if (r == -ERANGE)
 		usage_error("invalid value '%s' for --ratio (out of range)",
@@ -546,7 +546,7 @@ static void parse_option(struct args *a, int opt)
 		a->label_or_failures = true;
 		break;
 	case OPT_PRECISION:
-		a->precision_pct = summ_decimal(optarg);
+		a->precision_pct = parse_decimal_positive(optarg);
 		if (isnan(a->precision_pct))
 			usage_error("invalid value '%s' for --precision "
 				    "(expected a positive decimal number of "

@@ -205,7 +205,7 @@ static int check_decimal(const char *v, char **why)
 {
 	uint64_t mant;
 	unsigned scale;
-	int r = summ_parse_decimal(v, &mant, &scale);
+	int r = parse_decimal(v, &mant, &scale);
 
 	if (r == -EINVAL)
 		return fail(why, "expected a positive number such as 3 or 1.5");

@@ -184,13 +184,6 @@ struct summ_run {
  */
 int summ_facts_read(struct summ_facts *f, const char *dir);
 void summ_facts_release(struct summ_facts *f);
-/*
- * A plain positive decimal ("4", "2.5", no sign or exponent) as
- * MANT / 10^SCALE.  Returns 0, -EINVAL or -ERANGE.
- */
-int summ_parse_decimal(const char *s, uint64_t *mant, unsigned *scale);
-/* The same as a double; NaN when S is not such a number or is 0. */
-double summ_decimal(const char *s);
 /* S with invalid UTF-8 replaced by U+FFFD, in a new string. */
 char *summ_clean_utf8(const char *s, size_t len);
 
