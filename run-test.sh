@@ -24,7 +24,7 @@
 #   LATENCY_QUICK_RATIO    --quick's default --pressure [3]
 #   LATENCY_QUICK_COMMITS  --quick's synthetic repository size [180000]
 #   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [180000]
-#                          (these four are read by latency-summarize)
+#                          (these four are read by latency-plan)
 #   LATENCY_STATE_DIR      where the machine-state record is kept
 #                          [/var/lib/latency-tests; without root
 #                          $LATENCY_CACHE_DIR/state] (see latency-machine(1))
@@ -161,15 +161,16 @@ EOF
 
 # --- configuration ---------------------------------------------------------
 # Every option is a configuration key, read with the --config files and
-# checked by latency-summarize --run-config (the keys: latency-summarize(1)).
+# checked by latency-plan --run-config (the keys: latency-plan(1)).
 # read_config sets cfg_<key, _ for -> for each (declared here when the
 # driver uses it: latency-summarize reads the rest from the run's config
 # itself), cfg_action (run, help or
-# version), cfg_print_config and cfg_restore (yes or no), and
+# version), cfg_print_config and cfg_restore (yes or no),
 # cfg_mem_limit_bytes and cfg_swap_bytes (those sizes in bytes; empty when
-# not sizes).
+# not sizes), and cfg_text, the config file latency-plan printed with them
+# (one call a run: print_config writes it as it is).
 cfg_action='' cfg_print_config='' cfg_restore='' cfg_mem_limit_bytes=''
-cfg_swap_bytes=''
+cfg_swap_bytes='' cfg_text=''
 cfg_label='' cfg_results='' cfg_scratch='' cfg_repo='' cfg_commits=''
 cfg_seed='' cfg_gitk_runs='' cfg_warmup='' cfg_drop_caches='' cfg_seqbench=''
 cfg_music_from='' cfg_gitk_args='' cfg_music_args='' cfg_stall=''
@@ -181,20 +182,25 @@ cfg_sysctl='' cfg_quick='' cfg_ringbench='' cfg_interleave=''
 # lines read are name=value with no control character in any value; each
 # value is assigned as it is, never evaluated.
 read_config() {
-	if _out=$("$p_latency_summarize" --run-config --shell -- "$@" 2>&1); then
+	if _out=$("$p_latency_plan" --run-config --shell -- "$@" 2>&1); then
 		_st=0
 	else
 		_st=$?
 	fi
 	case $_st in
 	0) ;;
-	2) usage_error "$(printf '%s\n' "$_out" | sed -n '1s/^latency-summarize: //p')" ;;
-	*) die "latency-summarize --run-config failed: $_out" ;;
+	2) usage_error "$(printf '%s\n' "$_out" | sed -n '1s/^latency-plan: //p')" ;;
+	*) die "latency-plan --run-config failed: $_out" ;;
 	esac
 	while IFS= read -r _line; do
 		_k=${_line%%=*}
 		case $_k in
-		'' | *[!a-z_]*) die "unexpected line from latency-summarize --run-config: '$_line'" ;;
+		config_line)
+			cfg_text="$cfg_text${_line#config_line=}
+"
+			continue
+			;;
+		'' | *[!a-z_]*) die "unexpected line from latency-plan --run-config: '$_line'" ;;
 		esac
 		IFS= read -r "cfg_$_k" <<EOF_VALUE
 ${_line#*=}
@@ -204,10 +210,10 @@ $_out
 EOF_CONFIG
 }
 
-# print_config ARG...: the effective configuration of that command line,
-# one name=value per line in a fixed order: --config on it repeats the run.
+# print_config: the effective configuration read_config was given, one
+# name=value per line in a fixed order: --config on it repeats the run.
 print_config() {
-	"$p_latency_summarize" --run-config -- "$@"
+	printf '%s' "$cfg_text"
 }
 
 # --- programs ----------------------------------------------------------------
@@ -219,6 +225,7 @@ find_prog() {
 # Set by find_programs.
 p_latency_output='' p_unbuffered='' p_fake_gitk='' p_fake_music=''
 p_latency_vmstat='' p_latency_kmsg='' p_latency_trace='' p_latency_summarize=''
+p_latency_plan=''
 p_seqbench='' p_latency_machine='' p_latency_highorder=''
 p_ringbench=''
 
@@ -252,10 +259,10 @@ find_programs() {
 		die "cannot find program(s):$_missing (build the tree, or set LATENCY_TESTS_BINDIR)"
 }
 
-# latency-summarize is found first: it reads the options.
-find_summarize() {
-	p_latency_summarize=$(find_prog latency-summarize) ||
-		die "cannot find program(s): latency-summarize (build the tree, or set LATENCY_TESTS_BINDIR)"
+# latency-plan is found first: it reads the options.
+find_plan() {
+	p_latency_plan=$(find_prog latency-plan) ||
+		die "cannot find program(s): latency-plan (build the tree, or set LATENCY_TESTS_BINDIR)"
 }
 
 # --- logging, progress, processes ------------------------------------------
@@ -351,7 +358,7 @@ gitk_args() {
 # The calibration: a run as the counted ones, unconfined and without a
 # series.
 cmd_calibrate() { # JSON
-	# shellcheck disable=SC2046 # checked words (latency-summarize), split
+	# shellcheck disable=SC2046 # checked words (latency-plan), split
 	run_logged "$p_fake_gitk" --iterations 1 --format json -o "$1" \
 		$(gitk_args) "$repo"
 }
@@ -438,7 +445,7 @@ start_music() {
 	set -- "$p_fake_music" --to "$scratch/music" --loop --format json \
 		-o "$run_dir/fake-music.json"
 	[ -z "$cfg_music_from" ] || set -- "$@" --from "$cfg_music_from"
-	# shellcheck disable=SC2086 # checked words (latency-summarize), split
+	# shellcheck disable=SC2086 # checked words (latency-plan), split
 	set -- "$@" $cfg_music_args
 	start_bg /dev/null "$fifo_dir/fake-music" "$run_dir/fake-music.err" '' \
 		"$@"
@@ -475,7 +482,7 @@ snapshot() {
 run_gitk() {
 	start_series "$1" "$gitk_dir"
 	snapshot "$1.snap-before"
-	# shellcheck disable=SC2046 # checked words (latency-summarize), split
+	# shellcheck disable=SC2046 # checked words (latency-plan), split
 	start_bg /dev/null "$fifo_dir/$1" "$gitk_dir/$1.err" "$confine_cgroup" \
 		"$p_unbuffered" "$p_fake_gitk" --iterations 1 --format json \
 		-o "$gitk_dir/$1.json" $(gitk_args) "$repo"
@@ -523,7 +530,7 @@ run_seqbench() {
 	fi
 	# seqbench.txt: its report for people (the tiobench table, or the
 	# --format the options ask for); seqbench.json: the same run's.
-	# shellcheck disable=SC2086 # checked words (latency-summarize), split
+	# shellcheck disable=SC2086 # checked words (latency-plan), split
 	start_bg /dev/null "$run_dir/seqbench.txt" "$run_dir/seqbench.err" '' \
 		env LATENCY_MACHINE_OWNER=$$ LATENCY_MACHINE="$p_latency_machine" \
 		"$p_seqbench" $cfg_seqbench "$@" \
@@ -535,7 +542,7 @@ run_seqbench() {
 run_ringbench() {
 	[ -n "$cfg_ringbench" ] || return 0
 	progress "ringbench $cfg_ringbench"
-	# shellcheck disable=SC2086 # checked words (latency-summarize), split
+	# shellcheck disable=SC2086 # checked words (latency-plan), split
 	start_bg /dev/null "$run_dir/ringbench.txt" "$run_dir/ringbench.err" '' \
 		"$p_ringbench" $cfg_ringbench --format json \
 		-o "$run_dir/ringbench.json"
@@ -570,8 +577,8 @@ run_workloads() {
 		run_gitk "fake-gitk-$_n"
 		runs_done=$_n
 		write_facts
-		_stop=$("$p_latency_summarize" --stop-rule --result-dir="$run_dir") ||
-			fail_run "latency-summarize --stop-rule failed"
+		_stop=$("$p_latency_plan" --stop-rule --result-dir="$run_dir") ||
+			fail_run "latency-plan --stop-rule failed"
 		stopped_by=${_stop#stop=}
 	done
 	run_seqbench
@@ -581,13 +588,13 @@ run_workloads() {
 # --- interleaved A/B runs (--interleave NAME=A,B) ---------------------------
 # One calibration, one set of monitors and one fake-music for both arms;
 # the runs of A and B in pairs, each pair AB or BA at random
-# (latency-summarize --interleave-order, seeded by --seed), the knob set
+# (latency-plan --interleave-order, seeded by --seed), the knob set
 # through latency-machine just before each run's preparation (cache drop,
 # swap emptied, compaction), so a pair's two runs share the machine's
 # speed of that moment.  The knob keeps the last run's value until the end,
 # when the record gives back the value from before the run.  --gitk-runs
 # counts runs per arm (pairs); auto stops on the paired ratio of elapsed
-# per user-CPU second (latency-summarize --stop-rule --paired-dir), at
+# per user-CPU second (latency-plan --stop-rule --paired-dir), at
 # --max-runs pairs or the time budget.  --warmup runs come first, A and B
 # in turn, uncounted.  Arm A's directory (run_dir) holds what both share
 # (monitors, kern.log, fake-music, sysinfo, config); arm B gets a copy at
@@ -634,8 +641,8 @@ interleave_one() {
 interleave_runs() {
 	_pairs=$cfg_gitk_runs
 	[ "$_pairs" != auto ] || _pairs=$cfg_max_runs
-	il_order=$("$p_latency_summarize" --interleave-order="$_pairs" \
-		--seed="$cfg_seed") || fail_run "latency-summarize --interleave-order failed"
+	il_order=$("$p_latency_plan" --interleave-order="$_pairs" \
+		--seed="$cfg_seed") || fail_run "latency-plan --interleave-order failed"
 	il_order=${il_order#order=}
 	note "interleave: $il_name=$il_a (arm a), $il_b (arm b); order $il_order (seed $cfg_seed)"
 	_i=0
@@ -663,9 +670,9 @@ interleave_runs() {
 		done
 		_k=$((_k + 1))
 		write_facts
-		_stop=$("$p_latency_summarize" --stop-rule --result-dir="$run_dir" \
+		_stop=$("$p_latency_plan" --stop-rule --result-dir="$run_dir" \
 			--paired-dir="$run_dir_b") ||
-			fail_run "latency-summarize --stop-rule failed"
+			fail_run "latency-plan --stop-rule failed"
 		stopped_by=${_stop#stop=}
 	done
 	gitk_dir=$run_dir
@@ -735,7 +742,8 @@ record_versions() {
 	: >"$run_dir/versions"
 	for _p in "$p_latency_output" "$p_unbuffered" "$p_fake_gitk" \
 		"$p_fake_music" "$p_latency_vmstat" "$p_latency_kmsg" \
-		"$p_latency_trace" "$p_latency_highorder" "$p_latency_summarize" \
+		"$p_latency_trace" "$p_latency_highorder" "$p_latency_plan" \
+		"$p_latency_summarize" \
 		${p_seqbench:+"$p_seqbench"} \
 		${p_ringbench:+"$p_ringbench"}; do
 		"$_p" --version >>"$run_dir/versions" ||
@@ -916,14 +924,14 @@ cleanup() {
 }
 
 main() {
-	find_summarize
+	find_plan
 	read_config "$@"
 	case $cfg_action in
 	help) usage ;;
 	version) show_version "$version" "$here" ;;
 	esac
 	if [ "$cfg_print_config" = yes ]; then
-		print_config "$@" | print_stdout
+		print_config | print_stdout
 		exit 0
 	fi
 	find_programs
@@ -958,7 +966,7 @@ main() {
 	state=running
 	[ -z "$early_notes" ] || printf '%s' "$early_notes" >>"$run_dir/notes"
 	progress "result directory $run_dir"
-	print_config "$@" >"$run_dir/config"
+	print_config >"$run_dir/config"
 	# Each arm's stop rule reads its own config.
 	[ -z "$run_dir_b" ] || cp "$run_dir/config" "$run_dir_b/config" ||
 		fail_run "cannot copy the config to $run_dir_b"
