@@ -3,8 +3,9 @@
  * The facts of a run: run.facts, the `key=value` lines in which run-test.sh
  * records what happened (label, runs done, why it stopped, pressure,
  * confinement), and the options it ran with, read from the run's own
- * `config` (latency-summarize --run-config printed) and the pressure from
- * its `plan` (--pressure-plan), rather than copied into run.facts.  The values are raw strings; here each known key gets its
+ * `config` (latency-plan --run-config printed it) and the pressure from
+ * its `plan` (latency-plan --pressure-plan), rather than copied into
+ * run.facts.  The values are raw strings; here each known key gets its
  * type, and a value of the wrong type is refused with one line naming the
  * file, the line, the key and what was expected.
  */
