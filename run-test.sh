@@ -25,7 +25,7 @@
 #   LATENCY_QUICK_RATIO    --quick's default --pressure [3]
 #   LATENCY_QUICK_COMMITS  --quick's synthetic repository size [180000]
 #   LATENCY_DEFAULT_COMMITS  the synthetic repository size otherwise [180000]
-#                          (these four are read by latency-summarize)
+#                          (these four are read by latency-plan)
 #   LATENCY_STATE_DIR      where the machine-state record is kept
 #                          [/var/lib/latency-tests; without root
 #                          $LATENCY_CACHE_DIR/state] (see latency-machine(1))
@@ -161,26 +161,28 @@ EOF
 
 # --- configuration ---------------------------------------------------------
 # Every option is a configuration key, read with the --config files and
-# checked by latency-summarize --run-config (the keys: latency-summarize(1)).
+# checked by latency-plan --run-config (the keys: latency-plan(1)).
 # config holds its name=value lines (no control character in a value, and
 # none evaluated), cfg KEY prints one: an option (_ for -), action (run,
 # help or version), print_config and restore (yes or no), mem_limit_bytes
-# and swap_bytes (those sizes in bytes; empty when not sizes).
+# and swap_bytes (those sizes in bytes; empty when not sizes); its
+# config_line= lines are the run's config file (one call a run:
+# print_config writes them as they are).
 config=''
 read_config() {
-	if _out=$("$(bin latency-summarize)" --run-config --shell -- "$@" 2>&1); then
+	if _out=$("$(bin latency-plan)" --run-config --shell -- "$@" 2>&1); then
 		_st=0
 	else
 		_st=$?
 	fi
 	case $_st in
 	0) ;;
-	2) usage_error "$(printf '%s\n' "$_out" | sed -n '1s/^latency-summarize: //p')" ;;
-	*) die "latency-summarize --run-config failed: $_out" ;;
+	2) usage_error "$(printf '%s\n' "$_out" | sed -n '1s/^latency-plan: //p')" ;;
+	*) die "latency-plan --run-config failed: $_out" ;;
 	esac
 	while IFS= read -r _line; do
 		case ${_line%%=*} in
-		'' | *[!a-z_]*) die "unexpected line from latency-summarize --run-config: '$_line'" ;;
+		'' | *[!a-z_]*) die "unexpected line from latency-plan --run-config: '$_line'" ;;
 		esac
 	done <<EOF_CONFIG
 $_out
@@ -192,10 +194,10 @@ cfg() {
 	printf '%s\n' "$config" | sed -n "s/^$1=//p"
 }
 
-# print_config ARG...: the effective configuration of that command line,
-# one name=value per line in a fixed order: --config on it repeats the run.
+# print_config: the effective configuration read_config was given, one
+# name=value per line in a fixed order: --config on it repeats the run.
 print_config() {
-	"$(bin latency-summarize)" --run-config -- "$@"
+	printf '%s\n' "$config" | sed -n 's/^config_line=//p'
 }
 
 # --- programs ----------------------------------------------------------------
@@ -209,8 +211,8 @@ bin() {
 # record their versions).
 programs() {
 	echo latency-output unbuffered fake-gitk fake-music latency-vmstat \
-		latency-kmsg latency-trace latency-highorder latency-summarize \
-		latency-machine
+		latency-kmsg latency-trace latency-highorder latency-plan \
+		latency-summarize latency-machine
 	[ -z "$(cfg seqbench)" ] || echo seqbench
 	[ -z "$(cfg ringbench)" ] || echo ringbench
 }
@@ -257,7 +259,7 @@ gitk_args() {
 # The calibration: a run as the counted ones, unconfined and without a
 # series.
 cmd_calibrate() { # JSON
-	# shellcheck disable=SC2046 # checked words (latency-summarize), split
+	# shellcheck disable=SC2046 # checked words (latency-plan), split
 	run_logged "$(bin fake-gitk)" --iterations 1 --format json -o "$1" \
 		$(gitk_args) "$repo"
 }
@@ -286,7 +288,7 @@ start_music() {
 	set -- "$(bin fake-music)" --to "$scratch/music" --loop --format json \
 		-o "$run_dir/fake-music.json"
 	[ -z "$(cfg music_from)" ] || set -- "$@" --from "$(cfg music_from)"
-	# shellcheck disable=SC2046 # checked words (latency-summarize), split
+	# shellcheck disable=SC2046 # checked words (latency-plan), split
 	set -- "$@" $(cfg music_args)
 	start_monitor "$fifo_dir/fake-music" "$@"
 }
@@ -319,7 +321,7 @@ run_gitk() {
 	start_series "$1" "$2"
 	_series=$!
 	snapshot "$1.snap-before" "$2"
-	# shellcheck disable=SC2046 # checked words (latency-summarize), split
+	# shellcheck disable=SC2046 # checked words (latency-plan), split
 	start_bg /dev/null "$fifo_dir/$1" "$2/$1.err" "$confine_cgroup" \
 		"$(bin unbuffered)" "$(bin fake-gitk)" --iterations 1 --format json \
 		-o "$2/$1.json" $(gitk_args) "$repo"
@@ -380,7 +382,7 @@ run_seqbench() {
 	fi
 	# seqbench.txt: its report for people (the tiobench table, or the
 	# --format the options ask for); seqbench.json: the same run's.
-	# shellcheck disable=SC2046 # checked words (latency-summarize), split
+	# shellcheck disable=SC2046 # checked words (latency-plan), split
 	start_bg /dev/null "$run_dir/seqbench.txt" "$run_dir/seqbench.err" '' \
 		env LATENCY_MACHINE_OWNER=$$ LATENCY_MACHINE="$(bin latency-machine)" \
 		"$(bin seqbench)" $(cfg seqbench) "$@" \
@@ -392,14 +394,14 @@ run_seqbench() {
 run_ringbench() {
 	[ -n "$(cfg ringbench)" ] || return 0
 	progress "ringbench $(cfg ringbench)"
-	# shellcheck disable=SC2046 # checked words (latency-summarize), split
+	# shellcheck disable=SC2046 # checked words (latency-plan), split
 	start_bg /dev/null "$run_dir/ringbench.txt" "$run_dir/ringbench.err" '' \
 		"$(bin ringbench)" $(cfg ringbench) --format json \
 		-o "$run_dir/ringbench.json"
 	wait_for $! || fail_run "ringbench failed (see ringbench.err)"
 }
 
-# run_workloads: the warmup runs, the counted runs until latency-summarize
+# run_workloads: the warmup runs, the counted runs until latency-plan
 # says --gitk-runs is met (sets runs_done, stopped_by), seqbench, ringbench.
 run_workloads() {
 	[ -z "$run_dir_b" ] || interleave_order
@@ -439,22 +441,22 @@ run_workloads() {
 # (for an interleaved run: on the pairs with PAIRED_DIR) in stopped_by.
 stop_rule() {
 	write_facts ''
-	_stop=$("$(bin latency-summarize)" --stop-rule --result-dir="$run_dir" \
+	_stop=$("$(bin latency-plan)" --stop-rule --result-dir="$run_dir" \
 		${1:+"--paired-dir=$1"}) ||
-		fail_run "latency-summarize --stop-rule failed"
+		fail_run "latency-plan --stop-rule failed"
 	stopped_by=${_stop#stop=}
 }
 
 # --- interleaved A/B runs (--interleave NAME=A,B) ---------------------------
 # One calibration, one set of monitors and one fake-music for both arms;
 # the runs of A and B in pairs, each pair AB or BA at random
-# (latency-summarize --interleave-order, seeded by --seed), the knob set
+# (latency-plan --interleave-order, seeded by --seed), the knob set
 # through latency-machine just before each run's preparation (cache drop,
 # swap emptied, compaction), so a pair's two runs share the machine's
 # speed of that moment.  The knob keeps the last run's value until the end,
 # when the record gives back the value from before the run.  --gitk-runs
 # counts runs per arm (pairs); auto stops on the paired ratio of elapsed
-# per user-CPU second (latency-summarize --stop-rule --paired-dir), at
+# per user-CPU second (latency-plan --stop-rule --paired-dir), at
 # --max-runs pairs or the time budget.  --warmup runs come first, A and B
 # in turn, uncounted.  Arm A's directory (run_dir) holds what both share
 # (monitors, kern.log, fake-music, sysinfo, config); arm B gets a copy at
@@ -484,8 +486,8 @@ interleave_preflight() {
 interleave_order() {
 	_pairs=$(cfg gitk_runs)
 	[ "$_pairs" != auto ] || _pairs=$(cfg max_runs)
-	il_order=$("$(bin latency-summarize)" --interleave-order="$_pairs" \
-		--seed="$(cfg seed)") || fail_run "latency-summarize --interleave-order failed"
+	il_order=$("$(bin latency-plan)" --interleave-order="$_pairs" \
+		--seed="$(cfg seed)") || fail_run "latency-plan --interleave-order failed"
 	il_order=${il_order#order=}
 	note "interleave: $(interleave_part name)=$(interleave_part a) (arm a), $(interleave_part b) (arm b); order $il_order (seed $(cfg seed))"
 }
@@ -738,14 +740,14 @@ cleanup() {
 }
 
 main() {
-	find_programs latency-summarize
+	find_programs latency-plan
 	read_config "$@"
 	case $(cfg action) in
 	help) usage ;;
 	version) show_version "$version" "$here" ;;
 	esac
 	if [ "$(cfg print_config)" = yes ]; then
-		print_config "$@" | print_stdout
+		print_config | print_stdout
 		exit 0
 	fi
 	find_programs
@@ -779,7 +781,7 @@ main() {
 	state=running
 	[ -z "$early_notes" ] || printf '%s' "$early_notes" >>"$run_dir/notes"
 	progress "result directory $run_dir"
-	print_config "$@" >"$run_dir/config"
+	print_config >"$run_dir/config"
 	# Each arm's stop rule reads its own config.
 	[ -z "$run_dir_b" ] || cp "$run_dir/config" "$run_dir_b/config" ||
 		fail_run "cannot copy the config to $run_dir_b"

@@ -4,8 +4,8 @@
  * (doc/design.md, contract 3: its result.json, which holds the seqbench
  * and ringbench passes too), or a JSON file given directly.  Input is checked field by field,
  * because a wrong comparison published on a mailing list costs more than a
- * refused file: every problem ends the program with one line naming the file
- * and the key.  A result may come from anyone, so nothing in it is trusted:
+ * refused file: every problem ends the load with one line naming the file
+ * and the key, and cmp_load() returns the status for main to exit with.  A result may come from anyone, so nothing in it is trusted:
  * no string from it is printed in a message, and sizes and values are
  * bounded.  Also the figures derived from each result's runs.
  */
@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,9 +95,22 @@ static noreturn void bad(const char *file, const char *fmt, ...)
 	PRINTF_LIKE(2, 3);
 
 /*
- * A result refused: one line, exit 1.  The loader checks a hostile file at
- * a hundred places, each of which would otherwise unwind by hand; this is
- * its one way out (ERRNUM: the cause, 0 for none).
+ * Where a refusal goes back to: cmp_load(), which frees what the load
+ * held outside the result (the result itself is its caller's to release)
+ * and returns EXIT_RUN_FAILED.  The loader checks a hostile file at a
+ * hundred places, each of which would otherwise unwind by hand.
+ */
+static struct {
+	jmp_buf back;
+	struct json_node *tree; /* the JSON being read */
+	char *path;		/* a directory's result.json */
+	char *config;		/* a ringbench configuration being built */
+} held;
+
+/*
+ * A result refused: one line (ERRNUM: the cause, 0 for none), then back
+ * to cmp_load().  Nothing allocated may be live in a frame it leaves: the
+ * messages are built in buffers.
  */
 static noreturn void refuse(int errnum, const char *fmt, ...)
 {
@@ -106,19 +120,32 @@ static noreturn void refuse(int errnum, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	die_err(EXIT_RUN_FAILED, errnum, "%s", msg);
+	(void)error_err(errnum, "%s", msg); /* -1: the status is ours */
+	longjmp(held.back, 1);
 }
 
 /* FILE is the user's own argument; nothing from inside a file is quoted. */
 static noreturn void bad(const char *file, const char *fmt, ...)
 {
-	char msg[512], *f = text_escape(file);
+	char msg[512], line[8192], *f = text_escape(file);
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	refuse(0, "'%s': %s", f, msg);
+	snprintf(line, sizeof(line), "'%s': %s", f, msg);
+	free(f);
+	refuse(0, "%s", line);
+}
+
+/* "WHAT 'FILE'" refused with ERRNUM, FILE escaped. */
+static noreturn void refuse_file(int errnum, const char *what, const char *file)
+{
+	char line[8192], *f = text_escape(file);
+
+	snprintf(line, sizeof(line), "%s '%s'", what, f);
+	free(f);
+	refuse(errnum, "%s", line);
 }
 
 static struct json_node *load_json(const char *file, int *version)
@@ -131,16 +158,20 @@ static struct json_node *load_json(const char *file, int *version)
 	if (r == -EINVAL && !err.line)
 		bad(file, "not a regular file");
 	if (r == -EINVAL) {
-		char *f = text_escape(file);
+		char line[8192], *f = text_escape(file);
 
-		refuse(0, "invalid JSON in '%s' at line %zu, column %zu: %s", f,
-		       err.line, err.column, err.msg);
+		snprintf(line, sizeof(line),
+			 "invalid JSON in '%s' at line %zu, column %zu: %s", f,
+			 err.line, err.column, err.msg);
+		free(f);
+		refuse(0, "%s", line);
 	}
 	if (r == -EFBIG)
 		bad(file, "larger than %u MiB, not a result",
 		    MAX_RESULT_BYTES >> 20);
 	if (r)
-		refuse(-r, "cannot read '%s'", text_escape(file));
+		refuse_file(-r, "cannot read", file);
+	held.tree = root;
 	if (root->type != JSON_OBJECT)
 		bad(file, "%s, expected a JSON object", a_type(root->type));
 	v = json_read_member(root, "format_version");
@@ -922,9 +953,14 @@ static char *rb_config(const char *file, const struct json_node *root)
 	else if (!strcmp(mode, "tbench"))
 		s = xasprintf("tbench -c %g",
 			      need_num(file, cfg, "clients", "config.clients"));
-	else
-		bad(file, "ringbench mode \"%s\" has nothing to compare",
-		    text_escape(mode));
+	else {
+		char m[512], *e = text_escape(mode);
+
+		snprintf(m, sizeof(m), "%s", e);
+		free(e);
+		bad(file, "ringbench mode \"%s\" has nothing to compare", m);
+	}
+	held.config = s;
 	for (i = 0;
 	     cpus && cpus->type == JSON_ARRAY && i < cpus->count && i < 64;
 	     i++) {
@@ -932,7 +968,7 @@ static char *rb_config(const char *file, const struct json_node *root)
 
 		t = xasprintf("%s%s%g", s, i ? "," : " --cpus ", c);
 		free(s);
-		s = t;
+		s = held.config = t;
 	}
 	return s;
 }
@@ -979,6 +1015,7 @@ static void load_ringbench(struct cmp_result *r, const char *file,
 	if (v && v->type == JSON_TRUE)
 		r->partial = true;
 	free(config);
+	held.config = NULL;
 }
 
 /*
@@ -1047,6 +1084,7 @@ static void keep_json(struct cmp_result *r, const char *file,
 		      struct json_node *root)
 {
 	r->json = root;
+	held.tree = NULL;
 	r->json_file = xstrdup(file);
 	cmp_setup_load(&r->setup, file, root);
 }
@@ -1059,14 +1097,16 @@ static void load_dir(struct cmp_result *r, const char *dir,
 	struct json_node *root;
 	int version;
 
+	held.path = run;
 	root = load_json(run, &version);
 	load_run(r, run, root, version, o);
 	keep_json(r, run, root);
 	free(run);
+	held.path = NULL;
 }
 
-void cmp_load(struct cmp_result *r, const char *path, const char *label,
-	      const struct cmp_options *o)
+int cmp_load(struct cmp_result *r, const char *path, const char *label,
+	     const struct cmp_options *o)
 {
 	struct json_node *root;
 	struct stat st;
@@ -1079,11 +1119,16 @@ void cmp_load(struct cmp_result *r, const char *path, const char *label,
 	r->ho_p99_us = NAN;
 	r->path = xstrdup(path);
 	r->label = label ? xstrdup(label) : NULL;
-	if (stat(path, &st)) {
-		int e = errno;
-
-		refuse(e, "cannot open '%s'", text_escape(path));
+	if (setjmp(held.back)) {
+		json_read_free(held.tree);
+		free(held.path);
+		free(held.config);
+		held.tree = NULL;
+		held.path = held.config = NULL;
+		return EXIT_RUN_FAILED;
 	}
+	if (stat(path, &st))
+		refuse_file(errno, "cannot open", path);
 	if (S_ISDIR(st.st_mode)) {
 		load_dir(r, path, o);
 	} else {
@@ -1107,10 +1152,12 @@ void cmp_load(struct cmp_result *r, const char *path, const char *label,
 			keep_json(r, path, root);
 		else
 			json_read_free(root);
+		held.tree = NULL;
 		if (!r->label)
 			r->label = base_name(path, ".json");
 	}
 	derive(r);
+	return 0;
 }
 
 void cmp_result_release(struct cmp_result *r)

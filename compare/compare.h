@@ -345,12 +345,13 @@ struct json_node;
 /*
  * Load PATH (a directory, a result.json, a seqbench or a ringbench JSON
  * file) into R,
- * labelled LABEL when not NULL, computing the per-result figures.  Dies
- * with EXIT_RUN_FAILED and one line naming the file and the key on bad
- * input.
+ * labelled LABEL when not NULL, computing the per-result figures.  Returns
+ * 0, or prints one line naming the file and the key on bad input and
+ * returns EXIT_RUN_FAILED.  Either way R is the caller's to release with
+ * cmp_result_release().
  */
-void cmp_load(struct cmp_result *r, const char *path, const char *label,
-	      const struct cmp_options *o);
+int cmp_load(struct cmp_result *r, const char *path, const char *label,
+	     const struct cmp_options *o);
 void cmp_result_release(struct cmp_result *r);
 /*
  * The number at PATH below N of result FILE into *OUT, as every figure is

@@ -305,7 +305,9 @@ static size_t load_all(struct cmp_result **out, char **argv, int first,
 		add_inputs(&in, &n, argv[k]);
 	r = xcalloc(n, sizeof(*r));
 	for (i = 0; i < n; i++) {
-		cmp_load(&r[i], in[i].path, in[i].label, o);
+		/* A refused result (its one line printed) ends the program. */
+		if (cmp_load(&r[i], in[i].path, in[i].label, o))
+			exit(EXIT_RUN_FAILED);
 		found |= r[i].has_workload;
 		free(in[i].path);
 		/* A label is shared by the paths after its '='. */

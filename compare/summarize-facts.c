@@ -3,11 +3,11 @@
  * The facts of a run: run.facts, the `key=value` lines in which run-test.sh
  * records what happened (label, runs done, why it stopped, pressure,
  * confinement), and the options it ran with, read from the run's own
- * `config` (latency-summarize --run-config printed) and the pressure from
- * its `plan` (--pressure-plan), rather than copied into run.facts.  The values are raw strings; here each known key gets its
+ * `config` (latency-plan --run-config printed it) and the pressure from
+ * its `plan` (latency-plan --pressure-plan), rather than copied into
+ * run.facts.  The values are raw strings; here each known key gets its
  * type, and a value of the wrong type is refused with one line naming the
- * file, the line, the key and what was expected.  Also the decimal numbers that the
- * facts and the command line share (ratios, percentages).
+ * file, the line, the key and what was expected.
  */
 #include <config.h>
 
@@ -123,58 +123,6 @@ static const struct fact_table config_table = {
 	"abcdefghijklmnopqrstuvwxyz0123456789-"
 };
 
-/* Append the digits S[0..LEN) to *M; false on junk, -ERANGE on overflow. */
-static int add_digits(uint64_t *m, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		uint64_t d = (uint64_t)(s[i] - '0');
-
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		if (*m > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		*m = *m * 10 + d;
-	}
-	return 0;
-}
-
-int summ_parse_decimal(const char *s, uint64_t *mant, unsigned *scale)
-{
-	const char *dot = strchr(s, '.');
-	size_t ilen = dot ? (size_t)(dot - s) : strlen(s);
-	size_t flen = dot ? strlen(dot + 1) : 0;
-	uint64_t m = 0;
-	int r;
-
-	if (!ilen || (dot && !flen))
-		return -EINVAL;
-	/* Trailing zeros of the fraction add nothing ("2.50" is 25/10). */
-	while (flen && dot[flen] == '0')
-		flen--;
-	r = add_digits(&m, s, ilen);
-	if (!r && dot)
-		r = add_digits(&m, dot + 1, flen);
-	if (r)
-		return r;
-	if (flen > 19)
-		return -ERANGE;
-	*mant = m;
-	*scale = (unsigned)flen;
-	return 0;
-}
-
-double summ_decimal(const char *s)
-{
-	uint64_t m;
-	unsigned sc;
-
-	if (summ_parse_decimal(s, &m, &sc) || !m)
-		return NAN;
-	return (double)m / pow(10, sc);
-}
-
 char *summ_clean_utf8(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -270,7 +218,7 @@ static bool set_fact(struct summ_facts *f, const struct fact *fa,
 		*(const char **)at = fa->choices[i];
 		return fa->choices[i] != NULL;
 	case F_DECIMAL:
-		*(double *)at = summ_decimal(value);
+		*(double *)at = parse_decimal_positive(value);
 		return !isnan(*(double *)at);
 	case F_DURATION:
 		if (parse_duration(value, &ns))

@@ -21,6 +21,7 @@
 
 #include "lib/err.h"
 #include "lib/json-read.h"
+#include "lib/opt.h"
 #include "lib/parse.h"
 #include "lib/progress.h"
 #include "lib/stats.h"
@@ -662,4 +663,24 @@ void summ_runs_read(struct summ_run *r)
 	read_events(r);
 	read_probes(r);
 	elapsed_stats(r);
+}
+
+void summ_elapsed_opt(struct summ_elapsed *e, int argc, char **argv)
+{
+	double *v = xcalloc((size_t)argc + 1, sizeof(*v));
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		uint64_t ns;
+
+		if (parse_duration(argv[i], &ns))
+			usage_error("invalid elapsed time '%s' (expected "
+				    "seconds, e.g. 12.5 or 250ms)",
+				    argv[i]);
+		v[i] = (double)ns / 1e9;
+	}
+	e->n = (size_t)argc;
+	e->elapsed_s = v;
+	e->mean_s = stats_mean_of(v, e->n);
+	e->stddev_s = stats_stddev_of(v, e->n);
 }

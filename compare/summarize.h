@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * latency-summarize's private interface.  --result-dir reads a run
- * directory left by run-test.sh (the driver's run.facts, the programs'
+ * The reader of a run directory (libsummrun.a), which latency-summarize
+ * and latency-plan share, and latency-summarize's writers.  --result-dir
+ * reads a run directory left by run-test.sh (the driver's run.facts, the programs'
  * JSON outputs, the monitors' snapshots and events) into struct summ_run,
  * then writes result.json and summary.txt from it.  Every file in the
  * directory is treated as hostile: sizes are bounded, types checked, and
@@ -184,13 +185,6 @@ struct summ_run {
  */
 int summ_facts_read(struct summ_facts *f, const char *dir);
 void summ_facts_release(struct summ_facts *f);
-/*
- * A plain positive decimal ("4", "2.5", no sign or exponent) as
- * MANT / 10^SCALE.  Returns 0, -EINVAL or -ERANGE.
- */
-int summ_parse_decimal(const char *s, uint64_t *mant, unsigned *scale);
-/* The same as a double; NaN when S is not such a number or is 0. */
-double summ_decimal(const char *s);
 /* S with invalid UTF-8 replaced by U+FFFD, in a new string. */
 char *summ_clean_utf8(const char *s, size_t len);
 
@@ -220,6 +214,19 @@ extern const char *const summ_shrink_keys[SUMM_SHRINK_KEYS];
 const char *summ_part_num(const struct summ_part *p, const char *key);
 
 /* summarize-runs.c */
+/* Elapsed times of fake-gitk runs, with their mean and sample stddev. */
+struct summ_elapsed {
+	size_t n;
+	double *elapsed_s; /* to free */
+	double mean_s;
+	double stddev_s;
+};
+/*
+ * The elapsed times ARGV[0..ARGC) of a command line (durations: 12.5,
+ * 250ms, 2m) into *E.  Option parsing, as lib/opt's helpers: a time that
+ * is not a duration is a usage error (exit 2).
+ */
+void summ_elapsed_opt(struct summ_elapsed *e, int argc, char **argv);
 /* Fill R->runs from the fake-gitk outputs, snapshots and trace events. */
 void summ_runs_read(struct summ_run *r);
 /* Output key and snapshot key of each counter. */
@@ -275,47 +282,5 @@ void summ_headline(FILE *f, const char *label, double mean_s, double stddev_s,
 		   uint64_t failures);
 /* Write summary.txt's content to F. */
 void summ_write_summary(FILE *f, const struct summ_run *r);
-
-/* summarize-config.c: run-test.sh's options and config files */
-/* Room for the options (summarize-config.c counts them). */
-#define SUMM_CFG_MAX_KEYS 64
-/* The largest config file read. */
-#define SUMM_CFG_MAX_BYTES (64u << 10)
-
-struct summ_config {
-	char *value[SUMM_CFG_MAX_KEYS]; /* NULL: not set (the default) */
-	const char *action;		/* NULL (run), "help" or "version" */
-	bool print_config, restore;
-	uint64_t mem_limit_bytes, swap_bytes; /* 0: not a size */
-};
-
-/*
- * Read the config file text BUF[0..LEN) (name=value lines; blank lines and
- * # comments skipped) into C, its values checked as on the command line;
- * PATH names it in messages.  Returns 0, or -EINVAL with a one-line
- * message (to free) in *ERR, the hostile bytes in it escaped.
- */
-int summ_config_read(struct summ_config *c, const char *path, const char *buf,
-		     size_t len, char **err);
-/*
- * Read run-test.sh's command line ARGV: first the files of its --config
- * options, then every option in order (the command line wins).  -h,
- * --help, -V, --version stop the reading and set C->action.  Returns 0 or
- * -EINVAL with the message in *ERR.
- */
-int summ_config_args(struct summ_config *c, int argc, char **argv, char **err);
-/*
- * Fill in the defaults (--quick's first; LATENCY_DEFAULT_RATIO,
- * LATENCY_QUICK_RATIO, LATENCY_DEFAULT_COMMITS, LATENCY_QUICK_COMMITS from
- * the environment) and check the paths.  Returns 0 or -EINVAL and *ERR.
- */
-int summ_config_resolve(struct summ_config *c, char **err);
-/*
- * Print C: as a config file, or for the shell (SHELL): action=,
- * print_config=, restore=, every key with _ for -, mem_limit_bytes= and
- * swap_bytes=.  No value holds a control character.
- */
-void summ_config_print(FILE *f, const struct summ_config *c, bool shell);
-void summ_config_release(struct summ_config *c);
 
 #endif

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -258,4 +259,56 @@ void parse_octal_escapes(char *s)
 		}
 	}
 	*d = '\0';
+}
+
+/* Append the digits S[0..LEN) to *M; -EINVAL on junk, -ERANGE on overflow. */
+static int add_digits(uint64_t *m, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		uint64_t d = (uint64_t)(s[i] - '0');
+
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		if (*m > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		*m = *m * 10 + d;
+	}
+	return 0;
+}
+
+int parse_decimal(const char *s, uint64_t *mant, unsigned *scale)
+{
+	const char *dot = strchr(s, '.');
+	size_t ilen = dot ? (size_t)(dot - s) : strlen(s);
+	size_t flen = dot ? strlen(dot + 1) : 0;
+	uint64_t m = 0;
+	int r;
+
+	if (!ilen || (dot && !flen))
+		return -EINVAL;
+	/* Trailing zeros of the fraction add nothing ("2.50" is 25/10). */
+	while (flen && dot[flen] == '0')
+		flen--;
+	r = add_digits(&m, s, ilen);
+	if (!r && dot)
+		r = add_digits(&m, dot + 1, flen);
+	if (r)
+		return r;
+	if (flen > 19)
+		return -ERANGE;
+	*mant = m;
+	*scale = (unsigned)flen;
+	return 0;
+}
+
+double parse_decimal_positive(const char *s)
+{
+	uint64_t m;
+	unsigned sc;
+
+	if (parse_decimal(s, &m, &sc) || !m)
+		return NAN;
+	return (double)m / pow(10, sc);
 }

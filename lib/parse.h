@@ -45,6 +45,19 @@ int parse_duration(const char *s, uint64_t *out_ns);
 int parse_rate(const char *s, uint64_t bare_unit, uint64_t *out_bytes_s);
 
 /*
+ * A plain positive decimal ("4", "2.5", "2.50"; no sign, exponent or unit)
+ * as MANT / 10^SCALE exactly, trailing zeros of the fraction dropped.
+ * Returns 0, -EINVAL or -ERANGE (more than 19 fraction digits, or a
+ * mantissa above UINT64_MAX).  Zero is accepted ("0", mantissa 0).
+ */
+int parse_decimal(const char *s, uint64_t *mant, unsigned *scale);
+/*
+ * The same as a double, for ratios and percentages that are compared,
+ * never summed: NaN when S is not such a number or is 0.
+ */
+double parse_decimal_positive(const char *s);
+
+/*
  * Format BYTES as the shortest exact binary-suffixed size ("64k", "4G",
  * "1536") into BUF (at least 24 bytes).  Returns BUF.
  */

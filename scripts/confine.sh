@@ -276,7 +276,7 @@ decide_swap() {
 
 # calibrate: fake-gitk's footprint (peak RSS of an unconfined run on the
 # same repository and options), cached per repository, refs, options and
-# fake-gitk version; the plan (the run's plan file) from latency-summarize,
+# fake-gitk version; the plan (the run's plan file) from latency-plan,
 # which reads it again for the result.
 calibrate() {
 	[ -n "$pressure_ratio" ] || return 0
@@ -299,7 +299,7 @@ calibrate() {
 		fi
 		calibration=measured
 	fi
-	"$(bin latency-summarize)" --pressure-plan \
+	"$(bin latency-plan)" --pressure-plan \
 		--calibration="$run_dir/calibration.json" --ratio="$pressure_ratio" \
 		-o "$run_dir/plan" ||
 		fail_run "cannot plan the pressure from calibration.json"
@@ -368,7 +368,7 @@ set_knob() {
 }
 
 # set_sysctls: the run's kernel tunables (--sysctl, checked by
-# latency-summarize), each through latency-machine's record.
+# latency-plan), each through latency-machine's record.
 set_sysctls() {
 	[ -n "$(cfg sysctl)" ] || return 0
 	_rest=$(cfg sysctl)

@@ -241,7 +241,7 @@ check_options() {
 		usage_error "--setup=$opt_setup: no such file"
 }
 
-# check_run_args ARG...: run-test.sh's options, checked by latency-summarize
+# check_run_args ARG...: run-test.sh's options, checked by latency-plan
 # as run-test.sh checks them; those latency-vm sets itself are refused.
 check_run_args() {
 	for _a in "$@"; do
@@ -255,14 +255,17 @@ check_run_args() {
 '*) usage_error "a run-test.sh option holds a newline" ;;
 		esac
 	done
+	p_latency_plan=$(find_prog latency-plan) ||
+		die "cannot find latency-plan (build the tree, or set LATENCY_TESTS_BINDIR)"
+	# The result is assembled on the host at the end: found before any work.
 	p_latency_summarize=$(find_prog latency-summarize) ||
 		die "cannot find latency-summarize (build the tree, or set LATENCY_TESTS_BINDIR)"
-	if _out=$("$p_latency_summarize" --run-config --shell -- "$@" 2>&1); then
+	if _out=$("$p_latency_plan" --run-config --shell -- "$@" 2>&1); then
 		:
 	else
 		_st=$?
-		[ "$_st" = 2 ] || die "latency-summarize --run-config failed: $_out"
-		usage_error "after --: $(printf '%s\n' "$_out" | sed -n '1s/^latency-summarize: //p')"
+		[ "$_st" = 2 ] || die "latency-plan --run-config failed: $_out"
+		usage_error "after --: $(printf '%s\n' "$_out" | sed -n '1s/^latency-plan: //p')"
 	fi
 	cfg_commits=$(printf '%s\n' "$_out" | sed -n 's/^commits=//p')
 	cfg_seed=$(printf '%s\n' "$_out" | sed -n 's/^seed=//p')
@@ -359,7 +362,7 @@ resolve_kernel() {
 guest_programs() {
 	for _p in latency-output unbuffered seqbench fake-gitk fake-music \
 		ringbench latency-vmstat latency-kmsg latency-trace \
-		latency-highorder latency-summarize latency-compare \
+		latency-highorder latency-plan latency-summarize latency-compare \
 		latency-machine; do
 		find_prog "$_p" || die "cannot find program $_p (build the tree, or set LATENCY_TESTS_BINDIR)"
 	done

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: run-test.sh's config file reader (latency-summarize
- * --run-config, scripts/summarize-config.c), which reads files that may
+ * libFuzzer target: run-test.sh's config file reader (latency-plan
+ * --run-config, compare/plan-config.c), which reads files that may
  * come with someone else's result.  The input is read from a heap copy of
  * exactly its size, so a read past the end is an ASan report.  Beyond "no
  * crash" it checks what the driver's shell relies on: a refusal is one
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/summarize.h"
+#include "compare/plan.h"
 #include "tests/fuzz/fuzz.h"
 
 /* No byte below 0x20 but the line ends, no DEL. */
@@ -50,43 +50,64 @@ static void check_lines(const char *out, size_t n)
 	}
 }
 
-static char *print(const struct summ_config *c, bool shell, size_t *n)
+/* The config_line= lines of the shell form OUT[0..N), unprefixed. */
+static char *config_lines(const char *out, size_t n, size_t *len)
+{
+	const char *s = out, *nl;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+
+	CHECK(f);
+	for (; s < out + n; s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(out + n - s));
+		if (!strncmp(s, "config_line=", 12))
+			fwrite(s + 12, 1, (size_t)(nl + 1 - s - 12), f);
+	}
+	CHECK(!fclose(f));
+	return text;
+}
+
+static char *print(const struct plan_config *c, bool shell, size_t *n)
 {
 	char *out = NULL;
 	FILE *f = open_memstream(&out, n);
 
 	CHECK(f);
-	summ_config_print(f, c, shell);
+	plan_config_print(f, c, shell);
 	CHECK(!fclose(f));
 	return out;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct summ_config c = { 0 }, again = { 0 };
-	char *buf = malloc(size ? size : 1), *err = NULL, *out;
-	size_t n, i;
+	struct plan_config c = { 0 }, again = { 0 };
+	char *buf = malloc(size ? size : 1), *err = NULL, *out, *lines;
+	size_t n, n_lines, i;
 
 	CHECK(buf);
 	memcpy(buf, data, size);
-	if (summ_config_read(&c, "fuzz.conf", buf, size, &err)) {
+	if (plan_config_read(&c, "fuzz.conf", buf, size, &err)) {
 		CHECK(err && *err && inert(err, strlen(err), false));
 		free(err);
 	} else {
 		out = print(&c, true, &n);
 		check_lines(out, n);
+		lines = config_lines(out, n, &n_lines);
 		free(out);
 		out = print(&c, false, &n);
 		check_lines(out, n);
-		CHECK(!summ_config_read(&again, "printed", out, n, &err));
-		for (i = 0; i < SUMM_CFG_MAX_KEYS; i++)
+		/* The shell form carries the config file, byte for byte. */
+		CHECK(n_lines == n && !memcmp(lines, out, n));
+		free(lines);
+		CHECK(!plan_config_read(&again, "printed", out, n, &err));
+		for (i = 0; i < PLAN_CFG_MAX_KEYS; i++)
 			CHECK(!c.value[i] == !again.value[i] &&
 			      (!c.value[i] ||
 			       !strcmp(c.value[i], again.value[i])));
 		free(out);
 	}
-	summ_config_release(&c);
-	summ_config_release(&again);
+	plan_config_release(&c);
+	plan_config_release(&again);
 	free(buf);
 	return 0;
 }

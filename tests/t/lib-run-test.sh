@@ -5,7 +5,7 @@
 
 run_test_missing=
 for p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
-	latency-kmsg latency-trace latency-summarize; do
+	latency-kmsg latency-trace latency-plan latency-summarize; do
 	command -v "$p" >/dev/null 2>&1 || run_test_missing="$run_test_missing $p"
 done
 [ -z "$run_test_missing" ] ||

@@ -24,7 +24,7 @@ rm -f help
 
 test_expect_success 'the programs known to take --format are all found' '
 	for want in fake-gitk fake-music latency-output latency-vmstat \
-		latency-kmsg latency-trace latency-summarize latency-compare \
+		latency-kmsg latency-trace latency-summarize latency-plan latency-compare \
 		latency-machine seqbench; do
 		case " $takes_format " in
 		*/$want\ *) ;;

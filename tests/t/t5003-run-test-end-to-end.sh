@@ -93,7 +93,7 @@ test_expect_success GNUPLOT 'plotting leaves no error file, and the scripts stay
 test_expect_success 'versions, command lines and the seed are recorded' '
 	cd res/e2e &&
 	for p in latency-output unbuffered fake-gitk fake-music latency-vmstat \
-		latency-kmsg latency-trace latency-summarize; do
+		latency-kmsg latency-trace latency-plan latency-summarize; do
 		grep -q "^$p (latency-tests) " versions ||
 			test_fail "no version of $p" || return 1
 	done &&

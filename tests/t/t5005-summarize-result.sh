@@ -375,8 +375,9 @@ bad_in() { # FILE LINE EXPECTED-MESSAGE
 	test_cmp expect err &&
 	! test -e bad/result.json &&
 	! test -e bad/summary.txt &&
-	test_expect_code 1 latency-summarize --stop-rule --result-dir=bad \
+	test_expect_code 1 latency-plan --stop-rule --result-dir=bad \
 		>out 2>err &&
+	echo "latency-plan: $3" >expect &&
 	test_cmp expect err &&
 	test_cmp /dev/null out
 }

@@ -20,11 +20,12 @@ test_expect_success NOT_INSTALLED 'programs in any folder are found, a missing o
 	for p in latency-output unbuffered fake-gitk fake-music; do
 		stub tree/one/$p || return 1
 	done &&
-	for p in latency-vmstat latency-kmsg latency-trace latency-highorder; do
+	for p in latency-vmstat latency-kmsg latency-trace latency-highorder \
+		latency-summarize; do
 		stub tree/two/$p || return 1
 	done &&
 	# The real one: it reads the options before any program is looked for.
-	ln -s "$abs_top_builddir/compare/latency-summarize" tree/two/ &&
+	ln -s "$abs_top_builddir/compare/latency-plan" tree/two/ &&
 	test_expect_code 1 env PATH="$sys_path" sh tree/run-test.sh >out 2>err &&
 	! test -s out &&
 	echo "run-test.sh: cannot find program(s): latency-machine (build the tree, or set LATENCY_TESTS_BINDIR)" >expect &&

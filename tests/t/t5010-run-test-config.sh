@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-test_description='run-test.sh: a hostile config file is refused before any work, never run (latency-summarize --run-config)'
+test_description='run-test.sh: a hostile config file is refused before any work, never run (latency-plan --run-config)'
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 
 rt=$abs_top_srcdir/run-test.sh
@@ -89,24 +89,29 @@ test_expect_success 'odd but valid values come back exactly, never evaluated' '
 '
 
 test_expect_success 'the shell form: action, flags, keys with _, sizes in bytes' '
-	latency-summarize --run-config --shell -- --label=k --mem-limit=1G \
+	latency-plan --run-config --shell -- --label=k --mem-limit=1G \
 		--swap=1536k --restore >out &&
 	sed -n "1,3p;/^gitk_runs=/p;/^mem_limit/p;/^swap/p;/^quick=/p" out >got &&
 	printf "%s\n" action=run print_config=no restore=yes gitk_runs=auto \
 		mem_limit=1G swap=1536k quick=no mem_limit_bytes=1073741824 \
 		swap_bytes=1048576 >expect &&
 	test_cmp expect got &&
-	latency-summarize --run-config --shell -- --help --gitk-runs=x >out &&
+	sed -n "s/^config_line=//p" out >config-lines &&
+	latency-plan --run-config -- --label=k --mem-limit=1G --swap=1536k \
+		--restore >config &&
+	test_cmp config config-lines &&
+	test_line_count -gt 20 config &&
+	latency-plan --run-config --shell -- --help --gitk-runs=x >out &&
 	echo action=help >expect && test_cmp expect out &&
-	test_expect_code 2 latency-summarize --run-config -- --gitk-runs=x --help \
+	test_expect_code 2 latency-plan --run-config -- --gitk-runs=x --help \
 		>out 2>err &&
 	! test -s out
 '
 
 test_expect_success '--swap=zram and zram:SIZE; a bad zram size is refused before any work' '
-	latency-summarize --run-config --shell -- --swap=zram:300M >out &&
+	latency-plan --run-config --shell -- --swap=zram:300M >out &&
 	grep -x "swap=zram:300M" out && grep -x "swap_bytes=314572800" out &&
-	latency-summarize --run-config --shell -- --swap=zram >out &&
+	latency-plan --run-config --shell -- --swap=zram >out &&
 	grep -x "swap=zram" out && grep -x "swap_bytes=" out &&
 	test_expect_code 2 "$rt" --swap=zram:100k --print-config 2>err &&
 	grep "invalid value .zram:100k. for --swap (expected a size of at least 1M)" err &&
@@ -140,29 +145,29 @@ stop_dir() {
 
 test_expect_success '--stop-rule: runs, precision, max-runs, time-budget' '
 	stop_dir two 2 2 &&
-	latency-summarize --stop-rule --result-dir=two >out &&
+	latency-plan --stop-rule --result-dir=two >out &&
 	echo stop=runs >expect && test_cmp expect out &&
 	stop_dir one 2 1 &&
-	latency-summarize --stop-rule --result-dir=one >out &&
+	latency-plan --stop-rule --result-dir=one >out &&
 	echo stop= >expect && test_cmp expect out &&
 	stop_dir p auto 3 precision=2 max-runs=10 &&
-	latency-summarize --stop-rule --result-dir=p >out &&
+	latency-plan --stop-rule --result-dir=p >out &&
 	echo stop=precision >expect && test_cmp expect out &&
 	stop_dir m auto 2 precision=2 max-runs=2 &&
-	latency-summarize --stop-rule --result-dir=m >out &&
+	latency-plan --stop-rule --result-dir=m >out &&
 	echo stop=max-runs >expect && test_cmp expect out &&
 	stop_dir t auto 2 precision=2 max-runs=10 time-budget=1s &&
-	latency-summarize --stop-rule --result-dir=t >out &&
+	latency-plan --stop-rule --result-dir=t >out &&
 	echo stop=time-budget >expect && test_cmp expect out &&
 	stop_dir u auto 2 precision=2 max-runs=10 time-budget=100000h &&
-	latency-summarize --stop-rule --result-dir=u >out &&
+	latency-plan --stop-rule --result-dir=u >out &&
 	echo stop= >expect && test_cmp expect out &&
-	test_expect_code 2 latency-summarize --stop-rule >out 2>err &&
-	grep -x "latency-summarize: --stop-rule takes only --result-dir (and --paired-dir)" err &&
+	test_expect_code 2 latency-plan --stop-rule >out 2>err &&
+	grep -x "latency-plan: --stop-rule takes only --result-dir (and --paired-dir)" err &&
 	rm two/config &&
-	test_expect_code 1 latency-summarize --stop-rule --result-dir=two \
+	test_expect_code 1 latency-plan --stop-rule --result-dir=two \
 		>out 2>err &&
-	echo "latency-summarize: no gitk-runs in '"'"'two/config'"'"'" >expect &&
+	echo "latency-plan: no gitk-runs in '"'"'two/config'"'"'" >expect &&
 	test_cmp expect err && test_cmp /dev/null out
 '
 

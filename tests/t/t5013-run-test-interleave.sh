@@ -20,19 +20,19 @@ test_expect_success 'setup: a fake sysfs with a zswap switch' '
 '
 
 test_expect_success 'the order: pairs AB or BA, seeded, the same for a seed' '
-	latency-summarize --interleave-order=6 --seed=137 >o1 &&
-	latency-summarize --interleave-order=6 --seed=137 >o2 &&
+	latency-plan --interleave-order=6 --seed=137 >o1 &&
+	latency-plan --interleave-order=6 --seed=137 >o2 &&
 	test_cmp o1 o2 &&
 	echo "order=BABABAABABBA" >expect &&
 	test_cmp expect o1 &&
-	latency-summarize --interleave-order=6 --seed=1 >o3 &&
+	latency-plan --interleave-order=6 --seed=1 >o3 &&
 	! test_cmp o1 o3 >/dev/null &&
 	sed -e "s/^order=//" -e "s/\(..\)/\1 /g" o3 | tr " " "\n" | grep . >pairs &&
 	test_line_count = 6 pairs &&
 	! grep -v -x -e AB -e BA pairs &&
-	test_expect_code 2 latency-summarize --interleave-order=0 2>err &&
-	test_expect_code 2 latency-summarize --seed=3 --result-dir=. 2>err &&
-	grep "interleave-order takes only --seed" err
+	test_expect_code 2 latency-plan --interleave-order=0 2>err &&
+	test_expect_code 2 latency-plan --seed=3 --result-dir=. 2>err &&
+	grep -x "latency-plan: --seed goes with --interleave-order" err
 '
 
 # A small run: 3000 commits (a load of about 0.1 s, so that its user CPU
@@ -128,18 +128,18 @@ test_expect_success '--gitk-runs=auto: the stop rule is on the paired ratio' '
 	arm_facts pa a 2 && arm_facts pb b 2 &&
 	run_json pa 1 10 5 && run_json pb 1 13 5 &&
 	run_json pa 2 11 5 && run_json pb 2 14.3 5 &&
-	latency-summarize --stop-rule --result-dir=pa --paired-dir=pb >s &&
+	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
 	echo "stop=" >expect && test_cmp expect s &&
 	arm_facts pa a 3 && arm_facts pb b 3 &&
 	run_json pa 3 9.5 5 && run_json pb 3 12.35 5 &&
-	latency-summarize --stop-rule --result-dir=pa --paired-dir=pb >s &&
+	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
 	echo "stop=precision" >expect && test_cmp expect s &&
 	run_json pb 3 20 5 &&
-	latency-summarize --stop-rule --result-dir=pa --paired-dir=pb >s &&
+	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
 	echo "stop=" >expect && test_cmp expect s &&
 	arm_facts pa a 4 && arm_facts pb b 4 &&
 	run_json pa 4 9 5 && run_json pb 4 9 5 &&
-	latency-summarize --stop-rule --result-dir=pa --paired-dir=pb >s &&
+	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
 	echo "stop=max-runs" >expect && test_cmp expect s
 '
 

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "lib/parse.h"
@@ -142,6 +143,58 @@ static void control(void)
 		   "has_control, case %zu", i);
 }
 
+/* Plain decimals, exactly: mantissa and scale, and the double beside. */
+static void decimals(void)
+{
+	static const struct {
+		const char *s;
+		int ret;
+		uint64_t mant;
+		unsigned scale;
+	} cases[] = {
+		{ "4", 0, 4, 0 },
+		{ "2.5", 0, 25, 1 },
+		{ "2.50", 0, 25, 1 },
+		{ "0", 0, 0, 0 },
+		{ "0.001", 0, 1, 3 },
+		{ "1.0000000000000000001", 0, 10000000000000000001ULL, 19 },
+		{ "1.00000000000000000001", -ERANGE, 0, 0 },
+		{ "99999999999999999999", -ERANGE, 0, 0 },
+		{ "", -EINVAL, 0, 0 },
+		{ ".5", -EINVAL, 0, 0 },
+		{ "5.", -EINVAL, 0, 0 },
+		{ "-1", -EINVAL, 0, 0 },
+		{ "+1", -EINVAL, 0, 0 },
+		{ "1e3", -EINVAL, 0, 0 },
+		{ "1.2.3", -EINVAL, 0, 0 },
+		{ " 1", -EINVAL, 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t mant = 7;
+		unsigned scale = 7;
+		int r = parse_decimal(cases[i].s, &mant, &scale);
+
+		is_int(r, cases[i].ret, "parse_decimal '%s'", cases[i].s);
+		if (!cases[i].ret) {
+			ok(mant == cases[i].mant && scale == cases[i].scale,
+			   "parse_decimal '%s' is %llu / 10^%u", cases[i].s,
+			   (unsigned long long)cases[i].mant, cases[i].scale);
+		} else {
+			ok(mant == 7 && scale == 7,
+			   "parse_decimal '%s' stores nothing", cases[i].s);
+		}
+	}
+	ok(parse_decimal_positive("2.5") == 2.5, "parse_decimal_positive 2.5");
+	ok(parse_decimal_positive("0.25") == 0.25,
+	   "parse_decimal_positive 0.25");
+	ok(isnan(parse_decimal_positive("0")), "parse_decimal_positive 0");
+	ok(isnan(parse_decimal_positive("0.000")),
+	   "parse_decimal_positive 0.000");
+	ok(isnan(parse_decimal_positive("x")), "parse_decimal_positive x");
+}
+
 int main(void)
 {
 	static const struct case_ u64[] = {
@@ -216,5 +269,6 @@ int main(void)
 	host_port();
 	octal_escapes();
 	control();
+	decimals();
 	return done_testing();
 }

@@ -22,11 +22,12 @@
 #include <sys/utsname.h>
 
 #include "lib/err.h"
+#include "lib/json-read.h"
 #include "lib/knob.h"
 #include "lib/output.h"
 #include "lib/parse.h"
 #include "lib/xalloc.h"
-#include "compare/summarize.h"
+#include "compare/plan.h"
 
 enum cfg_kind {
 	K_LABEL,    /* letters, digits and . _ + -, not starting with . */
@@ -111,7 +112,7 @@ static const struct cfg_key keys[] = {
 /* clang-format on */
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
-_Static_assert(N_KEYS <= SUMM_CFG_MAX_KEYS, "raise SUMM_CFG_MAX_KEYS");
+_Static_assert(N_KEYS <= PLAN_CFG_MAX_KEYS, "raise PLAN_CFG_MAX_KEYS");
 
 #define WORD_CHARS                                                             \
 	"abcdefghijklmnopqrstuvwxyz"                                           \
@@ -205,7 +206,7 @@ static int check_decimal(const char *v, char **why)
 {
 	uint64_t mant;
 	unsigned scale;
-	int r = summ_parse_decimal(v, &mant, &scale);
+	int r = parse_decimal(v, &mant, &scale);
 
 	if (r == -EINVAL)
 		return fail(why, "expected a positive number such as 3 or 1.5");
@@ -412,7 +413,7 @@ static const struct cfg_key *find_key(const char *name, size_t len)
 	return NULL;
 }
 
-static void set_value(struct summ_config *c, const struct cfg_key *k,
+static void set_value(struct plan_config *c, const struct cfg_key *k,
 		      const char *v, size_t len)
 {
 	size_t i = (size_t)(k - keys);
@@ -421,7 +422,7 @@ static void set_value(struct summ_config *c, const struct cfg_key *k,
 	c->value[i] = len ? dupn(v, len) : NULL;
 }
 
-int summ_config_read(struct summ_config *c, const char *path, const char *buf,
+int plan_config_read(struct plan_config *c, const char *path, const char *buf,
 		     size_t len, char **err)
 {
 	const char *s = buf, *end = buf + len, *nl, *eq;
@@ -462,11 +463,11 @@ int summ_config_read(struct summ_config *c, const char *path, const char *buf,
 }
 
 /* Read the config file PATH into C. */
-static int read_file(struct summ_config *c, const char *path, char **err)
+static int read_file(struct plan_config *c, const char *path, char **err)
 {
 	char *buf, *e;
 	size_t len;
-	int r = json_read_load(path, SUMM_CFG_MAX_BYTES, &buf, &len);
+	int r = json_read_load(path, PLAN_CFG_MAX_BYTES, &buf, &len);
 
 	if (r) {
 		e = text_escape(path);
@@ -475,13 +476,13 @@ static int read_file(struct summ_config *c, const char *path, char **err)
 		free(e);
 		return r;
 	}
-	r = summ_config_read(c, path, buf, len, err);
+	r = plan_config_read(c, path, buf, len, err);
 	free(buf);
 	return r;
 }
 
 /* The config files first (--config FILE, --config=FILE), in order. */
-static int read_files(struct summ_config *c, int argc, char **argv, char **err)
+static int read_files(struct plan_config *c, int argc, char **argv, char **err)
 {
 	int i, r = 0;
 
@@ -497,7 +498,7 @@ static int read_files(struct summ_config *c, int argc, char **argv, char **err)
 }
 
 /* A command-line option without value: a flag of a key, or the driver's. */
-static int set_flag(struct summ_config *c, const char *name, bool *found)
+static int set_flag(struct plan_config *c, const char *name, bool *found)
 {
 	size_t i;
 
@@ -520,7 +521,7 @@ static int set_flag(struct summ_config *c, const char *name, bool *found)
 	return 0;
 }
 
-int summ_config_args(struct summ_config *c, int argc, char **argv, char **err)
+int plan_config_args(struct plan_config *c, int argc, char **argv, char **err)
 {
 	const struct cfg_key *k;
 	const char *opt, *eq, *val;
@@ -573,7 +574,7 @@ int summ_config_args(struct summ_config *c, int argc, char **argv, char **err)
 }
 
 /* The value of the key NAME (which exists), NULL when not set. */
-static const char *value_of(const struct summ_config *c, const char *name)
+static const char *value_of(const struct plan_config *c, const char *name)
 {
 	return c->value[find_key(name, strlen(name)) - keys];
 }
@@ -582,7 +583,7 @@ static const char *value_of(const struct summ_config *c, const char *name)
  * The default of K: from its environment variable if set there (and
  * checked as K's values are), else the built-in one.
  */
-static int set_default(struct summ_config *c, const struct cfg_key *k,
+static int set_default(struct plan_config *c, const struct cfg_key *k,
 		       bool quick, char **err)
 {
 	const char *var = quick && k->quick ? k->quick_env : k->env;
@@ -637,7 +638,7 @@ static char *knob_key(const char *name, size_t len)
  * The knob of --interleave is not also set by --sysctl, and an interleaved
  * run has no seqbench or ringbench pass (whose arm would it be?).
  */
-static int check_one_knob(const struct summ_config *c, char **err)
+static int check_one_knob(const struct plan_config *c, char **err)
 {
 	const char *il = value_of(c, "interleave"), *sc = value_of(c, "sysctl");
 	char *name, *one, *copy, *save = NULL, *e;
@@ -667,7 +668,7 @@ static int check_one_knob(const struct summ_config *c, char **err)
 	return r;
 }
 
-int summ_config_resolve(struct summ_config *c, char **err)
+int plan_config_resolve(struct plan_config *c, char **err)
 {
 	const char *quick = value_of(c, "quick");
 	const char *mem_limit, *swap;
@@ -713,31 +714,40 @@ int summ_config_resolve(struct summ_config *c, char **err)
 	return 0;
 }
 
-void summ_config_print(FILE *f, const struct summ_config *c, bool shell)
+/* The config file form, each line after PREFIX. */
+static void print_file(FILE *f, const struct plan_config *c, const char *prefix)
+{
+	size_t i;
+
+	fprintf(f,
+		"%s# latency-tests run configuration (latency-run-test "
+		"--config FILE)\n",
+		prefix);
+	for (i = 0; i < N_KEYS; i++)
+		fprintf(f, "%s%s=%s\n", prefix, keys[i].name,
+			c->value[i] ? c->value[i] : "");
+}
+
+void plan_config_print(FILE *f, const struct plan_config *c, bool shell)
 {
 	size_t i;
 	const char *n;
 
-	if (c->action && !shell)
+	if (!shell) {
+		if (!c->action)
+			print_file(f, c, "");
 		return;
-	if (shell) {
-		fprintf(f, "action=%s\n", c->action ? c->action : "run");
-		if (c->action)
-			return;
-		fprintf(f, "print_config=%s\nrestore=%s\n",
-			c->print_config ? "yes" : "no",
-			c->restore ? "yes" : "no");
-	} else
-		fputs("# latency-tests run configuration (latency-run-test "
-		      "--config FILE)\n",
-		      f);
+	}
+	fprintf(f, "action=%s\n", c->action ? c->action : "run");
+	if (c->action)
+		return;
+	fprintf(f, "print_config=%s\nrestore=%s\n",
+		c->print_config ? "yes" : "no", c->restore ? "yes" : "no");
 	for (i = 0; i < N_KEYS; i++) {
 		for (n = keys[i].name; *n; n++)
-			fputc(shell && *n == '-' ? '_' : *n, f);
+			fputc(*n == '-' ? '_' : *n, f);
 		fprintf(f, "=%s\n", c->value[i] ? c->value[i] : "");
 	}
-	if (!shell)
-		return;
 	fputs("mem_limit_bytes=", f);
 	if (c->mem_limit_bytes)
 		fprintf(f, "%llu", (unsigned long long)c->mem_limit_bytes);
@@ -745,9 +755,15 @@ void summ_config_print(FILE *f, const struct summ_config *c, bool shell)
 	if (c->swap_bytes)
 		fprintf(f, "%llu", (unsigned long long)c->swap_bytes);
 	fputc('\n', f);
+	/*
+	 * The run's config file too, so that one call gives the driver both
+	 * what it acts on and what it keeps (it writes these lines, each
+	 * without its prefix, to the run's config).
+	 */
+	print_file(f, c, "config_line=");
 }
 
-void summ_config_release(struct summ_config *c)
+void plan_config_release(struct plan_config *c)
 {
 	size_t i;
 
