@@ -31,6 +31,7 @@
 #   VERDICT_A, VERDICT_B  the two --sysctl settings
 #                    [vm.page-cluster=3, vm.page-cluster=0]
 #   LATENCY_TESTS_BINDIR  the built programs [the tree next to this script]
+#   RUN_TEST         the driver [run-test.sh of the tree next to this script]
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +40,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 : "${VERDICT_B:=vm.page-cluster=0}"
 results=${VERDICT_RESULTS:-$(mktemp -d /tmp/verdict-ab.XXXXXX)}
 mkdir -p "$results"
-rt=$here/run-test.sh
+rt=${RUN_TEST:-$here/run-test.sh}
 compare=${LATENCY_TESTS_BINDIR:-$here/compare}/latency-compare
 
 die() {
