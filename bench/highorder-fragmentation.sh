@@ -170,6 +170,11 @@ idle() {
 	[ -z "$proactive_was" ] || echo "$proactive_was" >"$proactive"
 	awk -F, -v n="$name" 'NR > 1 { printf "%-22s order-%s %s/%s %.1f%% (p99 fault %.3f ms)\n",
 		n, $1, $6, $5, $7, $9 / 1000 }' "$dir/summary.csv"
+	# The machine-read lines, without the round's number.
+	awk -F, -v n="${name%-*}" 'NR > 1 { gsub("-", "_", n)
+		printf "bench: highorder_%s_order%s=%.1f %% higher\n", n, $1, $7
+		printf "bench: highorder_%s_order%s_p99_fault=%.3f ms lower\n", n, $1, $9 / 1000
+	}' "$dir/summary.csv" >>"$results/bench"
 }
 
 # driver NAME CONDITION: one run-test.sh result, paused after its shrink.
@@ -256,3 +261,4 @@ for cond in $BENCH_CONDITIONS; do
 done
 echo
 [ ${#args[@]} = 0 ] || "$COMPARE" "${args[@]}"
+[ ! -e "$results/bench" ] || cat "$results/bench"
