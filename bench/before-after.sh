@@ -14,7 +14,7 @@
 # short mode (its variables set in run() below: fewer lines, MiB, seconds
 # and repetitions; highorder-fragmentation.sh its idle conditions only, as
 # the driver's would press the whole machine; verdict-ab.sh two results a
-# side of a --quick memcg run of 2 runs on 20,000 commits), from that
+# side of a --quick memcg run of 2 runs on 60,000 commits), from that
 # build's directory.  A script that needs a program one build lacks (vm-*:
 # latency-vm) is not run, and the table says why.
 #
@@ -233,7 +233,7 @@ run() {
 	set -- env "$@" "$here/bench/$_s"
 	case $_s in
 	verdict-ab.sh)
-		set -- "$@" --quick --confine=memcg --gitk-runs=2 --commits=20000
+		set -- "$@" --quick --confine=memcg --gitk-runs=2 --commits=60000
 		;;
 	vm-kernels.sh) set -- "$@" --quick --gitk-runs=1 --commits=20000 ;;
 	esac
