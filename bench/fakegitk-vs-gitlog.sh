@@ -69,8 +69,10 @@ gitlog() {
 		--parents --boundary | cat >/dev/null
 }
 
+# bench_one REPO [TAG]: the comparison on REPO; with TAG, the machine-read
+# lines "bench: TAG_wall=COMMITS/S" and "bench: TAG_cpu=..." too.
 bench_one() {
-	local repo=$1 commits graph fg gl i
+	local repo=$1 tag=${2:-} commits graph fg gl i
 	commits=$(git -C "$repo" rev-list --all --count)
 	graph=no
 	for f in commit-graph commit-graphs; do
@@ -102,7 +104,7 @@ bench_one() {
 		-v glc="$(cut -d' ' -f2 "$gl" | median)" \
 		-v held="$(json_num bytes_held "$scratch/run1.json")" \
 		-v rss="$(json_num peak_rss_bytes "$scratch/run1.json")" \
-		-v runs="$FAKEGITK_BENCH_RUNS" 'BEGIN {
+		-v runs="$FAKEGITK_BENCH_RUNS" -v tag="$tag" 'BEGIN {
 		printf "repository %s: %d commits, commit-graph: %s, median of %d runs\n",
 			repo, n, graph, runs
 		printf "  fake-gitk  %8.3f s wall %8.3f s cpu  %9.0f commits/s\n",
@@ -113,6 +115,10 @@ bench_one() {
 			glw / fgw, glc / fgc
 		printf "  peak RSS %.0f bytes, held %.0f bytes: %s\n", rss, held,
 			(rss >= held ? "pressure is real" : "PEAK RSS BELOW BYTES HELD")
+		if (tag != "") {
+			printf "bench: %s_wall=%.0f commits/s higher\n", tag, n / fgw
+			printf "bench: %s_cpu=%.0f commits/s higher\n", tag, n / fgc
+		}
 	}'
 }
 
@@ -126,7 +132,7 @@ if [ ! -d "$synthetic" ]; then
 fi
 
 echo "fake-gitk: $("$FAKEGITK" --version); $(git --version); kernel $(uname -r)"
-bench_one "$synthetic"
+bench_one "$synthetic" fakegitk
 for repo in "$@"; do
 	bench_one "$repo"
 done

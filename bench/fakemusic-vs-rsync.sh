@@ -202,6 +202,9 @@ row fake-music "$fm_rate" "$fm_mean" "$fm_sd" "$fm_max" "$fm_z100" \
 row rsync "$rs_rate" "$rs_mean" "$rs_sd" "$rs_max" "$rs_z100" "$rs_z10" \
 	"$rs_p99" "$rs_gmax"
 echo "fake-music progress lines: p99 gap ${ln_p99} s, max ${ln_max} s"
+echo "bench: fakemusic_accuracy=$(calc "$fm_rate * 100 / $rate") % of the limit closer-to-100"
+echo "bench: fakemusic_win_stddev=$fm_sd bytes lower"
+echo "bench: fakemusic_p99_gap=$fm_p99 s lower"
 printf 'ratio rsync/fake-music: stddev %.2f, max window %.2f, p99 gap %.2f\n' \
 	"$(calc "$rs_sd / ($fm_sd + 1)")" "$(calc "$rs_max / $fm_max")" \
 	"$(calc "$rs_p99 / $fm_p99")"

@@ -59,6 +59,7 @@
 #   BENCH_RESULTS=(a new directory in /tmp)    where the results go
 #   BENCH_ARGS=                                more run-test.sh arguments
 #   BENCH_CONDITIONS="pressure fragmented compacted"   the driver conditions
+#                                              (empty: the idle ones only)
 set -eu
 
 : "${RUN_TEST:=./run-test.sh}"
@@ -70,7 +71,7 @@ set -eu
 : "${BENCH_GITK_RUNS:=5}"
 : "${BENCH_PROBE_S:=30}"
 : "${BENCH_ARGS:=}"
-: "${BENCH_CONDITIONS:=pressure fragmented compacted}"
+: "${BENCH_CONDITIONS=pressure fragmented compacted}"
 
 die() {
 	echo "$0: $*" >&2
@@ -78,9 +79,17 @@ die() {
 }
 
 [ "$(id -u)" = 0 ] || die "needs root (global pressure, compaction)"
-for p in "$RUN_TEST" "$PROBE" "$FRAGMENT" "$COMPARE" "$MACHINE"; do
-	[ -x "$p" ] || die "no '$p' (run from a build tree after make check)"
-done
+need() {
+	[ -x "$1" ] || die "no '$1' (run from a build tree after make check)"
+}
+need "$PROBE"
+need "$FRAGMENT"
+# The idle conditions alone need neither the driver nor latency-machine.
+if [ -n "$BENCH_CONDITIONS" ]; then
+	need "$RUN_TEST"
+	need "$COMPARE"
+	need "$MACHINE"
+fi
 [ -r /sys/kernel/mm/transparent_hugepage/hpage_pmd_size ] ||
 	die "no transparent huge pages here"
 for v in BENCH_ROUNDS BENCH_GITK_RUNS BENCH_PROBE_S; do
@@ -161,6 +170,11 @@ idle() {
 	[ -z "$proactive_was" ] || echo "$proactive_was" >"$proactive"
 	awk -F, -v n="$name" 'NR > 1 { printf "%-22s order-%s %s/%s %.1f%% (p99 fault %.3f ms)\n",
 		n, $1, $6, $5, $7, $9 / 1000 }' "$dir/summary.csv"
+	# The machine-read lines, without the round's number.
+	awk -F, -v n="${name%-*}" 'NR > 1 { gsub("-", "_", n)
+		printf "bench: highorder_%s_order%s=%.1f %% higher\n", n, $1, $7
+		printf "bench: highorder_%s_order%s_p99_fault=%.3f ms lower\n", n, $1, $9 / 1000
+	}' "$dir/summary.csv" >>"$results/bench"
 }
 
 # driver NAME CONDITION: one run-test.sh result, paused after its shrink.
@@ -226,6 +240,7 @@ for round in $(seq "$BENCH_ROUNDS"); do
 		idle "idle-$round"
 		idle "idle-frag-$round" frag
 	fi
+	[ -n "$BENCH_CONDITIONS" ] || continue
 	# The order turns each round, so that no condition is always first.
 	# shellcheck disable=SC2086 # BENCH_CONDITIONS: words
 	set -- $BENCH_CONDITIONS
@@ -245,4 +260,5 @@ for cond in $BENCH_CONDITIONS; do
 	args+=("$cond=$list")
 done
 echo
-"$COMPARE" "${args[@]}"
+[ ${#args[@]} = 0 ] || "$COMPARE" "${args[@]}"
+[ ! -e "$results/bench" ] || cat "$results/bench"

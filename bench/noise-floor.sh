@@ -75,4 +75,6 @@ function cov(k,   m, s, j) {
 END {
 	printf "mean: elapsed_s %.3f  user_s %.3f  sys_s %.3f\n", sum[1] / n, sum[2] / n, sum[3] / n
 	printf "CoV:  elapsed %.2f%%  user %.2f%%  sys %.2f%%  (%d runs)\n", cov(1), cov(2), cov(3), n
+	printf "bench: noise_elapsed=%.3f s lower\n", sum[1] / n
+	printf "bench: noise_user=%.3f s lower\n", sum[2] / n
 }' "$scratch/runs"

@@ -145,3 +145,5 @@ echo "== rr, TCP loopback 1-byte transactions per second (median, CoV)"
 printf '   ringbench rr:                       %.0f/s  CoV %.2f%%\n' "$qm" "$qc"
 printf '   python ping-pong:                   %.0f/s  CoV %.2f%%\n' "$ym" "$yc"
 awk -v a="$qm" -v b="$ym" 'BEGIN { printf "   ratio ringbench / python:           %.3f\n", a / b }'
+echo "bench: ringbench_ring=$rm us/cycle lower"
+echo "bench: ringbench_rr=$qm transactions/s higher"

@@ -302,6 +302,11 @@ for case in $cases; do
 	read -r ratio _ _ < <(stats "$results/ratio_$case")
 	printf "%-6s %-9s %10.1f %10.1f %8s %8s %8s %10s %10s\n" "$case" "$(other_name "$case")" \
 		"$sb_med" "$ot_med" "$sb_cov" "$ot_cov" "$ratio" "$sb_cpu" "$ot_cpu"
+	# treez repeats tree's seqbench figures
+	[ "$case" = treez ] ||
+		printf "seqbench_cold_%s=%s MiB/s higher\nseqbench_cold_%s_cpu=%s s/GiB lower\n" \
+			"$case" "$sb_med" "$case" "$sb_cpu" >>"$results/bench"
 done
 echo "# MiB/s and ratio (seqbench/other): medians over the repetitions;"
 echo "# cpu_*: median CPU seconds (user+sys) per GiB read"
+sed 's/^/bench: /' "$results/bench"

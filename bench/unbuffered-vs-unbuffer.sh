@@ -65,6 +65,7 @@ scr_same=$(same_bytes)
 printf '%-12s %10s MiB/s   bytes unchanged: %s\n' unbuffered "$ours" "$ours_same" \
 	unbuffer "$theirs" "$theirs_same" script "$scr" "$scr_same"
 awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "ratio unbuffered/unbuffer: %.2f\n", a / b }'
+echo "bench: unbuffered=$ours MiB/s higher"
 
 # status CMD...: the exit status of CMD.
 status() {

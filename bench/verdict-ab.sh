@@ -31,6 +31,7 @@
 #   VERDICT_A, VERDICT_B  the two --sysctl settings
 #                    [vm.page-cluster=3, vm.page-cluster=0]
 #   LATENCY_TESTS_BINDIR  the built programs [the tree next to this script]
+#   RUN_TEST         the driver [run-test.sh of the tree next to this script]
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +40,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 : "${VERDICT_B:=vm.page-cluster=0}"
 results=${VERDICT_RESULTS:-$(mktemp -d /tmp/verdict-ab.XXXXXX)}
 mkdir -p "$results"
-rt=$here/run-test.sh
+rt=${RUN_TEST:-$here/run-test.sh}
 compare=${LATENCY_TESTS_BINDIR:-$here/compare}/latency-compare
 
 die() {
@@ -86,6 +87,14 @@ one() {
 		"$(sed -n 1p "$_dir/summary.txt" | cut -d' ' -f2)" "$_cov" \
 		"$(echo "$_t1 - $_t0" | bc)"
 	echo "$_dir" >>"$results/$_label.dirs"
+	sed -n '1s/.* Elapsed:\([0-9]*\):\([0-9.]*\)(.*/\1 \2/p' "$_dir/summary.txt" |
+		awk '{ printf "%.3f\n", $1 * 60 + $2 }' >>"$results/$_label.elapsed"
+}
+
+# median FILE: the median of the numbers in FILE.
+median() {
+	sort -g "$1" | awk '{ v[NR] = $1 } END {
+		print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # arm_cov DIR KEY: the CoV of summary.txt's line KEY (elapsed: or per
@@ -167,3 +176,6 @@ echo "== A/B: every A result against every B result (expect: significant)"
 echo
 echo "== A/B, the first result of each (within-result test)"
 "$compare" "A1=$a_first" "B1=$(sed -n 1p "$results/B.dirs")" | sed -n '/ vs /p'
+echo
+echo "bench: verdict_a_elapsed=$(median "$results/A.elapsed") s lower"
+echo "bench: verdict_b_elapsed=$(median "$results/B.elapsed") s lower"
