@@ -89,7 +89,7 @@ struct summ_gitk_run {
 	/* Numbers as fake-gitk wrote them (JSON_NULL when unknown). */
 	struct json_node elapsed_s, start_mono_s, end_mono_s, user_s, sys_s;
 	struct json_node runq_s; /* waiting for a CPU (schedstat) */
-	/* user CPU sampled every millisecond (fake-gitk --sample-user) */
+	/* user CPU counted by fake-gitk --sample-user, when it ran */
 	struct json_node user_sampled_s;
 	struct summ_u64 majflt, progress_lines;
 	/*

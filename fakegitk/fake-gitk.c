@@ -34,8 +34,6 @@
  * (about 20 ns of about 8 us) and a write() per 2 ms.
  */
 #define DEFAULT_INTERVAL_NS (2 * NSEC_PER_MSEC)
-/* 4x a HZ=250 tick; 4 kHz cost 10% of the CPU time in a KVM guest. */
-#define DEFAULT_SAMPLE_NS (1 * NSEC_PER_MSEC)
 #define DEFAULT_COMMITS 180000
 
 enum {
@@ -92,8 +90,9 @@ static void usage(int status)
 	      "                         (all|headers|none, default all)\n"
 	      "      --reread           read the held data again after the map is built\n"
 	      "      --verify-hashes    check each object's id as it is read (slower)\n"
-	      "      --sample-user=TIME sample user mode every TIME of CPU time with a perf\n"
-	      "                         software clock (default 1ms; 0: getrusage only)\n"
+	      "      --sample-user=TIME also count user CPU time by sampling user mode every\n"
+	      "                         TIME of CPU time with a perf software clock (e.g. 1ms;\n"
+	      "                         default 0: getrusage only)\n"
 	      "      --dump-map=FILE    write the parent -> children map of the first load\n"
 	      "      --list-refs        print '<id> <ref>' for HEAD and every ref, sorted, and exit\n"
 	      "      --create-repo=DIR  create a synthetic kernel-shaped repository instead\n"
@@ -132,7 +131,6 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 	c->iterations = DEFAULT_ITERATIONS;
 	c->walk.interval_ns = DEFAULT_INTERVAL_NS;
 	c->walk.hold = HOLD_ALL;
-	c->sample_period_ns = DEFAULT_SAMPLE_NS;
 	c->gen.commits = DEFAULT_COMMITS;
 	while ((opt = getopt_long(argc, argv, short_opts, long_opts, NULL)) !=
 	       -1) {
@@ -288,7 +286,7 @@ static void start_sampler(struct fg_config *c)
 
 	c->sampler.fd = -1;
 	if (!c->sample_period_ns) {
-		c->sample_why = xstrdup("off (--sample-user=0)");
+		c->sample_why = xstrdup("off");
 		return;
 	}
 	r = usersample_open(&c->sampler, c->sample_period_ns, &why);

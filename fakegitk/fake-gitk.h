@@ -116,11 +116,12 @@ struct walk_result {
 	uint64_t minflt;
 	uint64_t user_ns; /* CPU time of this load in user mode ... */
 	uint64_t sys_ns;  /* ... and in the kernel (getrusage) */
-	uint64_t user_sampled_ns; /* user CPU from the walk's sampler ... */
-	bool has_user_sampled;	  /* ... when it runs */
 	uint64_t runq_ns; /* waiting for a CPU (/proc/self/schedstat) */
 	bool has_runq;	  /* ... when the kernel keeps it */
 	uint64_t lines;	  /* progress lines written in it (set by the caller) */
+	/* User CPU time counted by the walk's sampler, when it runs. */
+	uint64_t user_sampled_ns;
+	bool has_user_sampled;
 	uint64_t reread_sum;
 	bool shallow;
 	bool interrupted;
