@@ -100,7 +100,7 @@ Run:
                        none: no options)
   --music-args=ARGS    extra options for fake-music
   --stall=DURATION     gaps longer than this are stalls (default 1s)
-  --quick              a complete short run: 3 runs, no warmup, memcg
+  --quick              a complete short run: 5 runs, no warmup, memcg
                        pressure (where allowed); about 20 s once the
                        repository is cached
 

@@ -76,7 +76,7 @@ static const struct cfg_key keys[] = {
 	  .quick_env = "LATENCY_QUICK_COMMITS" },
 	{ .name = "seed", .kind = K_UINT, .def = "137" },
 	{ .name = "gitk-runs", .kind = K_RUNS, .min = 1, .def = "auto",
-	  .quick = "3" },
+	  .quick = "5" },
 	{ .name = "warmup", .kind = K_UINT, .def = "1", .quick = "0" },
 	{ .name = "drop-caches", .kind = K_YESNO, .flag = "--no-drop-caches",
 	  .flag_value = "no", .def = "yes" },
@@ -678,10 +678,6 @@ int plan_config_resolve(struct plan_config *c, char **err)
 	size_t i;
 	int r;
 
-	/* An interleaved --quick: at least 5 runs per arm. */
-	if (value_of(c, "interleave") && !value_of(c, "gitk-runs") && quick &&
-	    !strcmp(quick, "yes"))
-		set_value(c, find_key("gitk-runs", 9), "5", 1);
 	for (i = 0; i < N_KEYS; i++)
 		if (!c->value[i] &&
 		    (r = set_default(c, &keys[i],

@@ -282,6 +282,7 @@ void summ_run_release(struct summ_run *r)
 		free(r->runs[i].user_s.str);
 		free(r->runs[i].sys_s.str);
 		free(r->runs[i].runq_s.str);
+		free(r->runs[i].user_sampled_s.str);
 	}
 	free(r->runs);
 	free(r->elapsed);

@@ -84,6 +84,7 @@ static void put_gitk_run(struct json *j, const struct summ_run *r, size_t i)
 	}
 	json_copy(j, "user_s", &g->user_s);
 	json_copy(j, "sys_s", &g->sys_s);
+	json_copy(j, "user_sampled_s", &g->user_sampled_s);
 	json_copy(j, "start_mono_s", &g->start_mono_s);
 	json_copy(j, "end_mono_s", &g->end_mono_s);
 	put_u64(j, "progress_lines", g->progress_lines);

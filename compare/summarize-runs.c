@@ -118,6 +118,7 @@ static void read_gitk(struct summ_run *r, size_t i)
 	get_number(r, file, it, "user_s", &g->user_s);
 	get_number(r, file, it, "sys_s", &g->sys_s);
 	get_number(r, file, it, "runq_s", &g->runq_s);
+	get_number(r, file, it, "user_sampled_s", &g->user_sampled_s);
 	get_u64(r, file, it, "iterations[0].", "majflt", &g->majflt);
 	get_u64(r, file, it, "iterations[0].", "lines", &g->progress_lines);
 	g->has_window = to_ns(&g->start_mono_s, &g->start_ns) &&
@@ -460,7 +461,7 @@ static double num_of(const struct json_node *n)
 static void run_ratios(struct summ_gitk_run *g)
 {
 	double e = num_of(&g->elapsed_s), u = num_of(&g->user_s);
-	double s = num_of(&g->sys_s);
+	double s = num_of(&g->sys_s), sampled = num_of(&g->user_sampled_s);
 
 	g->wait_s = g->elapsed_per_user = g->sys_per_user = NAN;
 	g->wait_per_user = g->elapsed_less_runq_per_user = NAN;
@@ -468,6 +469,14 @@ static void run_ratios(struct summ_gitk_run *g)
 		return;
 	/* The clocks tick apart: a wait below 0 is none. */
 	g->wait_s = e - u - s > 0 ? e - u - s : 0;
+	/*
+	 * The on-CPU time is exact, its split is not: the denser samples
+	 * divide it where fake-gitk took them.
+	 */
+	if (sampled > 0 && sampled <= u + s) {
+		s = u + s - sampled;
+		u = sampled;
+	}
 	if (!(u > 0))
 		return;
 	g->elapsed_per_user = e / u;

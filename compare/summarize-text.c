@@ -108,6 +108,9 @@ static void put_run(FILE *f, size_t i, const struct summ_gitk_run *g)
 	put_num(f, "user_s",
 		g->user_s.type == JSON_NUMBER ? g->user_s.str : NULL);
 	put_num(f, "sys_s", g->sys_s.type == JSON_NUMBER ? g->sys_s.str : NULL);
+	put_num(f, "user_sampled_s",
+		g->user_sampled_s.type == JSON_NUMBER ? g->user_sampled_s.str
+						      : NULL);
 	put_u(f, "progress_lines", g->progress_lines);
 	put_key_double(f, "wait_s", g->wait_s, 3);
 	put_key_double(f, "elapsed_per_user", g->elapsed_per_user, 4);

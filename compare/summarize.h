@@ -89,11 +89,15 @@ struct summ_gitk_run {
 	/* Numbers as fake-gitk wrote them (JSON_NULL when unknown). */
 	struct json_node elapsed_s, start_mono_s, end_mono_s, user_s, sys_s;
 	struct json_node runq_s; /* waiting for a CPU (schedstat) */
+	/* user CPU counted by fake-gitk --sample-user, when it ran */
+	struct json_node user_sampled_s;
 	struct summ_u64 majflt, progress_lines;
 	/*
 	 * The time split per user-CPU second (summ_runs_read): off the CPU
 	 * (elapsed - user - sys), and elapsed, sys and that wait divided by
-	 * user; NaN when a part is unknown or user is 0.
+	 * user; NaN when a part is unknown or user is 0.  User is the
+	 * sampled user time where there is one, and sys the rest of the
+	 * on-CPU time (user + sys): the kernel splits it by 4 ms ticks.
 	 */
 	double wait_s, elapsed_per_user, sys_per_user, wait_per_user;
 	/* (elapsed - runq) / user: the wait for a CPU taken out too. */

@@ -21,6 +21,7 @@
 #include "lib/progress.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
+#include "lib/xalloc.h"
 
 #include "fakegitk/fake-gitk.h"
 
@@ -44,6 +45,7 @@ enum {
 	OPT_COMMITS,
 	OPT_INTERVAL,
 	OPT_LIST_REFS,
+	OPT_SAMPLE_USER,
 };
 
 /* clang-format off */
@@ -60,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "create-repo",   required_argument, NULL, OPT_CREATE },
 	{ "commits",       required_argument, NULL, OPT_COMMITS },
 	{ "list-refs",     no_argument,       NULL, OPT_LIST_REFS },
+	{ "sample-user",   required_argument, NULL, OPT_SAMPLE_USER },
 	OPT_LONG_END,
 };
 /* clang-format on */
@@ -87,6 +90,9 @@ static void usage(int status)
 	      "                         (all|headers|none, default all)\n"
 	      "      --reread           read the held data again after the map is built\n"
 	      "      --verify-hashes    check each object's id as it is read (slower)\n"
+	      "      --sample-user=TIME also count user CPU time by sampling user mode every\n"
+	      "                         TIME of CPU time with a perf software clock (e.g. 1ms;\n"
+	      "                         default 0: getrusage only)\n"
 	      "      --dump-map=FILE    write the parent -> children map of the first load\n"
 	      "      --list-refs        print '<id> <ref>' for HEAD and every ref, sorted, and exit\n"
 	      "      --create-repo=DIR  create a synthetic kernel-shaped repository instead\n"
@@ -153,6 +159,16 @@ static void parse_args(struct fg_config *c, int argc, char **argv)
 			break;
 		case OPT_HOLD:
 			c->walk.hold = parse_hold(optarg);
+			break;
+		case OPT_SAMPLE_USER:
+			c->sample_period_ns =
+				opt_duration("--sample-user", optarg);
+			if (c->sample_period_ns &&
+			    (c->sample_period_ns < 10 * NSEC_PER_USEC ||
+			     c->sample_period_ns > NSEC_PER_SEC))
+				usage_error("--sample-user: '%s' is out of "
+					    "range (10us..1s, or 0)",
+					    optarg);
 			break;
 		case OPT_REREAD:
 			c->walk.reread = true;
@@ -259,6 +275,31 @@ static void open_outputs(struct fg_config *c)
 	}
 }
 
+/*
+ * --sample-user: start the sampler, or keep getrusage's split and say why
+ * (in the summary; on stderr too unless quiet).
+ */
+static void start_sampler(struct fg_config *c)
+{
+	const char *why = NULL;
+	int r;
+
+	c->sampler.fd = -1;
+	if (!c->sample_period_ns) {
+		c->sample_why = xstrdup("off");
+		return;
+	}
+	r = usersample_open(&c->sampler, c->sample_period_ns, &why);
+	if (!r) {
+		c->walk.sample = &c->sampler;
+		return;
+	}
+	c->sample_why = xasprintf("%s: %s", why, strerror(-r));
+	if (!c->common.quiet)
+		warn("user CPU not sampled (%s): getrusage's split only",
+		     c->sample_why);
+}
+
 /* One load, its end line, and the lines it printed; 0 or -1. */
 static int one_load(struct fg_config *c, unsigned i, struct children_map *map)
 {
@@ -294,6 +335,7 @@ static int run_load(struct fg_config *c, int argc, char **argv)
 	c->run.has_seed = c->common.has_seed;
 	c->run.seed = c->common.seed;
 	c->commit_graph = repo_has_commit_graph(c->walk.repo_path);
+	start_sampler(c);
 	c->res = calloc(c->iterations, sizeof(*c->res));
 	if (!c->res)
 		die(EXIT_RUN_FAILED, "out of memory");
@@ -323,6 +365,8 @@ static int run_load(struct fg_config *c, int argc, char **argv)
 	/* What was not committed (a failed or stopped run) goes away. */
 	atomic_abort(&c->out);
 	atomic_abort(&c->map_out);
+	usersample_close(&c->sampler);
+	free(c->sample_why);
 	free(c->res);
 	return status;
 }

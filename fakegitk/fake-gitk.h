@@ -16,6 +16,7 @@
 #include "lib/opt.h"
 #include "lib/output.h"
 #include "lib/progress.h"
+#include "lib/usersample.h"
 
 /* ---- heldbuf.c: one large anonymous mapping that grows with mremap ---- */
 
@@ -99,6 +100,8 @@ struct walk_opts {
 	uint64_t every;
 	uint64_t interval_ns;
 	struct progress *progress;
+	/* User CPU sampled more densely than getrusage's; NULL: none. */
+	const struct usersample *sample;
 };
 
 struct walk_result {
@@ -116,6 +119,9 @@ struct walk_result {
 	uint64_t runq_ns; /* waiting for a CPU (/proc/self/schedstat) */
 	bool has_runq;	  /* ... when the kernel keeps it */
 	uint64_t lines;	  /* progress lines written in it (set by the caller) */
+	/* User CPU time counted by the walk's sampler, when it runs. */
+	uint64_t user_sampled_ns;
+	bool has_user_sampled;
 	uint64_t reread_sum;
 	bool shallow;
 	bool interrupted;
@@ -206,6 +212,10 @@ struct fg_config {
 	struct progress progress;
 	struct run_info run;
 	bool commit_graph;
+	/* --sample-user: the period (0: off), the sampler, or why not. */
+	uint64_t sample_period_ns;
+	struct usersample sampler;
+	char *sample_why;
 	struct walk_result *res; /* one per iteration */
 	unsigned done;		 /* iterations that ran (or began) */
 };

@@ -87,6 +87,13 @@ static void write_json(const struct fg_config *c, const struct totals *t,
 	json_u64(&j, "bytes_held", t->last->bytes_held);
 	json_u64(&j, "bytes_read", t->last->bytes_read);
 	json_u64(&j, "peak_rss_bytes", t->peak_rss);
+	if (c->walk.sample) {
+		json_ns_as_s(&j, "user_sample_period_s", c->sample_period_ns);
+		json_null(&j, "user_sample_why");
+	} else {
+		json_null(&j, "user_sample_period_s");
+		json_str(&j, "user_sample_why", c->sample_why);
+	}
 	json_array_begin(&j, "iterations");
 	for (i = 0; i < c->done; i++) {
 		json_object_begin(&j, NULL);
@@ -99,6 +106,11 @@ static void write_json(const struct fg_config *c, const struct totals *t,
 		json_u64(&j, "minflt", c->res[i].minflt);
 		json_ns_as_s(&j, "user_s", c->res[i].user_ns);
 		json_ns_as_s(&j, "sys_s", c->res[i].sys_ns);
+		if (c->res[i].has_user_sampled)
+			json_ns_as_s(&j, "user_sampled_s",
+				     c->res[i].user_sampled_ns);
+		else
+			json_null(&j, "user_sampled_s");
 		json_u64(&j, "lines", c->res[i].lines);
 		if (c->res[i].has_runq)
 			json_ns_as_s(&j, "runq_s", c->res[i].runq_ns);

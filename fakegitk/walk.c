@@ -745,7 +745,7 @@ int walk_history(const struct walk_opts *o, unsigned iter,
 {
 	struct rusage ru0, ru1;
 	struct walker w;
-	uint64_t rq0 = 0, rq1 = 0;
+	uint64_t rq0 = 0, rq1 = 0, us0 = 0;
 	bool rq;
 	int r;
 
@@ -762,6 +762,8 @@ int walk_history(const struct walk_opts *o, unsigned iter,
 	if (getrusage(RUSAGE_SELF, &ru0))
 		memset(&ru0, 0, sizeof(ru0));
 	rq = runq_wait(&rq0);
+	if (o->sample)
+		us0 = usersample_count(o->sample);
 	res->start_ns = w.last_line_ns = mono_ns();
 	r = open_repo(&w);
 	if (!r)
@@ -774,6 +776,11 @@ int walk_history(const struct walk_opts *o, unsigned iter,
 	/* The timed span ends before the release, as it always has. */
 	res->end_ns = mono_ns();
 	res->elapsed_ns = res->end_ns - res->start_ns;
+	if (o->sample) {
+		res->user_sampled_ns = (usersample_count(o->sample) - us0) *
+				       o->sample->period_ns;
+		res->has_user_sampled = true;
+	}
 	if (getrusage(RUSAGE_SELF, &ru1) == 0) {
 		res->majflt = (uint64_t)(ru1.ru_majflt - ru0.ru_majflt);
 		res->minflt = (uint64_t)(ru1.ru_minflt - ru0.ru_minflt);

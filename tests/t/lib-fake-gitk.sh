@@ -56,4 +56,4 @@ git_figures() {
 }
 
 # The members of each iterations[] entry of the JSON result, in order.
-iteration_keys='elapsed_s commits interrupted start_mono_s end_mono_s majflt minflt user_s sys_s lines runq_s'
+iteration_keys='elapsed_s commits interrupted start_mono_s end_mono_s majflt minflt user_s sys_s user_sampled_s lines runq_s'

@@ -128,6 +128,36 @@ test_expect_success 'what the driver reads: iterations[0] of one load with --rer
 	echo 6 >expect && test_cmp expect n
 '
 
+# Off by default.  The sampler counts whole periods of user time: never
+# more than the process's CPU time in the load.  Where perf is refused (a
+# container's seccomp, perf_event_paranoid 3) the summary says why and
+# stderr warns.
+test_expect_success JQ '--sample-user: user time sampled every 1ms, or why not' '
+	test_json one.json "[.user_sample_period_s, .user_sample_why,
+		.iterations[0].user_sampled_s] | tojson" "[null,\"off\",null]" &&
+	fake-gitk -q -n 1 --sample-user=1ms --format json -o on.json gen 2>err &&
+	why=$(json_get on.json .user_sample_why) &&
+	if test "$why" = null
+	then
+		test_json on.json .user_sample_period_s 0.001 &&
+		test_json on.json ".iterations[0] | .user_sampled_s >= 0 and
+			.user_sampled_s <= .user_s + .sys_s + 0.000001" true &&
+		! test -s err
+	else
+		test_json on.json .user_sample_period_s null &&
+		test_json on.json .iterations[0].user_sampled_s null &&
+		grep -x "fake-gitk: user CPU not sampled ($why): getrusage.s split only" err
+	fi &&
+	fake-gitk -q -n 1 --sample-user=0 --format json -o off.json gen 2>err &&
+	! test -s err &&
+	test_json off.json .user_sample_why off &&
+	test_must_fail fake-gitk --sample-user=5us gen 2>err &&
+	echo "fake-gitk: --sample-user: '"'"'5us'"'"' is out of range (10us..1s, or 0)" >expect &&
+	sed -n 1p err >got && test_cmp expect got &&
+	test_must_fail fake-gitk --sample-user=2s gen 2>err &&
+	grep -x "fake-gitk: --sample-user: '"'"'2s'"'"' is out of range (10us..1s, or 0)" err
+'
+
 test_expect_success 'elapsed_s is end_mono_s - start_mono_s' '
 	for k in elapsed_s start_mono_s end_mono_s; do
 		iter_values $k one.json || exit 1

@@ -107,9 +107,9 @@ test_expect_success 'the defaults: pressure 6 by ratio, runs until 2%' '
 	grep -x "commits=180000" config
 '
 
-test_expect_success '--quick: three runs, no warmup, the same repository' '
+test_expect_success '--quick: five runs, no warmup, the same repository' '
 	"$rt" --quick --label=q --print-config >config &&
-	grep -x "gitk-runs=3" config &&
+	grep -x "gitk-runs=5" config &&
 	grep -x "warmup=0" config &&
 	grep -x "quick=yes" config &&
 	grep -x "commits=180000" config &&

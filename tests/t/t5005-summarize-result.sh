@@ -91,6 +91,25 @@ test_expect_success JQ 'the header, the statistics, pressure and runs' '
 	test_cmp expect notes
 '
 
+# fake-gitk's sampled user time divides the exact on-CPU time (user_s +
+# sys_s) where it fits in it; one that does not is ignored.
+test_expect_success JQ 'the sampled user time splits the on-CPU time' '
+	cp -R "$fixtures/full" sampled &&
+	for n in 1 2; do
+		v=$(test $n = 1 && echo 8 || echo 12) &&
+		jq -c ".iterations[0].user_sampled_s = $v" \
+			sampled/fake-gitk-$n.json >tmp.json &&
+		mv tmp.json sampled/fake-gitk-$n.json || return 1
+	done &&
+	latency-summarize --result-dir=sampled &&
+	json_get sampled/result.json "[.gitk_runs[] | [.user_s, .user_sampled_s,
+		.wait_s, .elapsed_per_user, .sys_per_user, .wait_per_user]] |
+		tojson" >got &&
+	echo "[[8.25,8,0.25,1.25,0.21875,0.03125],[8.3,12,0.275,1.228915663,0.1957831325,0.03313253012],[8.2,null,0.225,1.195121951,0.1676829268,0.02743902439]]" >expect &&
+	test_cmp expect got &&
+	grep "^  fake-gitk-1 .* user_s=8.25 sys_s=1.5 user_sampled_s=8 .* elapsed_per_user=1.2500 sys_per_user=0.2188 wait_per_user=0.0312 " sampled/summary.txt
+'
+
 test_expect_success JQ 'high-order success per order and failures per order' '
 	json_get full/result.json "[.high_order, .failures_by_order] | tojson" >got &&
 	echo "[[{\"order\":2,\"attempts\":1000,\"successes\":1000,\"success_pct\":100,\"fault_p99_us\":12.5},{\"order\":4,\"attempts\":1000,\"successes\":973,\"success_pct\":97.3,\"fault_p99_us\":80.25},{\"order\":9,\"attempts\":1000,\"successes\":412,\"success_pct\":41.2,\"fault_p99_us\":3100}],{\"2\":1,\"4\":1}]" >expect &&
@@ -183,7 +202,7 @@ test_expect_success 'a partial run: 1 of 3 runs, the interrupted one not counted
 	EOF
 	test_cmp expect head &&
 	grep -x "pressure: none: no memory pressure was applied: not root: the workloads ran unconfined" partial/summary.txt &&
-	grep -x "  fake-gitk-1 elapsed_s=692.258 majflt=12 pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=200 wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" partial/summary.txt &&
+	grep -x "  fake-gitk-1 elapsed_s=692.258 majflt=12 pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=200 wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" partial/summary.txt &&
 	! grep fake-gitk-2 partial/summary.txt
 '
 
@@ -212,8 +231,8 @@ test_expect_success 'missing parts: nulls and notes, never a crash' '
 	cpu: user mean n/a, CoV n/a (the same work every run: the machine'\''s own spread); sys mean n/a, CoV n/a
 	per user-CPU second: elapsed_per_user geometric mean n/a, CoV n/a, 95% CI +/-n/a; sys_per_user mean n/a, wait_per_user mean n/a
 	machine: runq mean n/a (fake-gitk waiting for a CPU; without it, elapsed per user-CPU second n/a), others_cpu mean n/a (the rest of the machine'\''s processes), kthreads_cpu mean n/a per run
-	  fake-gitk-1 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
-	  fake-gitk-2 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
+	  fake-gitk-1 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
+	  fake-gitk-2 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
 	pressure: mode=n/a ratio=n/a footprint_bytes=n/a memory_bytes=n/a calibration=n/a
 	pressure why: n/a
 	confinement: mem-limit=n/a swap=n/a
@@ -238,7 +257,7 @@ test_expect_success JQ 'missing parts in result.json' '
 		.partial_reason, .gitk_runs, .elapsed_mean_s, .failures,
 		.oom_kills, .pswpout_delta, .pressure, .runs, .confinement,
 		.latency, .monitors, has(\"seqbench\")] | tojson" >got &&
-	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"high_order\":null,\"user_s\":null,\"sys_s\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null,\"wait_s\":null,\"elapsed_per_user\":null,\"sys_per_user\":null,\"wait_per_user\":null,\"runq_s\":null,\"elapsed_less_runq_per_user\":null,\"others_cpu_s\":null,\"kthreads_cpu_s\":null,\"pair\":null}" &&
+	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"high_order\":null,\"user_s\":null,\"sys_s\":null,\"user_sampled_s\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null,\"wait_s\":null,\"elapsed_per_user\":null,\"sys_per_user\":null,\"wait_per_user\":null,\"runq_s\":null,\"elapsed_less_runq_per_user\":null,\"others_cpu_s\":null,\"kthreads_cpu_s\":null,\"pair\":null}" &&
 	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_confined\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null,\"precision_of\":\"elapsed\"},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null,\"highorder\":null},false]" >expect &&
 	test_cmp expect got
 '
@@ -355,7 +374,7 @@ test_expect_success JQ 'trace events: malformed lines counted, the rest summed' 
 	} >ev/trace-events.log &&
 	latency-summarize --result-dir=ev &&
 	grep "^  fake-gitk-1 " ev/summary.txt >got &&
-	echo "  fake-gitk-1 elapsed_s=2 majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=0.750 compact_s=3.000 psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" >expect &&
+	echo "  fake-gitk-1 elapsed_s=2 majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=0.750 compact_s=3.000 psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" >expect &&
 	test_cmp expect got &&
 	grep -x "note: trace-events.log: 6 malformed lines ignored" ev/summary.txt &&
 	test_json ev/result.json ".gitk_runs[0] | [.reclaim_s, .compact_s] |

@@ -9,7 +9,7 @@ rt=$abs_top_srcdir/run-test.sh
 LATENCY_STATE_DIR=$TRASH_DIRECTORY/state
 export LATENCY_STATE_DIR
 
-# The quick path with every workload: three counted fake-gitk runs, each
+# The quick path with every workload: five counted fake-gitk runs, each
 # with its latency-output, beside fake-music, the monitors and seqbench;
 # a tiny repository keeps it to seconds.
 test_expect_success SEQBENCH 'a quick run with several workloads' '
@@ -37,6 +37,10 @@ latency-output --stall 1s --format json --report res/q/fake-gitk-2.report.json -
 unbuffered fake-gitk --iterations 1 --format json -o res/q/fake-gitk-2.json --every=50 cache/repo-300-137
 latency-output --stall 1s --format json --report res/q/fake-gitk-3.report.json --plot res/q/fake-gitk-3
 unbuffered fake-gitk --iterations 1 --format json -o res/q/fake-gitk-3.json --every=50 cache/repo-300-137
+latency-output --stall 1s --format json --report res/q/fake-gitk-4.report.json --plot res/q/fake-gitk-4
+unbuffered fake-gitk --iterations 1 --format json -o res/q/fake-gitk-4.json --every=50 cache/repo-300-137
+latency-output --stall 1s --format json --report res/q/fake-gitk-5.report.json --plot res/q/fake-gitk-5
+unbuffered fake-gitk --iterations 1 --format json -o res/q/fake-gitk-5.json --every=50 cache/repo-300-137
 env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=latency-machine seqbench -t 1 -s 2 -b 4k -r 20 -d res/q/scratch/seqbench --seed 137 --json-output res/q/seqbench.json
 latency-summarize --result-dir=res/q
 EOF
