@@ -663,6 +663,15 @@ tidy() {
 	done
 }
 
+# damon_note FILE: name a proactive reclaimer running beside the workloads
+# (FILE: sysinfo's damon): it changes the memory pressure the run measures.
+damon_note() {
+	sysinfo_reclaimers "$1" |
+		while read -r _k _a; do
+			note "proactive reclaim: DAMON kdamond $_k runs a $_a scheme beside the workloads (sysinfo/before/damon); --sysctl=/sys/kernel/mm/damon/admin/kdamonds/$_k/state=off pauses it, restored afterwards"
+		done
+}
+
 # sysinfo DIR: what the run depends on, into DIR.
 sysinfo() {
 	sysinfo_capture "$1" "${LATENCY_PROC:-/proc}" "${LATENCY_SYS:-/sys}"
@@ -811,6 +820,7 @@ main() {
 	confine
 	# "before" includes the swap and memory limit the run has.
 	sysinfo "$run_dir/sysinfo/before" || fail_run "cannot record sysinfo"
+	damon_note "$run_dir/sysinfo/before/damon"
 	machine show >"$run_dir/machine-confined.json" 2>>"$run_dir/machine.log" ||
 		fail_run "latency-machine show failed (see machine.log)"
 	start_monitors
