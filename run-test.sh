@@ -74,10 +74,10 @@ Run:
   --gitk-runs=N|auto   counted fake-gitk runs; auto (the default) runs until
                        the 95% confidence interval of the mean elapsed time
                        is within --precision, or --max-runs or
-                       --time-budget is spent (3 with --quick)
+                       --time-budget is spent (5 with --quick)
   --precision=PCT      auto's target: CI half-width in % of the mean
-                       (default 2)
-  --max-runs=N         auto's run budget (default 10)
+                       (default 1.5)
+  --max-runs=N         auto's run budget (default 20)
   --time-budget=DURATION  auto's time budget for the counted runs
                        (default 6m)
   --warmup=N           uncounted fake-gitk runs first (default 1; 0 with
