@@ -74,10 +74,10 @@ Run:
   --gitk-runs=N|auto   counted fake-gitk runs; auto (the default) runs until
                        the 95% confidence interval of the mean elapsed time
                        is within --precision, or --max-runs or
-                       --time-budget is spent (3 with --quick)
+                       --time-budget is spent (5 with --quick)
   --precision=PCT      auto's target: CI half-width in % of the mean
-                       (default 2)
-  --max-runs=N         auto's run budget (default 10)
+                       (default 1.5)
+  --max-runs=N         auto's run budget (default 20)
   --time-budget=DURATION  auto's time budget for the counted runs
                        (default 6m)
   --warmup=N           uncounted fake-gitk runs first (default 1; 0 with
@@ -663,6 +663,15 @@ tidy() {
 	done
 }
 
+# damon_note FILE: name a proactive reclaimer running beside the workloads
+# (FILE: sysinfo's damon): it changes the memory pressure the run measures.
+damon_note() {
+	sysinfo_reclaimers "$1" |
+		while read -r _k _a; do
+			note "proactive reclaim: DAMON kdamond $_k runs a $_a scheme beside the workloads (sysinfo/before/damon); --sysctl=/sys/kernel/mm/damon/admin/kdamonds/$_k/state=off pauses it, restored afterwards"
+		done
+}
+
 # sysinfo DIR: what the run depends on, into DIR.
 sysinfo() {
 	sysinfo_capture "$1" "${LATENCY_PROC:-/proc}" "${LATENCY_SYS:-/sys}"
@@ -811,6 +820,7 @@ main() {
 	confine
 	# "before" includes the swap and memory limit the run has.
 	sysinfo "$run_dir/sysinfo/before" || fail_run "cannot record sysinfo"
+	damon_note "$run_dir/sysinfo/before/damon"
 	machine show >"$run_dir/machine-confined.json" 2>>"$run_dir/machine.log" ||
 		fail_run "latency-machine show failed (see machine.log)"
 	start_monitors

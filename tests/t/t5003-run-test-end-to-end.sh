@@ -198,7 +198,7 @@ test_expect_success JQ 'gitk-runs=auto stops at the precision, or at max-runs' '
 		--confine=none --precision=1000 --gitk-args=--every=50 \
 		--music-args="--songs=1 --song-size=64k" --results=res >out 2>err &&
 	json_get res/auto/result.json "[.runs.asked, .runs.done, .runs.stopped_by] | map(tostring) | join(\" \")" >got &&
-	echo "auto 3 precision" >expect &&
+	echo "auto 5 precision" >expect &&
 	test_cmp expect got &&
 	"$rt" --label=auto --commits=300 --warmup=0 --no-drop-caches \
 		--confine=none --precision=0.001 --max-runs=4 --gitk-args=--every=50 \

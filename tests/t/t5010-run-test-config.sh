@@ -150,7 +150,10 @@ test_expect_success '--stop-rule: runs, precision, max-runs, time-budget' '
 	stop_dir one 2 1 &&
 	latency-plan --stop-rule --result-dir=one >out &&
 	echo stop= >expect && test_cmp expect out &&
-	stop_dir p auto 3 precision=2 max-runs=10 &&
+	stop_dir p4 auto 4 precision=2 max-runs=10 &&
+	latency-plan --stop-rule --result-dir=p4 >out &&
+	echo stop= >expect && test_cmp expect out &&
+	stop_dir p auto 5 precision=2 max-runs=10 &&
 	latency-plan --stop-rule --result-dir=p >out &&
 	echo stop=precision >expect && test_cmp expect out &&
 	stop_dir m auto 2 precision=2 max-runs=2 &&

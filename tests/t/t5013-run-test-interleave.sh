@@ -119,26 +119,32 @@ arm_facts() {
 	mkdir -p "$1" &&
 	printf "%s\n" "label=x-$2" "run_label=x-$2" "runs_done=$3" \
 		"interleave_arm=$2" >"$1/run.facts" &&
-	printf "%s\n" gitk-runs=auto precision=2 max-runs=4 >"$1/config"
+	printf "%s\n" gitk-runs=auto precision=2 max-runs=6 >"$1/config"
 }
 
 # By hand: pairs of elapsed per user-CPU second 2.00/2.60, 2.20/2.86,
-# 1.90/2.47 have one ratio, 1.3: an interval of zero width.
+# 1.90/2.47, 2.10/2.73, 1.80/2.34 have one ratio, 1.3: an interval of
+# zero width, taken from 5 pairs on, not from 4.
 test_expect_success '--gitk-runs=auto: the stop rule is on the paired ratio' '
 	arm_facts pa a 2 && arm_facts pb b 2 &&
 	run_json pa 1 10 5 && run_json pb 1 13 5 &&
 	run_json pa 2 11 5 && run_json pb 2 14.3 5 &&
 	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
 	echo "stop=" >expect && test_cmp expect s &&
-	arm_facts pa a 3 && arm_facts pb b 3 &&
+	arm_facts pa a 4 && arm_facts pb b 4 &&
 	run_json pa 3 9.5 5 && run_json pb 3 12.35 5 &&
-	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
-	echo "stop=precision" >expect && test_cmp expect s &&
-	run_json pb 3 20 5 &&
+	run_json pa 4 10.5 5 && run_json pb 4 13.65 5 &&
 	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
 	echo "stop=" >expect && test_cmp expect s &&
-	arm_facts pa a 4 && arm_facts pb b 4 &&
-	run_json pa 4 9 5 && run_json pb 4 9 5 &&
+	arm_facts pa a 5 && arm_facts pb b 5 &&
+	run_json pa 5 9 5 && run_json pb 5 11.7 5 &&
+	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
+	echo "stop=precision" >expect && test_cmp expect s &&
+	run_json pb 5 20 5 &&
+	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
+	echo "stop=" >expect && test_cmp expect s &&
+	arm_facts pa a 6 && arm_facts pb b 6 &&
+	run_json pa 6 9 5 && run_json pb 6 9 5 &&
 	latency-plan --stop-rule --result-dir=pa --paired-dir=pb >s &&
 	echo "stop=max-runs" >expect && test_cmp expect s
 '
