@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/timing.h"
@@ -33,7 +34,11 @@ static double share(const struct usersample *s, bool in_kernel)
 		return -1;
 	while (thread_cpu_ns() - c0 < SPAN_NS) {
 		if (in_kernel) {
-			if (read(fd, buf, sizeof(buf)) < 0)
+			/*
+			 * Not read(): a sanitizer's interceptor would check
+			 * the buffer in user mode.
+			 */
+			if (syscall(SYS_read, fd, buf, sizeof(buf)) < 0)
 				break;
 		} else {
 			for (int i = 0; i < 100000; i++)
