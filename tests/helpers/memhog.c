@@ -4,7 +4,10 @@
  * PASSES times (default 2).  Run inside a memory cgroup whose limit is
  * below SIZE, it makes the cgroup reclaim its own page cache over and over,
  * which is what latency-trace's test needs to see reclaim tracepoints fire,
- * without anonymous memory, swap or an OOM kill.
+ * without anonymous memory, swap or an OOM kill.  The file is written back
+ * every FLUSH bytes as it is written: a cgroup v1 memory controller does
+ * not throttle a writer on its dirty pages, and a cgroup full of dirty
+ * page cache it cannot reclaim ends in an OOM kill.
  */
 #include <config.h>
 
@@ -19,6 +22,7 @@
 #include "lib/opt.h"
 
 #define CHUNK (1U << 20)
+#define FLUSH (4U * CHUNK)
 
 int main(int argc, char **argv)
 {
@@ -44,6 +48,9 @@ int main(int argc, char **argv)
 		if (r)
 			die_err(EXIT_RUN_FAILED, -r, "cannot write '%s'",
 				argv[1]);
+		if ((done + len) % FLUSH == 0 && fdatasync(fd))
+			die_errno(EXIT_RUN_FAILED, "cannot write back '%s'",
+				  argv[1]);
 	}
 	for (p = 0; p < passes; p++) {
 		if (lseek(fd, 0, SEEK_SET))
