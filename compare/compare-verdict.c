@@ -394,6 +394,42 @@ static void pressure_note(const struct cmp_label *base,
 	}
 }
 
+/* The anonymous share of the pages L reclaimed, percent (NaN: unknown). */
+static double anon_share(const struct cmp_label *l)
+{
+	double a = l->fig[FIG_PGSTEAL_ANON].value;
+	double f = l->fig[FIG_PGSTEAL_FILE].value;
+
+	return a + f > 0 ? 100 * a / (a + f) : NAN;
+}
+
+/*
+ * Where one side reclaimed significantly more from one list and less from
+ * the other, the kernel balanced swapping against dropping the page cache
+ * differently: said in words, since in global mode that balance is a
+ * history the kernel carries from run to run, and one kernel can settle
+ * on either split (the summaries' "reclaim split" shows it moving).
+ */
+static void split_note(const struct cmp_label *base, const struct cmp_label *l,
+		       struct cmp_notes *no)
+{
+	struct change a = cmp_change(base, l, FIG_PGSTEAL_ANON, 0.05);
+	struct change f = cmp_change(base, l, FIG_PGSTEAL_FILE, 0.05);
+
+	if (!a.significant || !f.significant || (a.delta > 0) == (f.delta > 0))
+		return;
+	cmp_notes_add(no,
+		      "reclaim split differs: %s took %.1f%% of its "
+		      "reclaimed pages from anonymous memory, %s %.1f%% "
+		      "(pgsteal_anon %+.1f%%, pgsteal_file %+.1f%%): the "
+		      "kernel traded swapping for dropping the page cache "
+		      "differently, and one kernel can settle on either "
+		      "split from run to run (see each result's reclaim "
+		      "split)",
+		      l->label, anon_share(l), base->label, anon_share(base),
+		      a.delta, f.delta);
+}
+
 void cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l,
 		       struct cmp_notes *no)
 {
@@ -437,6 +473,7 @@ void cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l,
 		break;
 	}
 	pressure_note(base, l, no);
+	split_note(base, l, no);
 	cmp_setup_each(base, l, setup_note, no);
 }
 

@@ -43,6 +43,8 @@ enum fig {
 	FIG_PGSCAN_KSWAPD,
 	FIG_PGSCAN_DIRECT,
 	FIG_ALLOCSTALL,
+	FIG_PGSTEAL_ANON, /* pages reclaimed from anonymous memory */
+	FIG_PGSTEAL_FILE, /* and from the page cache */
 	/*
 	 * The time split per user-CPU second (the machine's speed divided
 	 * out) and the machine's own figures per run: user CPU, the wait for

@@ -65,6 +65,8 @@ static void put_gitk_run(struct json *j, const struct summ_run *r, size_t i)
 	put_u64(j, "pgscan_kswapd", g->delta[SC_PGSCAN_KSWAPD]);
 	put_u64(j, "pgscan_direct", g->delta[SC_PGSCAN_DIRECT]);
 	put_u64(j, "allocstall", g->delta[SC_ALLOCSTALL]);
+	put_u64(j, "pgsteal_anon", g->delta[SC_PGSTEAL_ANON]);
+	put_u64(j, "pgsteal_file", g->delta[SC_PGSTEAL_FILE]);
 	if (g->has_ho) {
 		unsigned o;
 
@@ -289,6 +291,14 @@ void summ_write_result(FILE *out, const struct summ_run *r)
 	json_double(&j, "elapsed_less_runq_per_user_mean", r->erpu_mean);
 	json_double(&j, "others_cpu_mean_s", r->others_mean_s);
 	json_double(&j, "kthreads_cpu_mean_s", r->kthreads_mean_s);
+	json_double(&j, "reclaim_anon_pct_mean", r->anon_pct_mean);
+	json_double(&j, "reclaim_anon_pct_min", r->anon_pct_min);
+	json_double(&j, "reclaim_anon_pct_max", r->anon_pct_max);
+	if (r->n_anon)
+		json_bool(&j, "reclaim_split_moved", r->anon_moved);
+	else
+		json_null(&j, "reclaim_split_moved");
+	json_double(&j, "reclaim_anon_epu_correlation", r->anon_epu_r);
 	put_from(&j, "failures", &r->kmsg, "failures");
 	put_from(&j, "oom_kills", &r->kmsg, "oom_kills");
 	summ_highorder_json(&j, r);

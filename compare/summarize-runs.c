@@ -36,6 +36,8 @@ const char *const summ_counter_key[SC_COUNT] = {
 	[SC_PGSCAN_KSWAPD] = "pgscan_kswapd",
 	[SC_PGSCAN_DIRECT] = "pgscan_direct",
 	[SC_ALLOCSTALL] = "allocstall",
+	[SC_PGSTEAL_ANON] = "pgsteal_anon",
+	[SC_PGSTEAL_FILE] = "pgsteal_file",
 	[SC_PSI_SOME_US] = "psi_some_s",
 	[SC_PSI_FULL_US] = "psi_full_s",
 };
@@ -46,6 +48,8 @@ static const char *const snap_key[SC_COUNT] = {
 	[SC_PGSCAN_KSWAPD] = "pgscan_kswapd",
 	[SC_PGSCAN_DIRECT] = "pgscan_direct",
 	[SC_ALLOCSTALL] = "allocstall",
+	[SC_PGSTEAL_ANON] = "pgsteal_anon",
+	[SC_PGSTEAL_FILE] = "pgsteal_file",
 	[SC_PSI_SOME_US] = "psi_memory_some_total_us",
 	[SC_PSI_FULL_US] = "psi_memory_full_total_us",
 };
@@ -600,6 +604,55 @@ static void ratio_stats(struct summ_run *r)
 }
 
 /*
+ * The split of reclaim between anonymous memory and the page cache, run
+ * by run.  In global mode the kernel balances the two lists by the cost
+ * of what it took from each before (refaults, rotations), a history that
+ * outlives a run and is not reset by dropping the caches: a result's runs
+ * can settle on a different split part-way, and swap half as much from
+ * then on.  The share "moved" when its highest is 1.5 times its lowest
+ * and 2 points above it.
+ */
+static void reclaim_split(struct summ_run *r)
+{
+	double *share = xcalloc(r->n_runs + 1, sizeof(*share));
+	double *epu = xcalloc(r->n_runs + 1, sizeof(*epu));
+	size_t i, n_epu = 0;
+	struct stats s;
+
+	stats_init(&s);
+	r->anon_pct_mean = r->anon_pct_min = r->anon_pct_max = NAN;
+	r->anon_epu_r = NAN;
+	for (i = 0; i < r->n_runs; i++) {
+		const struct summ_gitk_run *g = &r->runs[i];
+		struct summ_u64 a = g->delta[SC_PGSTEAL_ANON];
+		struct summ_u64 f = g->delta[SC_PGSTEAL_FILE];
+		double pct;
+
+		if (!a.set || !f.set || !(a.v + f.v))
+			continue;
+		pct = 100 * (double)a.v / ((double)a.v + (double)f.v);
+		if (!s.n || pct < s.min)
+			r->anon_min_run = i + 1;
+		if (!s.n || pct > s.max)
+			r->anon_max_run = i + 1;
+		stats_add(&s, pct);
+		share[r->n_anon++] = pct;
+		if (!isnan(g->elapsed_per_user) && n_epu + 1 == r->n_anon)
+			epu[n_epu++] = g->elapsed_per_user;
+	}
+	if (r->n_anon) {
+		r->anon_pct_mean = s.mean;
+		r->anon_pct_min = s.min;
+		r->anon_pct_max = s.max;
+		r->anon_moved = s.max >= 1.5 * s.min && s.max - s.min >= 2;
+	}
+	if (n_epu == r->n_anon)
+		r->anon_epu_r = stats_correlation_of(share, epu, n_epu);
+	free(share);
+	free(epu);
+}
+
+/*
  * The kernel splits a task's CPU time between user and system mode by
  * sampling at the clock tick: below this much user time a run's split,
  * and so its elapsed per user-CPU second, is too coarse to stop on.
@@ -639,6 +692,7 @@ static void elapsed_stats(struct summ_run *r)
 	cpu_stats(r, false, &r->user_mean_s, &r->user_cv_pct);
 	cpu_stats(r, true, &r->sys_mean_s, &r->sys_cv_pct);
 	ratio_stats(r);
+	reclaim_split(r);
 	if (!r->n_elapsed)
 		return;
 	r->mean_s = stats_mean_of(r->elapsed, r->n_elapsed);

@@ -105,6 +105,8 @@ static void put_run(FILE *f, size_t i, const struct summ_gitk_run *g)
 	put_u(f, "pgscan_kswapd", g->delta[SC_PGSCAN_KSWAPD]);
 	put_u(f, "pgscan_direct", g->delta[SC_PGSCAN_DIRECT]);
 	put_u(f, "allocstall", g->delta[SC_ALLOCSTALL]);
+	put_u(f, "pgsteal_anon", g->delta[SC_PGSTEAL_ANON]);
+	put_u(f, "pgsteal_file", g->delta[SC_PGSTEAL_FILE]);
 	put_num(f, "user_s",
 		g->user_s.type == JSON_NUMBER ? g->user_s.str : NULL);
 	put_num(f, "sys_s", g->sys_s.type == JSON_NUMBER ? g->sys_s.str : NULL);
@@ -145,6 +147,38 @@ static void put_interleave(FILE *f, const struct summ_facts *fa)
 		fputs("n/a", f);
 	fputs(", paired with ", f);
 	put_text(f, fa->interleave_other);
+	fputc('\n', f);
+}
+
+/*
+ * Which memory reclaim took the pages from, and whether that moved between
+ * the runs: the swap volume, and elapsed with it, follows the split.
+ */
+static void put_reclaim_split(FILE *f, const struct summ_run *r)
+{
+	fputs("reclaim split: ", f);
+	if (!r->n_anon) {
+		fputs("n/a (no pgsteal_anon, pgsteal_file)\n", f);
+		return;
+	}
+	fputs("anonymous ", f);
+	put_double(f, r->anon_pct_mean, 1, "%");
+	fprintf(f, " of the pages reclaimed (mean of %zu runs; ", r->n_anon);
+	put_double(f, r->anon_pct_min, 1, "%");
+	fprintf(f, " in run %zu to ", r->anon_min_run);
+	put_double(f, r->anon_pct_max, 1, "%");
+	fprintf(f, " in run %zu)", r->anon_max_run);
+	if (r->anon_moved) {
+		fputs("; moved between runs: the kernel's choice between "
+		      "swapping and dropping the page cache is a history it "
+		      "carries from run to run, so these runs are not "
+		      "independent draws (compare several results)",
+		      f);
+		if (!isnan(r->anon_epu_r)) {
+			fputs("; elapsed_per_user against it: correlation ", f);
+			put_double(f, r->anon_epu_r, 2, "");
+		}
+	}
 	fputc('\n', f);
 }
 
@@ -224,6 +258,7 @@ static void put_runs(FILE *f, const struct summ_run *r)
 	fputs(" (the rest of the machine's processes), kthreads_cpu mean ", f);
 	put_double(f, r->kthreads_mean_s, 3, " s");
 	fputs(" per run\n", f);
+	put_reclaim_split(f, r);
 	put_interleave(f, fa);
 	for (i = 0; i < r->n_runs; i++)
 		put_run(f, i, &r->runs[i]);

@@ -80,6 +80,8 @@ enum summ_counter {
 	SC_PGSCAN_KSWAPD,
 	SC_PGSCAN_DIRECT,
 	SC_ALLOCSTALL,
+	SC_PGSTEAL_ANON, /* reclaimed from anonymous memory (swapped) */
+	SC_PGSTEAL_FILE, /* reclaimed from the page cache */
 	SC_PSI_SOME_US,
 	SC_PSI_FULL_US,
 	SC_COUNT,
@@ -158,6 +160,17 @@ struct summ_run {
 	double epu_mean, epu_cv_pct, epu_ci95_pct;
 	double spu_mean, wpu_mean, runq_mean_s, others_mean_s, kthreads_mean_s;
 	double erpu_mean; /* geometric mean of elapsed_less_runq_per_user */
+	/*
+	 * The split of reclaim (summ_reclaim_split): the anonymous share of
+	 * the pages reclaimed in each run that has both counters, percent;
+	 * its mean, lowest and highest (and their runs, from 1), whether it
+	 * moved between runs, and the correlation of elapsed per user-CPU
+	 * second with it (NaN when unknown).
+	 */
+	size_t n_anon;
+	double anon_pct_mean, anon_pct_min, anon_pct_max, anon_epu_r;
+	size_t anon_min_run, anon_max_run;
+	bool anon_moved;
 	struct summ_part vmstat, kmsg, trace, seqbench, ringbench,
 		machine_before, machine_confined, machine_after, calibration,
 		highorder, fake_music;

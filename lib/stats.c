@@ -64,6 +64,24 @@ double stats_stddev_of(const double *v, size_t n)
 	return stats_stddev(&s);
 }
 
+double stats_correlation_of(const double *x, const double *y, size_t n)
+{
+	double mx = stats_mean_of(x, n), my = stats_mean_of(y, n);
+	double sxy = 0, sxx = 0, syy = 0;
+	size_t i;
+
+	if (n < 3)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		sxy += (x[i] - mx) * (y[i] - my);
+		sxx += (x[i] - mx) * (x[i] - mx);
+		syy += (y[i] - my) * (y[i] - my);
+	}
+	if (!(sxx > 0) || !(syy > 0))
+		return NAN;
+	return fmax(-1, fmin(1, sxy / sqrt(sxx * syy)));
+}
+
 int stats_sort_u64(uint64_t *v, size_t n)
 {
 	uint64_t *tmp, *src = v, *dst;

@@ -28,6 +28,11 @@ double stats_stddev(const struct stats *s);
 /* Mean and sample standard deviation of V[0..N). */
 double stats_mean_of(const double *v, size_t n);
 double stats_stddev_of(const double *v, size_t n);
+/*
+ * Pearson's correlation of X[0..N) and Y[0..N), in [-1, 1]; NaN when N < 3
+ * or either does not vary.
+ */
+double stats_correlation_of(const double *x, const double *y, size_t n);
 
 /* Sort N 64-bit values ascending (LSD radix sort, O(n), allocates n). */
 int stats_sort_u64(uint64_t *v, size_t n);

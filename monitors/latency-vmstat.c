@@ -549,6 +549,10 @@ static const char *const snap_vm_keys[] = {
 	"pgscan_direct",
 	"pgsteal_kswapd",
 	"pgsteal_direct",
+	"pgscan_anon", /* by the list the pages came from (newer kernels) */
+	"pgscan_file",
+	"pgsteal_anon",
+	"pgsteal_file",
 	"allocstall*", /* the sum, reported as allocstall */
 	"compact_stall",
 	"compact_fail",

@@ -110,6 +110,39 @@ test_expect_success JQ 'the sampled user time splits the on-CPU time' '
 	grep "^  fake-gitk-1 .* user_s=8.25 sys_s=1.5 user_sampled_s=8 .* elapsed_per_user=1.2500 sys_per_user=0.2188 wait_per_user=0.0312 " sampled/summary.txt
 '
 
+# The reclaim split: the fixture's runs took 40%, 10% and 30% of their
+# pages from anonymous memory (pgsteal_anon / (pgsteal_anon + pgsteal_file)),
+# which "moved" (40 >= 1.5 x 10); against elapsed per user-CPU second
+# (10/8.25, 10.2/8.3, 9.8/8.2) Pearson's r is -0.6520046139 by hand.
+# Shares of 40% and 35% have not moved; a run that reclaimed nothing has no
+# share, and two shares no correlation.
+set_steal() {
+	jq -c ".pgsteal_anon = $3 | .pgsteal_file = $4" \
+		"steady/fake-gitk-$1.snap-$2.json" >tmp.json &&
+	mv tmp.json "steady/fake-gitk-$1.snap-$2.json"
+}
+
+test_expect_success JQ 'the reclaim split: shares per run, range, moved, correlation' '
+	json_get full/result.json "[[.gitk_runs[] | [.pgsteal_anon, .pgsteal_file]],
+		.reclaim_anon_pct_mean, .reclaim_anon_pct_min,
+		.reclaim_anon_pct_max, .reclaim_split_moved,
+		.reclaim_anon_epu_correlation] | tojson" >got &&
+	echo "[[[400,600],[100,900],[300,700]],26.66666667,10,40,true,-0.6520046139]" >expect &&
+	test_cmp expect got &&
+	cp -R "$fixtures/full" steady &&
+	set_steal 2 after 1750 6250 &&
+	set_steal 3 before 1750 6250 &&
+	set_steal 3 after 1750 6250 &&
+	latency-summarize --result-dir=steady &&
+	json_get steady/result.json "[[.gitk_runs[] | [.pgsteal_anon, .pgsteal_file]],
+		.reclaim_anon_pct_mean, .reclaim_anon_pct_min,
+		.reclaim_anon_pct_max, .reclaim_split_moved,
+		.reclaim_anon_epu_correlation] | tojson" >got &&
+	echo "[[[400,600],[350,650],[0,0]],37.5,35,40,false,null]" >expect &&
+	test_cmp expect got &&
+	grep -x "reclaim split: anonymous 37.5% of the pages reclaimed (mean of 2 runs; 35.0% in run 2 to 40.0% in run 1)" steady/summary.txt
+'
+
 test_expect_success JQ 'high-order success per order and failures per order' '
 	json_get full/result.json "[.high_order, .failures_by_order] | tojson" >got &&
 	echo "[[{\"order\":2,\"attempts\":1000,\"successes\":1000,\"success_pct\":100,\"fault_p99_us\":12.5},{\"order\":4,\"attempts\":1000,\"successes\":973,\"success_pct\":97.3,\"fault_p99_us\":80.25},{\"order\":9,\"attempts\":1000,\"successes\":412,\"success_pct\":41.2,\"fault_p99_us\":3100}],{\"2\":1,\"4\":1}]" >expect &&
@@ -202,7 +235,7 @@ test_expect_success 'a partial run: 1 of 3 runs, the interrupted one not counted
 	EOF
 	test_cmp expect head &&
 	grep -x "pressure: none: no memory pressure was applied: not root: the workloads ran unconfined" partial/summary.txt &&
-	grep -x "  fake-gitk-1 elapsed_s=692.258 majflt=12 pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=200 wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" partial/summary.txt &&
+	grep -x "  fake-gitk-1 elapsed_s=692.258 majflt=12 pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a pgsteal_anon=n/a pgsteal_file=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=200 wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" partial/summary.txt &&
 	! grep fake-gitk-2 partial/summary.txt
 '
 
@@ -231,8 +264,9 @@ test_expect_success 'missing parts: nulls and notes, never a crash' '
 	cpu: user mean n/a, CoV n/a (the same work every run: the machine'\''s own spread); sys mean n/a, CoV n/a
 	per user-CPU second: elapsed_per_user geometric mean n/a, CoV n/a, 95% CI +/-n/a; sys_per_user mean n/a, wait_per_user mean n/a
 	machine: runq mean n/a (fake-gitk waiting for a CPU; without it, elapsed per user-CPU second n/a), others_cpu mean n/a (the rest of the machine'\''s processes), kthreads_cpu mean n/a per run
-	  fake-gitk-1 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
-	  fake-gitk-2 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
+	reclaim split: n/a (no pgsteal_anon, pgsteal_file)
+	  fake-gitk-1 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a pgsteal_anon=n/a pgsteal_file=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
+	  fake-gitk-2 elapsed_s=n/a majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=n/a compact_s=n/a psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a pgsteal_anon=n/a pgsteal_file=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a
 	pressure: mode=n/a ratio=n/a footprint_bytes=n/a memory_bytes=n/a calibration=n/a
 	pressure why: n/a
 	confinement: mem-limit=n/a swap=n/a
@@ -257,7 +291,7 @@ test_expect_success JQ 'missing parts in result.json' '
 		.partial_reason, .gitk_runs, .elapsed_mean_s, .failures,
 		.oom_kills, .pswpout_delta, .pressure, .runs, .confinement,
 		.latency, .monitors, has(\"seqbench\")] | tojson" >got &&
-	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"high_order\":null,\"user_s\":null,\"sys_s\":null,\"user_sampled_s\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null,\"wait_s\":null,\"elapsed_per_user\":null,\"sys_per_user\":null,\"wait_per_user\":null,\"runq_s\":null,\"elapsed_less_runq_per_user\":null,\"others_cpu_s\":null,\"kthreads_cpu_s\":null,\"pair\":null}" &&
+	n="{\"elapsed_s\":null,\"majflt\":null,\"pswpin\":null,\"pswpout\":null,\"reclaim_s\":null,\"compact_s\":null,\"psi_some_s\":null,\"psi_full_s\":null,\"pgscan_kswapd\":null,\"pgscan_direct\":null,\"allocstall\":null,\"pgsteal_anon\":null,\"pgsteal_file\":null,\"high_order\":null,\"user_s\":null,\"sys_s\":null,\"user_sampled_s\":null,\"start_mono_s\":null,\"end_mono_s\":null,\"progress_lines\":null,\"wait_s\":null,\"elapsed_per_user\":null,\"sys_per_user\":null,\"wait_per_user\":null,\"runq_s\":null,\"elapsed_less_runq_per_user\":null,\"others_cpu_s\":null,\"kthreads_cpu_s\":null,\"pair\":null}" &&
 	echo "[\"bare\",\"bare\",null,null,false,null,[$n,$n],null,null,null,null,{\"mode\":null,\"why\":null,\"ratio\":null,\"footprint_bytes\":null,\"memory_bytes\":null,\"calibration\":null,\"calibration_peak_rss_bytes\":null,\"shrink\":null,\"machine_before\":null,\"machine_confined\":null,\"machine_after\":null},{\"asked\":null,\"done\":2,\"warmup\":null,\"stopped_by\":null,\"precision_pct\":null,\"max_runs\":null,\"time_budget_s\":null,\"precision_of\":\"elapsed\"},{\"mem_limit\":null,\"swap\":null},{},{\"vmstat\":null,\"kmsg\":null,\"trace\":null,\"highorder\":null},false]" >expect &&
 	test_cmp expect got
 '
@@ -307,7 +341,7 @@ test_expect_success 'hostile strings: an escaped summary' '
 	grep -x "note: note with \\\\x1b\[31mcolour" hostile/summary.txt &&
 	grep -x "note: and ${fffd} a bad byte" hostile/summary.txt &&
 	! LC_ALL=C grep -q "$(printf "[\001-\010\013-\037\177]")" hostile/summary.txt &&
-	test_line_count = 26 hostile/summary.txt
+	test_line_count = 27 hostile/summary.txt
 '
 
 test_expect_success JQ 'hostile strings: valid JSON with the strings intact' '
@@ -374,7 +408,7 @@ test_expect_success JQ 'trace events: malformed lines counted, the rest summed' 
 	} >ev/trace-events.log &&
 	latency-summarize --result-dir=ev &&
 	grep "^  fake-gitk-1 " ev/summary.txt >got &&
-	echo "  fake-gitk-1 elapsed_s=2 majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=0.750 compact_s=3.000 psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" >expect &&
+	echo "  fake-gitk-1 elapsed_s=2 majflt=n/a pswpin=n/a pswpout=n/a reclaim_s=0.750 compact_s=3.000 psi_some_s=n/a psi_full_s=n/a pgscan_kswapd=n/a pgscan_direct=n/a allocstall=n/a pgsteal_anon=n/a pgsteal_file=n/a user_s=n/a sys_s=n/a user_sampled_s=n/a progress_lines=n/a wait_s=n/a elapsed_per_user=n/a sys_per_user=n/a wait_per_user=n/a runq_s=n/a elapsed_less_runq_per_user=n/a others_cpu_s=n/a kthreads_cpu_s=n/a" >expect &&
 	test_cmp expect got &&
 	grep -x "note: trace-events.log: 6 malformed lines ignored" ev/summary.txt &&
 	test_json ev/result.json ".gitk_runs[0] | [.reclaim_s, .compact_s] |

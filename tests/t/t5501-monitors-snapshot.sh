@@ -25,7 +25,8 @@ make_proc() {
 		'allocstall_dma32 2' 'allocstall_normal 30' \
 		'allocstall_movable 400' 'pgfault 6306847' 'pgmajfault 1297' \
 		'pgsteal_kswapd 5000' 'pgsteal_direct 600' 'pgscan_kswapd 7000' \
-		'kswapd_low_wmark_hit_quickly 8' \
+		'pgscan_anon 2100' 'pgscan_file 4900' 'pgsteal_anon 1700' \
+		'pgsteal_file 3900' 'kswapd_low_wmark_hit_quickly 8' \
 		'kswapd_high_wmark_hit_quickly 9' 'pageoutrun 10' \
 		'compact_stall 11' 'compact_fail 12' 'compact_success 13' \
 		'unread_counter -1' 'another_one 99999999999999999999999' \
@@ -73,6 +74,10 @@ test_expect_success 'exact counters, the allocstall sum and nulls; a v2 cgroup' 
 	pgscan_direct null
 	pgsteal_kswapd 5000
 	pgsteal_direct 600
+	pgscan_anon 2100
+	pgscan_file 4900
+	pgsteal_anon 1700
+	pgsteal_file 3900
 	allocstall 432
 	compact_stall 11
 	compact_fail 12
@@ -147,6 +152,10 @@ test_expect_success JQ 'an old kernel: one allocstall, workingset_refault, no PS
 	pgscan_direct null
 	pgsteal_kswapd null
 	pgsteal_direct null
+	pgscan_anon null
+	pgscan_file null
+	pgsteal_anon null
+	pgsteal_file null
 	allocstall 5
 	compact_stall 8
 	compact_fail 9

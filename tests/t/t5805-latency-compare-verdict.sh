@@ -60,12 +60,49 @@ test_expect_success 'the kernel figures table: per-run means, nulls and absent k
 	sed -n "/^The kernel/,/^\$/p" out >got &&
 	cat >want <<-\EOT &&
 	The kernel'"'"'s figures per fake-gitk run, means (pages, counts; times in seconds):
-	label    majflt  pswpin  pswpout  reclaim_s  compact_s  psi_some_s  psi_full_s  pgscan_kswapd  pgscan_direct  allocstall
-	6.1        1000     300      600      1.500      0.000           -       0.600           2000              0           -
-	6.2-rc1    5300     930      650      1.600      0.000       0.200       0.600           2000              0           1
+	label    majflt  pswpin  pswpout  reclaim_s  compact_s  psi_some_s  psi_full_s  pgscan_kswapd  pgscan_direct  allocstall  pgsteal_anon  pgsteal_file
+	6.1        1000     300      600      1.500      0.000           -       0.600           2000              0           -             -             -
+	6.2-rc1    5300     930      650      1.600      0.000       0.200       0.600           2000              0           1             -             -
 
 	EOT
 	test_cmp want got
+'
+
+# steal DIR ANON FILE: the runs of DIR/result.json reclaimed ANON and FILE
+# pages (JSON arrays, one number a run).
+steal() {
+	jq -c --argjson a "$2" --argjson f "$3" \
+		".gitk_runs |= [to_entries[] | .value +
+			{pgsteal_anon: \$a[.key], pgsteal_file: \$f[.key]}]" \
+		"$1/result.json" >steal.json &&
+	mv steal.json "$1/result.json"
+}
+
+# The reclaim split: 6.1 took {3000,3100,3200} pages from anonymous memory
+# and {9000,9100,9200} from the page cache (25.4% anonymous), 6.2-rc1
+# {1000,1100,1200} and {12000,12100,12200} (8.3%): pgsteal_anon -64.5%,
+# pgsteal_file +33.0% (2000 / 3100, 3000 / 9100), each with t = 2000 or
+# 3000 / 81.649658 on 4 df, p < 0.0001.  Both rising is more reclaim,
+# not another split: no note.
+test_expect_success JQ 'a reclaim split that moved is named; more reclaim is not' '
+	cp -R v2/a1 split-a && cp -R v2/b1 split-b &&
+	steal split-a "[3000,3100,3200]" "[9000,9100,9200]" &&
+	steal split-b "[1000,1100,1200]" "[12000,12100,12200]" &&
+	latency-compare split-a split-b >out-split &&
+	head -n 2 out-split >got &&
+	cat >want <<-\EOT &&
+	6.2-rc1 vs 6.1: elapsed +54.5% (p 0.0018, significant); also changed: majflt +430%, pswpin +210%, pgsteal_anon -64.5%, pgsteal_file +33.0%
+	  reclaim split differs: 6.2-rc1 took 8.3% of its reclaimed pages from anonymous memory, 6.1 25.4% (pgsteal_anon -64.5%, pgsteal_file +33.0%): the kernel traded swapping for dropping the page cache differently, and one kernel can settle on either split from run to run (see each result'"'"'s reclaim split)
+	EOT
+	test_cmp want got &&
+	grep -x "6.1        1000     300      600      1.500      0.000           -       0.600           2000              0           -          3100          9100" out-split &&
+	latency-compare --format=json split-a split-b >split.json &&
+	test "$(change_get gitk_pgsteal_anon_mean_significant split.json)" = true &&
+	near "$(change_get gitk_pgsteal_file_change_pct split.json)" 32.967033 1e-5 &&
+	steal split-b "[4000,4100,4200]" "[12000,12100,12200]" &&
+	latency-compare split-a split-b >out-more &&
+	grep "also changed: .*pgsteal_anon +32.3%, pgsteal_file +33.0%" out-more &&
+	! grep "reclaim split differs" out-more
 '
 
 test_expect_success JQ 'JSON: the old keys as they were, p and mde of every figure' '

@@ -36,6 +36,22 @@ static void basics(void)
 	is_double(s.max, 5, 0, "max");
 }
 
+static void correlation(void)
+{
+	static const double x[] = { 1, 2, 3, 4 };
+	static const double y[] = { 2, 4, 5, 9 };
+	static const double down[] = { 8, 6, 4, 2 };
+	static const double flat[] = { 3, 3, 3, 3 };
+
+	/* Sxy 11, Sxx 5, Syy 26: r = 11 / sqrt(130). */
+	is_double(stats_correlation_of(x, y, 4), 11 / sqrt(130), 1e-12,
+		  "correlation {1,2,3,4} {2,4,5,9} = 11/sqrt(130)");
+	is_double(stats_correlation_of(x, down, 4), -1, 1e-12,
+		  "a falling line: -1");
+	ok(isnan(stats_correlation_of(x, flat, 4)), "no spread: NaN");
+	ok(isnan(stats_correlation_of(x, y, 2)), "two points: NaN");
+}
+
 static void percentiles(void)
 {
 	uint64_t v[10] = { 9, 1, 8, 2, 7, 3, 6, 4, 5, 10 };
@@ -273,6 +289,7 @@ static void proportions_clustered(void)
 int main(void)
 {
 	basics();
+	correlation();
 	percentiles();
 	t_dist();
 	intervals();
