@@ -406,9 +406,9 @@ static double anon_share(const struct cmp_label *l)
 /*
  * Where one side reclaimed significantly more from one list and less from
  * the other, the kernel balanced swapping against dropping the page cache
- * differently: said in words, since in global mode that balance is a
- * history the kernel carries from run to run, and one kernel can settle
- * on either split (the summaries' "reclaim split" shows it moving).
+ * differently: said in words, since under global pressure one kernel
+ * varies that split between runs and holds it for stretches of them (the
+ * summaries' "reclaim split" shows it).
  */
 static void split_note(const struct cmp_label *base, const struct cmp_label *l,
 		       struct cmp_notes *no)

@@ -40,6 +40,15 @@ static void put_part(struct json *j, const char *key, const struct summ_part *p)
 	(void)json_copy(j, key, p->root);
 }
 
+/* KEY: V where KNOWN, else null. */
+static void put_bool_if(struct json *j, const char *key, bool known, bool v)
+{
+	if (known)
+		json_bool(j, key, v);
+	else
+		json_null(j, key);
+}
+
 /* A PSI total delta (microseconds) as seconds. */
 static void put_psi(struct json *j, const char *key, struct summ_u64 us)
 {
@@ -291,14 +300,17 @@ void summ_write_result(FILE *out, const struct summ_run *r)
 	json_double(&j, "elapsed_less_runq_per_user_mean", r->erpu_mean);
 	json_double(&j, "others_cpu_mean_s", r->others_mean_s);
 	json_double(&j, "kthreads_cpu_mean_s", r->kthreads_mean_s);
+	json_double(&j, "elapsed_per_user_lag1", r->epu_lag1);
+	put_bool_if(&j, "elapsed_per_user_serial", !isnan(r->epu_lag1),
+		    r->epu_serial);
 	json_double(&j, "reclaim_anon_pct_mean", r->anon_pct_mean);
 	json_double(&j, "reclaim_anon_pct_min", r->anon_pct_min);
 	json_double(&j, "reclaim_anon_pct_max", r->anon_pct_max);
-	if (r->n_anon)
-		json_bool(&j, "reclaim_split_moved", r->anon_moved);
-	else
-		json_null(&j, "reclaim_split_moved");
+	put_bool_if(&j, "reclaim_split_varied", r->n_anon > 0, r->anon_varied);
 	json_double(&j, "reclaim_anon_epu_correlation", r->anon_epu_r);
+	json_double(&j, "reclaim_anon_lag1", r->anon_lag1);
+	put_bool_if(&j, "reclaim_split_held", !isnan(r->anon_lag1),
+		    r->anon_held);
 	put_from(&j, "failures", &r->kmsg, "failures");
 	put_from(&j, "oom_kills", &r->kmsg, "oom_kills");
 	summ_highorder_json(&j, r);

@@ -150,9 +150,18 @@ static void put_interleave(FILE *f, const struct summ_facts *fa)
 	fputc('\n', f);
 }
 
+/* "; WHAT (lag-1 autocorrelation 0.69): THEN". */
+static void put_serial(FILE *f, const char *what, double lag1, const char *then)
+{
+	fprintf(f, "; %s (lag-1 autocorrelation ", what);
+	put_double(f, lag1, 2, "");
+	fprintf(f, "): %s", then);
+}
+
 /*
- * Which memory reclaim took the pages from, and whether that moved between
- * the runs: the swap volume, and elapsed with it, follows the split.
+ * Which memory reclaim took the pages from, whether that varied between
+ * the runs (elapsed follows the swap volume) and whether it held for
+ * stretches of runs, which makes them dependent.
  */
 static void put_reclaim_split(FILE *f, const struct summ_run *r)
 {
@@ -168,17 +177,17 @@ static void put_reclaim_split(FILE *f, const struct summ_run *r)
 	fprintf(f, " in run %zu to ", r->anon_min_run);
 	put_double(f, r->anon_pct_max, 1, "%");
 	fprintf(f, " in run %zu)", r->anon_max_run);
-	if (r->anon_moved) {
-		fputs("; moved between runs: the kernel's choice between "
-		      "swapping and dropping the page cache is a history it "
-		      "carries from run to run, so these runs are not "
-		      "independent draws (compare several results)",
-		      f);
+	if (r->anon_varied) {
+		fputs("; varied between runs", f);
 		if (!isnan(r->anon_epu_r)) {
-			fputs("; elapsed_per_user against it: correlation ", f);
-			put_double(f, r->anon_epu_r, 2, "");
+			fputs(", elapsed_per_user with it (correlation ", f);
+			put_double(f, r->anon_epu_r, 2, ")");
 		}
 	}
+	if (r->anon_held)
+		put_serial(f, "held for stretches of runs", r->anon_lag1,
+			   "the runs are not independent draws, compare "
+			   "several results");
 	fputc('\n', f);
 }
 
@@ -246,6 +255,10 @@ static void put_runs(FILE *f, const struct summ_run *r)
 	put_double(f, r->spu_mean, 4, "");
 	fputs(", wait_per_user mean ", f);
 	put_double(f, r->wpu_mean, 4, "");
+	if (r->epu_serial)
+		put_serial(f, "runs serially correlated", r->epu_lag1,
+			   "the interval assumes independent runs and is too "
+			   "narrow");
 	/* Dividing by user CPU removes the host's speed, not other work. */
 	fputs("\nmachine: runq mean ", f);
 	put_double(f, r->runq_mean_s, 3, " s");

@@ -161,16 +161,26 @@ struct summ_run {
 	double spu_mean, wpu_mean, runq_mean_s, others_mean_s, kthreads_mean_s;
 	double erpu_mean; /* geometric mean of elapsed_less_runq_per_user */
 	/*
-	 * The split of reclaim (summ_reclaim_split): the anonymous share of
-	 * the pages reclaimed in each run that has both counters, percent;
-	 * its mean, lowest and highest (and their runs, from 1), whether it
-	 * moved between runs, and the correlation of elapsed per user-CPU
-	 * second with it (NaN when unknown).
+	 * The split of reclaim (reclaim_split): the anonymous share of the
+	 * pages reclaimed in each run that has both counters, percent; its
+	 * mean, lowest and highest (and their runs, from 1), whether it
+	 * varied (the highest 1.5 times the lowest and 2 points above it),
+	 * its correlation with elapsed per user-CPU second, and its lag-1
+	 * autocorrelation (NaN when unknown) and whether that says it held
+	 * for stretches of runs.
 	 */
 	size_t n_anon;
 	double anon_pct_mean, anon_pct_min, anon_pct_max, anon_epu_r;
+	double anon_lag1;
 	size_t anon_min_run, anon_max_run;
-	bool anon_moved;
+	bool anon_varied, anon_held;
+	/*
+	 * The lag-1 autocorrelation of elapsed per user-CPU second over the
+	 * runs, and whether it is too large for independent runs: the
+	 * interval of the mean then comes out too narrow.
+	 */
+	double epu_lag1;
+	bool epu_serial;
 	struct summ_part vmstat, kmsg, trace, seqbench, ringbench,
 		machine_before, machine_confined, machine_after, calibration,
 		highorder, fake_music;

@@ -82,6 +82,21 @@ double stats_correlation_of(const double *x, const double *y, size_t n)
 	return fmax(-1, fmin(1, sxy / sqrt(sxx * syy)));
 }
 
+double stats_lag1_of(const double *v, size_t n)
+{
+	double m = stats_mean_of(v, n), num = 0, den = 0;
+	size_t i;
+
+	if (n < 3)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		den += (v[i] - m) * (v[i] - m);
+		if (i + 1 < n)
+			num += (v[i] - m) * (v[i + 1] - m);
+	}
+	return den > 0 ? num / den : NAN;
+}
+
 int stats_sort_u64(uint64_t *v, size_t n)
 {
 	uint64_t *tmp, *src = v, *dst;

@@ -33,6 +33,12 @@ double stats_stddev_of(const double *v, size_t n);
  * or either does not vary.
  */
 double stats_correlation_of(const double *x, const double *y, size_t n);
+/*
+ * The lag-1 autocorrelation of the series V[0..N): how much each value
+ * follows the one before (about 0 for independent draws, whose sampling
+ * spread is 1/sqrt(N)); NaN when N < 3 or V does not vary.
+ */
+double stats_lag1_of(const double *v, size_t n);
 
 /* Sort N 64-bit values ascending (LSD radix sort, O(n), allocates n). */
 int stats_sort_u64(uint64_t *v, size_t n);

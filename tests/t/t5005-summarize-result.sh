@@ -112,10 +112,12 @@ test_expect_success JQ 'the sampled user time splits the on-CPU time' '
 
 # The reclaim split: the fixture's runs took 40%, 10% and 30% of their
 # pages from anonymous memory (pgsteal_anon / (pgsteal_anon + pgsteal_file)),
-# which "moved" (40 >= 1.5 x 10); against elapsed per user-CPU second
-# (10/8.25, 10.2/8.3, 9.8/8.2) Pearson's r is -0.6520046139 by hand.
-# Shares of 40% and 35% have not moved; a run that reclaimed nothing has no
-# share, and two shares no correlation.
+# which "varied" (40 >= 1.5 x 10); against elapsed per user-CPU second
+# (10/8.25, 10.2/8.3, 9.8/8.2) Pearson's r is -0.6520046139 by hand, and
+# the shares' lag-1 autocorrelation (13.33 x -16.67 + -16.67 x 3.33) /
+# 466.67 = -0.5952380952, too few runs to call it held.  Shares of 40%
+# and 35% have not varied; a run that reclaimed nothing has no share (and
+# the series no neighbours), and two shares no correlation.
 set_steal() {
 	jq -c ".pgsteal_anon = $3 | .pgsteal_file = $4" \
 		"steady/fake-gitk-$1.snap-$2.json" >tmp.json &&
@@ -125,9 +127,10 @@ set_steal() {
 test_expect_success JQ 'the reclaim split: shares per run, range, moved, correlation' '
 	json_get full/result.json "[[.gitk_runs[] | [.pgsteal_anon, .pgsteal_file]],
 		.reclaim_anon_pct_mean, .reclaim_anon_pct_min,
-		.reclaim_anon_pct_max, .reclaim_split_moved,
-		.reclaim_anon_epu_correlation] | tojson" >got &&
-	echo "[[[400,600],[100,900],[300,700]],26.66666667,10,40,true,-0.6520046139]" >expect &&
+		.reclaim_anon_pct_max, .reclaim_split_varied,
+		.reclaim_anon_epu_correlation, .reclaim_anon_lag1,
+		.reclaim_split_held] | tojson" >got &&
+	echo "[[[400,600],[100,900],[300,700]],26.66666667,10,40,true,-0.6520046139,-0.5952380952,false]" >expect &&
 	test_cmp expect got &&
 	cp -R "$fixtures/full" steady &&
 	set_steal 2 after 1750 6250 &&
@@ -136,11 +139,50 @@ test_expect_success JQ 'the reclaim split: shares per run, range, moved, correla
 	latency-summarize --result-dir=steady &&
 	json_get steady/result.json "[[.gitk_runs[] | [.pgsteal_anon, .pgsteal_file]],
 		.reclaim_anon_pct_mean, .reclaim_anon_pct_min,
-		.reclaim_anon_pct_max, .reclaim_split_moved,
-		.reclaim_anon_epu_correlation] | tojson" >got &&
-	echo "[[[400,600],[350,650],[0,0]],37.5,35,40,false,null]" >expect &&
+		.reclaim_anon_pct_max, .reclaim_split_varied,
+		.reclaim_anon_epu_correlation, .reclaim_anon_lag1,
+		.reclaim_split_held] | tojson" >got &&
+	echo "[[[400,600],[350,650],[0,0]],37.5,35,40,false,null,null,null]" >expect &&
 	test_cmp expect got &&
 	grep -x "reclaim split: anonymous 37.5% of the pages reclaimed (mean of 2 runs; 35.0% in run 2 to 40.0% in run 1)" steady/summary.txt
+'
+
+# Ten runs in two stretches: 15-17% anonymous, then 34-36% (lag-1
+# autocorrelation 0.6854199683), and elapsed 10-10.2 s, then 11-11.2 s on
+# 8 s of user CPU (0.6954616588): both above 1.96 / sqrt(10) = 0.6198, so
+# the split held and the runs are serially correlated.  Elapsed
+# alternating 10, 11, 10, ... is not (-0.9).
+make_stretches() {
+	mkdir "$1" &&
+	printf "run_label=%s\nruns_done=10\npartial=no\n" "$1" >"$1/run.facts" &&
+	n=0 &&
+	for a in 15 16 15 17 16 35 36 34 35 36; do
+		n=$((n + 1)) &&
+		e=$(echo "$2" | cut -d" " -f$n) &&
+		printf "{\"iterations\":[{\"elapsed_s\":%s,\"user_s\":8,\"sys_s\":1}]}" \
+			"$e" >"$1/fake-gitk-$n.json" &&
+		echo "{\"pgsteal_anon\":0,\"pgsteal_file\":0}" \
+			>"$1/fake-gitk-$n.snap-before.json" &&
+		echo "{\"pgsteal_anon\":${a}0,\"pgsteal_file\":$((1000 - a * 10))}" \
+			>"$1/fake-gitk-$n.snap-after.json" || return 1
+	done &&
+	latency-summarize --result-dir="$1"
+}
+
+test_expect_success JQ 'a split that held, runs serially correlated, and not' '
+	make_stretches held "10 10.1 10 10.2 10.1 11 11.1 11 11.2 11.1" &&
+	json_get held/result.json "[.reclaim_anon_pct_mean, .reclaim_split_varied,
+		.reclaim_anon_lag1, .reclaim_split_held,
+		.elapsed_per_user_lag1, .elapsed_per_user_serial] | tojson" >got &&
+	echo "[25.5,true,0.6854199683,true,0.6954616588,true]" >expect &&
+	test_cmp expect got &&
+	grep -x "reclaim split: anonymous 25.5% of the pages reclaimed (mean of 10 runs; 15.0% in run 1 to 36.0% in run 7); varied between runs, elapsed_per_user with it (correlation 0.99); held for stretches of runs (lag-1 autocorrelation 0.69): the runs are not independent draws, compare several results" held/summary.txt &&
+	grep "^per user-CPU second: .*; runs serially correlated (lag-1 autocorrelation 0.70): the interval assumes independent runs and is too narrow$" held/summary.txt &&
+	make_stretches flip "10 11 10 11 10 11 10 11 10 11" &&
+	json_get flip/result.json "[.elapsed_per_user_lag1, .elapsed_per_user_serial] | tojson" >got &&
+	echo "[-0.9,false]" >expect &&
+	test_cmp expect got &&
+	! grep "serially" flip/summary.txt
 '
 
 test_expect_success JQ 'high-order success per order and failures per order' '

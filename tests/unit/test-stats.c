@@ -52,6 +52,22 @@ static void correlation(void)
 	ok(isnan(stats_correlation_of(x, y, 2)), "two points: NaN");
 }
 
+static void lag1(void)
+{
+	static const double rising[] = { 1, 2, 3, 4 };
+	static const double flip[] = { 1, 3, 1, 3 };
+	static const double flat[] = { 2, 2, 2 };
+
+	/* Deviations -1.5 -0.5 0.5 1.5: (0.75 - 0.25 + 0.75) / 5. */
+	is_double(stats_lag1_of(rising, 4), 0.25, 1e-12,
+		  "lag-1 {1,2,3,4} = 0.25");
+	/* Deviations -1 1 -1 1: -3 / 4. */
+	is_double(stats_lag1_of(flip, 4), -0.75, 1e-12,
+		  "lag-1 {1,3,1,3} = -0.75");
+	ok(isnan(stats_lag1_of(flat, 3)), "lag-1 without spread: NaN");
+	ok(isnan(stats_lag1_of(rising, 2)), "lag-1 of two: NaN");
+}
+
 static void percentiles(void)
 {
 	uint64_t v[10] = { 9, 1, 8, 2, 7, 3, 6, 4, 5, 10 };
@@ -290,6 +306,7 @@ int main(void)
 {
 	basics();
 	correlation();
+	lag1();
 	percentiles();
 	t_dist();
 	intervals();
