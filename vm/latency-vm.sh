@@ -77,6 +77,8 @@ The guest:
   --timeout=DURATION   stop a run that has not finished (default 120m)
   --boot-timeout=DURATION  stop a guest that has not reached the suite
                        (default 5m)
+  --lockup-timeout=DURATION  stop a guest whose kernel reports a CPU
+                       stuck (soft lockup) for this long (default 5m)
 
 Results:
   --results=DIR        results go to DIR/LABEL, or DIR/LABEL-2, ... so
@@ -116,7 +118,7 @@ EOF
 opt_kernel=linux-image-amd64 opt_modules='' opt_memory=512M opt_cpus=2
 opt_cmdline='' opt_accel=auto opt_device=plain opt_disk_size=4G
 opt_swap_size=1G opt_disk_cache=none opt_setup='' opt_timeout=120m
-opt_boot_timeout=5m opt_results=results opt_label='' opt_build_image=''
+opt_boot_timeout=5m opt_lockup_timeout=5m opt_results=results opt_label='' opt_build_image=''
 opt_print_paths=no opt_deb='' opt_dry_run=no opt_verbose=no
 
 # size_bytes OPTION VALUE: VALUE (binary suffixes) in bytes, or a usage
@@ -156,7 +158,8 @@ parse_options() {
 		--*=*) _n=${_o%%=*} _v=${_o#*=} ;;
 		--kernel | --modules | --memory | --cpus | --cmdline | --accel | \
 			--device | --disk-size | --swap-size | --disk-cache | \
-			--setup | --timeout | --boot-timeout | --results | --label | \
+			--setup | --timeout | --boot-timeout | --lockup-timeout | \
+			--results | --label | \
 			--build-image | --deb)
 			[ $# -gt 0 ] || usage_error "option '$_o' requires an argument"
 			_n=$_o _v=$1
@@ -183,6 +186,7 @@ parse_options() {
 		--setup) opt_setup=$_v ;;
 		--timeout) opt_timeout=$_v ;;
 		--boot-timeout) opt_boot_timeout=$_v ;;
+		--lockup-timeout) opt_lockup_timeout=$_v ;;
 		--results) opt_results=$_v ;;
 		--label) opt_label=$_v ;;
 		--build-image) opt_build_image=$_v ;;
@@ -201,6 +205,7 @@ check_options() {
 	swap_bytes=$(size_bytes swap-size "$opt_swap_size")
 	timeout_s=$(seconds timeout "$opt_timeout")
 	boot_timeout_s=$(seconds boot-timeout "$opt_boot_timeout")
+	lockup_timeout_s=$(seconds lockup-timeout "$opt_lockup_timeout")
 	[ "$memory_bytes" -ge 67108864 ] ||
 		usage_error "invalid value '$opt_memory' for --memory (at least 64M)"
 	case $opt_cpus in
@@ -774,7 +779,7 @@ install_build_deps() {
 
 # --- the run -----------------------------------------------------------------------
 tmp='' qemu_pid='' console_pid='' run_dir='' guest_result='' stop_sig=''
-outcome=setup qemu_line=''
+outcome=setup qemu_line='' lockup_line=''
 
 cleanup() {
 	_st=$1
@@ -793,8 +798,23 @@ uptime_s() {
 	cut -d. -f1 /proc/uptime
 }
 
-# watch: until QEMU exits: the boot and run deadlines, and a stop asked
-# by a signal (passed to the guest, which keeps a partial result).
+# lockup_check: the longest a guest CPU was reported stuck so far
+# (lockup_s, empty when never), from the soft lockup watchdog's lines on
+# the console ("watchdog: BUG: soft lockup - CPU#0 stuck for 45s!"), and
+# that line (lockup_line).  A TCG guest can hang for good this way (text
+# patching across vCPUs), and would otherwise hold a lab until --timeout.
+lockup_check() {
+	lockup_s=''
+	lockup_line=$(grep -a -o 'soft lockup - CPU#[0-9]* stuck for [0-9]*s' \
+		"$tmp/console.log" 2>/dev/null | tail -n 1) || true
+	[ -n "$lockup_line" ] || return 0
+	lockup_s=${lockup_line##* for }
+	lockup_s=${lockup_s%s}
+}
+
+# watch: until QEMU exits: the boot and run deadlines, a kernel stuck
+# for --lockup-timeout, and a stop asked by a signal (passed to the
+# guest, which keeps a partial result).
 watch() {
 	_now=$(uptime_s)
 	_boot_end=$((_now + boot_timeout_s)) _end=$((_now + timeout_s))
@@ -825,6 +845,11 @@ watch() {
 			outcome=timeout
 			break
 		fi
+		lockup_check
+		if [ -n "$lockup_s" ] && [ "$lockup_s" -ge "$lockup_timeout_s" ]; then
+			outcome=lockup
+			break
+		fi
 		sleep 1
 	done
 	if kill -0 "$qemu_pid" 2>/dev/null; then
@@ -849,6 +874,7 @@ verdict() {
 	stopped) why="interrupted by SIG$stop_sig" ;;
 	boot-timeout) why="the guest did not reach the suite within $opt_boot_timeout" ;;
 	timeout) why="the run did not finish within $opt_timeout" ;;
+	lockup) why="the guest kernel locked up ($lockup_line; see console.log)" ;;
 	esac
 	if [ -z "$why" ] && [ -n "$_panic" ]; then
 		why="the guest kernel panicked: $_panic"

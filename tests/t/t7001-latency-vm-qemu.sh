@@ -33,6 +33,28 @@ test_expect_success JQ 'a guest that never reports: stopped at the boot timeout,
 	! pgrep -f "qemu-system-x86_64 -name latency-vm .*$LATENCY_CACHE_DIR" >/dev/null
 '
 
+# A kernel that says a CPU is stuck for 999 s, then loops: stopped at the
+# lockup timeout (here before the boot timeout), a partial result.
+fake_lockup_bzimage lockup 9.8.7-stuck
+
+test_expect_success JQ 'a guest kernel stuck in a soft lockup: stopped, named, partial' '
+	test_expect_code 1 "$vm" --kernel=lockup --accel=tcg --memory=128M \
+		--cpus=1 --boot-timeout=5m --lockup-timeout=60s --results=res \
+		-- --commits=2000 >out 2>err &&
+	grep -x "latency-vm: the guest kernel locked up (soft lockup - CPU#0 stuck for 999s; see console.log) (result in $PWD/res/9.8.7-stuck)" err &&
+	r=res/9.8.7-stuck &&
+	grep -q "soft lockup - CPU#0 stuck for 999s" $r/console.log &&
+	test_json $r/result.json .partial_reason \
+		"the guest kernel locked up (soft lockup - CPU#0 stuck for 999s; see console.log)" &&
+	test_json $r/result.json .vm.outcome lockup &&
+	test -z "$(vm_runs_left)"
+'
+
+test_expect_success 'an invalid --lockup-timeout is a usage error' '
+	test_expect_code 2 "$vm" --kernel=lockup --lockup-timeout=5h 2>err &&
+	grep -x "latency-vm: invalid value '"'"'5h'"'"' for --lockup-timeout (expected a duration such as 90s or 5m)" err
+'
+
 test_expect_success JQ 'a second run of the same label is LABEL-2, the first kept' '
 	test_expect_code 1 "$vm" --kernel=bzImage --accel=tcg --memory=128M \
 		--cpus=1 --boot-timeout=2s --results=res -- --commits=2000 \
