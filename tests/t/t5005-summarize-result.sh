@@ -158,7 +158,7 @@ make_stretches() {
 	n=0 &&
 	for a in 15 16 15 17 16 35 36 34 35 36; do
 		n=$((n + 1)) &&
-		e=$(echo "$2" | cut -d" " -f$n) &&
+		e=$(echo "$2" | cut -d" " -f"$n") &&
 		printf "{\"iterations\":[{\"elapsed_s\":%s,\"user_s\":8,\"sys_s\":1}]}" \
 			"$e" >"$1/fake-gitk-$n.json" &&
 		echo "{\"pgsteal_anon\":0,\"pgsteal_file\":0}" \
