@@ -632,8 +632,9 @@ static void reclaim_split(struct summ_run *r)
 {
 	double *share = xcalloc(r->n_runs + 1, sizeof(*share));
 	double *epu = xcalloc(r->n_runs + 1, sizeof(*epu));
-	size_t i, n_epu = 0;
+	bool all_epu = true;
 	struct stats s;
+	size_t i;
 
 	stats_init(&s);
 	r->anon_pct_mean = r->anon_pct_min = r->anon_pct_max = NAN;
@@ -652,9 +653,9 @@ static void reclaim_split(struct summ_run *r)
 		if (!s.n || pct > s.max)
 			r->anon_max_run = i + 1;
 		stats_add(&s, pct);
+		epu[r->n_anon] = g->elapsed_per_user;
+		all_epu &= !isnan(g->elapsed_per_user);
 		share[r->n_anon++] = pct;
-		if (!isnan(g->elapsed_per_user) && n_epu + 1 == r->n_anon)
-			epu[n_epu++] = g->elapsed_per_user;
 	}
 	r->anon_lag1 = NAN;
 	if (r->n_anon) {
@@ -663,8 +664,8 @@ static void reclaim_split(struct summ_run *r)
 		r->anon_pct_max = s.max;
 		r->anon_varied = s.max >= 1.5 * s.min && s.max - s.min >= 2;
 	}
-	if (n_epu == r->n_anon)
-		r->anon_epu_r = stats_correlation_of(share, epu, n_epu);
+	if (all_epu)
+		r->anon_epu_r = stats_correlation_of(share, epu, r->n_anon);
 	/* Neighbours only where no run is missing between them. */
 	if (r->n_anon == r->n_runs) {
 		r->anon_lag1 = stats_lag1_of(share, r->n_anon);

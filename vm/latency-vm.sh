@@ -805,7 +805,9 @@ uptime_s() {
 # patching across vCPUs), and would otherwise hold a lab until --timeout.
 lockup_check() {
 	lockup_s=''
-	lockup_line=$(grep -a -o 'soft lockup - CPU#[0-9]* stuck for [0-9]*s' \
+	# At most 9 digits: a number the shell can compare, whatever the
+	# console holds.
+	lockup_line=$(grep -a -o 'soft lockup - CPU#[0-9]* stuck for [0-9]\{1,9\}s' \
 		"$tmp/console.log" 2>/dev/null | tail -n 1) || true
 	[ -n "$lockup_line" ] || return 0
 	lockup_s=${lockup_line##* for }

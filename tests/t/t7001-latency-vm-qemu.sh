@@ -35,7 +35,8 @@ test_expect_success JQ 'a guest that never reports: stopped at the boot timeout,
 
 # A kernel that says a CPU is stuck for 999 s, then loops: stopped at the
 # lockup timeout (here before the boot timeout), a partial result.
-fake_lockup_bzimage lockup 9.8.7-stuck
+fake_lockup_bzimage lockup 9.8.7-stuck 999
+fake_lockup_bzimage brief 9.8.7-brief 59
 
 test_expect_success JQ 'a guest kernel stuck in a soft lockup: stopped, named, partial' '
 	test_expect_code 1 "$vm" --kernel=lockup --accel=tcg --memory=128M \
@@ -48,6 +49,17 @@ test_expect_success JQ 'a guest kernel stuck in a soft lockup: stopped, named, p
 		"the guest kernel locked up (soft lockup - CPU#0 stuck for 999s; see console.log)" &&
 	test_json $r/result.json .vm.outcome lockup &&
 	test -z "$(vm_runs_left)"
+'
+
+# One second under the lockup timeout is not a lockup: that guest runs
+# on to its boot timeout.
+test_expect_success JQ 'a CPU stuck for less than --lockup-timeout does not stop the guest' '
+	test_expect_code 1 "$vm" --kernel=brief --accel=tcg --memory=128M \
+		--cpus=1 --boot-timeout=4s --lockup-timeout=60s --results=res \
+		-- --commits=2000 >out 2>err &&
+	grep -q "soft lockup - CPU#0 stuck for 59s" res/9.8.7-brief/console.log &&
+	grep -x "latency-vm: the guest did not reach the suite within 4s (result in $PWD/res/9.8.7-brief)" err &&
+	test_json res/9.8.7-brief/result.json .vm.outcome boot-timeout
 '
 
 test_expect_success 'an invalid --lockup-timeout is a usage error' '
