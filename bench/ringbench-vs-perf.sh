@@ -7,7 +7,10 @@
 #         ringbench / perf (the tool's own overhead: target within 5%);
 #   rr:   `ringbench rr` (TCP loopback, 1-byte request and response)
 #         against a minimal Python socket ping-pong doing the same: the
-#         transactions/s ratio (Python is a floor, not a target).
+#         transactions/s ratio (Python is a floor, not a target);
+#   calibrate: `ringbench calibrate -w 20ms -n 9` each repetition: how far
+#         the calibrated work (--work) lands from the CPU time asked, in
+#         percent (target within 5%; its test only refuses 10x off).
 # For each, the median of the repetitions, the ratio of medians, and the
 # coefficient of variation of each tool over its repetitions.  A
 # measurement, not a test: nothing here fails on speed.
@@ -65,6 +68,12 @@ rr_tps() {
 	jq -r .transactions_per_s "$tmp/rr.json"
 }
 
+cal_err() {
+	taskset -c "$BENCH_CPUS" "$RINGBENCH" calibrate -w 20ms -n 9 --format json \
+		-o "$tmp/cal.json"
+	jq -r .work_error_pct "$tmp/cal.json"
+}
+
 # The floor: the same 1-byte TCP_NODELAY ping-pong in plain Python.
 cat >"$tmp/pingpong.py" <<'EOF'
 import socket, sys, threading, time
@@ -120,17 +129,20 @@ echo "   perf bench sched pipe -T -l $loops (pilot: $pilot us/op)"
 : >"$tmp/ring.v"
 : >"$tmp/rr.v"
 : >"$tmp/py.v"
+: >"$tmp/cal.v"
 for ((i = 1; i <= BENCH_RUNS; i++)); do
 	p=$(perf_us "$loops")
 	r=$(ring_us)
 	q=$(rr_tps)
 	y=$(py_tps)
+	c=$(cal_err)
+	echo "$c" >>"$tmp/cal.v"
 	echo "$p" >>"$tmp/perf.v"
 	echo "$r" >>"$tmp/ring.v"
 	echo "$q" >>"$tmp/rr.v"
 	echo "$y" >>"$tmp/py.v"
-	printf '   run %2d: perf %.3f us/op, ring %.3f us/cycle, rr %.0f/s, python %.0f/s\n' \
-		"$i" "$p" "$r" "$q" "$y"
+	printf '   run %2d: perf %.3f us/op, ring %.3f us/cycle, rr %.0f/s, python %.0f/s, work %+.2f%%\n' \
+		"$i" "$p" "$r" "$q" "$y" "$c"
 done
 
 read -r pm pc <<<"$(stats perf.v)"
@@ -145,5 +157,9 @@ echo "== rr, TCP loopback 1-byte transactions per second (median, CoV)"
 printf '   ringbench rr:                       %.0f/s  CoV %.2f%%\n' "$qm" "$qc"
 printf '   python ping-pong:                   %.0f/s  CoV %.2f%%\n' "$ym" "$yc"
 awk -v a="$qm" -v b="$ym" 'BEGIN { printf "   ratio ringbench / python:           %.3f\n", a / b }'
+echo "== calibrate, work of 20 ms against the CPU time it took (median of 9 each)"
+sort -g "$tmp/cal.v" | awk '{ v[NR] = $1 } END {
+	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	printf "   work error: median %+.2f%%, range %+.2f..%+.2f%%\n", m, v[1], v[NR] }'
 echo "bench: ringbench_ring=$rm us/cycle lower"
 echo "bench: ringbench_rr=$qm transactions/s higher"

@@ -83,37 +83,40 @@ test_expect_success 'CSV: a header and a row per run' '
 	sed -n 2p out.csv | grep -q "^ring,1,1,[0-9.]*,20,"
 '
 
-# The busy loop is calibrated on the thread's CPU clock, and the work checked
-# on CLOCK_THREAD_CPUTIME_ID, which preemption does not inflate, in trials
-# of 5 ms, right after a calibration each time.  The bound asked for is 5%:
-# measured -1.7..+0.8% on a quiet 2-vCPU VM and -0.8..+0.6% with three
-# spinning processes (wall-clock or 200 us trials were 30-50% off there).
-# But the loop's own speed moves with what runs beside it: in CI's
-# sanitizer build, beside other tests, the median was 20% off, and once
-# 101% (a burst of load on the host: a guest thread's CPU time counts the
-# time its vCPU waited).  So the test holds 25% in the best of three
-# calibrations, which a wrong unit or a folded loop exceeds in all three,
-# and the 5% is a measurement (the note, ringbench calibrate).
+# The busy loop is calibrated on the thread's CPU clock and the work is
+# sized from it: work_loops is work_s / ns_per_loop, rounded (exact, checked
+# on the printed figures).  How close the work then comes to the asked CPU
+# time is a measurement, not a test: it moves with what runs beside it and
+# with the host (-1.7..+0.8% on a quiet 2-vCPU VM; 20% in CI's sanitizer
+# build beside other tests; once 101%, and once more than 25% in the best
+# of three calibrations, on a loaded host, where a guest thread's CPU time
+# counts the time its vCPU waited).  bench/ringbench-vs-perf.sh measures it.
+# Here only what no load can produce is refused: a loop the compiler folded
+# away (the work takes next to nothing) or a wrong unit (a thousand times
+# off), i.e. a median outside a tenth to ten times the asked time.
 # A sanitizer build's loop runs at another speed than its calibration
-# trials (in CI's ASan build the work came out 83-117% long, on a quiet
-# machine too): its timing says nothing about the program as shipped.
+# trials: its timing says nothing about the program as shipped.
 if grep -q __asan_init "$(command -v ringbench)" 2>/dev/null ||
 	grep -q __tsan_init "$(command -v ringbench)" 2>/dev/null; then
 	say "a sanitizer build: the calibration accuracy test is skipped (instrumented code runs at its own speed)"
 else
 	test_set_prereq UNSANITIZED
 fi
-test_expect_success JQ,UNSANITIZED 'the calibrated work takes the asked CPU time' '
-	best= &&
-	for try in 1 2 3; do
-		ringbench calibrate -w 20ms -n 9 --format json >out.json &&
-		e=$(json_get out.json .work_error_pct) &&
-		best="$best $e" &&
-		if awk -v e="$e" "BEGIN { exit !(e > -25 && e < 25) }"; then
-			return 0
-		fi || return 1
-	done &&
-	test_fail "work off by$best% in three calibrations"
+test_expect_success JQ 'the calibrated work is sized from the measured loop speed' '
+	ringbench calibrate -w 20ms -n 9 --format json >out.json &&
+	json_get out.json ".calibration.work_loops, .calibration.ns_per_loop, .work_s, (.work_cpu_s | length)" >got &&
+	{ read -r loops; read -r ns; read -r work; read -r n; } <got &&
+	test "$n" = 9 &&
+	awk -v l="$loops" -v ns="$ns" -v w="$work" \
+		"BEGIN { d = l - w * 1e9 / ns; exit !(l > 0 && d <= 1 && d >= -1) }"
+'
+
+test_expect_success JQ,UNSANITIZED 'the calibrated work is neither folded away nor off by a unit' '
+	ringbench calibrate -w 20ms -n 9 --format json >out.json &&
+	e=$(json_get out.json .work_error_pct) &&
+	if ! awk -v e="$e" "BEGIN { exit !(e > -90 && e < 900) }"; then
+		test_fail "work off by $e%: a folded loop or a wrong unit"
+	fi
 '
 
 test_expect_success JQ 'SIGINT: the ring stops in order, partial result, exit 130' '
