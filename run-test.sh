@@ -74,10 +74,10 @@ Run:
   --gitk-runs=N|auto   counted fake-gitk runs; auto (the default) runs until
                        the 95% confidence interval of the mean elapsed time
                        is within --precision, or --max-runs or
-                       --time-budget is spent (5 with --quick)
+                       --time-budget is spent; at least 5 runs
   --precision=PCT      auto's target: CI half-width in % of the mean
-                       (default 1.5)
-  --max-runs=N         auto's run budget (default 20)
+                       (default 1.5; 2.5 with --quick)
+  --max-runs=N         auto's run budget (default 20; 10 with --quick)
   --time-budget=DURATION  auto's time budget for the counted runs
                        (default 6m)
   --warmup=N           uncounted fake-gitk runs first (default 1; 0 with
@@ -100,9 +100,9 @@ Run:
                        none: no options)
   --music-args=ARGS    extra options for fake-music
   --stall=DURATION     gaps longer than this are stalls (default 1s)
-  --quick              a complete short run: 5 runs, no warmup, memcg
-                       pressure (where allowed); about 20 s once the
-                       repository is cached
+  --quick              a complete short run: 5 to 10 runs (auto, to
+                       +/-2.5%), no warmup, memcg pressure (where
+                       allowed); 30-60 s once the repository is cached
 
 Memory pressure (as root):
   --pressure=R         give the workloads fake-gitk's measured footprint
@@ -133,7 +133,7 @@ Memory pressure (as root):
                        randomized pairs (AB or BA, seeded by --seed), the
                        knob set before each run; results LABEL-a and
                        LABEL-b, which latency-compare tests in pairs
-                       (--gitk-runs counts runs per arm: 5 with --quick)
+                       (--gitk-runs counts runs per arm: pairs)
   --restore            only undo what a killed run left on the machine,
                        then exit
 

@@ -75,8 +75,7 @@ static const struct cfg_key keys[] = {
 	  .quick = "180000", .env = "LATENCY_DEFAULT_COMMITS",
 	  .quick_env = "LATENCY_QUICK_COMMITS" },
 	{ .name = "seed", .kind = K_UINT, .def = "137" },
-	{ .name = "gitk-runs", .kind = K_RUNS, .min = 1, .def = "auto",
-	  .quick = "5" },
+	{ .name = "gitk-runs", .kind = K_RUNS, .min = 1, .def = "auto" },
 	{ .name = "warmup", .kind = K_UINT, .def = "1", .quick = "0" },
 	{ .name = "drop-caches", .kind = K_YESNO, .flag = "--no-drop-caches",
 	  .flag_value = "no", .def = "yes" },
@@ -100,10 +99,13 @@ static const struct cfg_key keys[] = {
 	/*
 	 * Two results whose intervals are +/-1.5% can see a change of about
 	 * 3% between them (MDE ~1.9x the half-width); at this VM's 2.5-3%
-	 * CoV of a full run that takes 12-18 runs.
+	 * CoV of a full run that takes 12-18 runs.  A quick run aims at 5%
+	 * (+/-2.5%): 5 runs where its spread is under about 2%, up to 10
+	 * where the tick-sampled user time spreads it to 3-4.5%.
 	 */
-	{ .name = "precision", .kind = K_DECIMAL, .def = "1.5" },
-	{ .name = "max-runs", .kind = K_UINT, .min = 2, .def = "20" },
+	{ .name = "precision", .kind = K_DECIMAL, .def = "1.5", .quick = "2.5" },
+	{ .name = "max-runs", .kind = K_UINT, .min = 2, .def = "20",
+	  .quick = "10" },
 	{ .name = "time-budget", .kind = K_DURATION, .def = "6m" },
 	{ .name = "sysctl", .kind = K_SYSCTL },
 	/*

@@ -107,15 +107,21 @@ test_expect_success 'the defaults: pressure 6 by ratio, runs until 2%' '
 	grep -x "commits=180000" config
 '
 
-test_expect_success '--quick: five runs, no warmup, the same repository' '
+test_expect_success '--quick: 5 to 10 runs to +/-2.5%, no warmup, the same repository' '
 	"$rt" --quick --label=q --print-config >config &&
-	grep -x "gitk-runs=5" config &&
+	grep -x "gitk-runs=auto" config &&
+	grep -x "precision=2.5" config &&
+	grep -x "max-runs=10" config &&
+	grep -x "time-budget=6m" config &&
 	grep -x "warmup=0" config &&
 	grep -x "quick=yes" config &&
 	grep -x "commits=180000" config &&
 	grep -x "pressure=3" config &&
-	"$rt" --quick --gitk-runs=4 --mem-limit=none --print-config >config &&
+	"$rt" --quick --gitk-runs=4 --mem-limit=none --precision=1 --max-runs=30 \
+		--print-config >config &&
 	grep -x "gitk-runs=4" config &&
+	grep -x "precision=1" config &&
+	grep -x "max-runs=30" config &&
 	grep -x "mem-limit=none" config
 '
 
@@ -148,12 +154,13 @@ test_expect_success 'bad values stop the run before any work (exit 2)' '
 	bad_option "--interleave and --sysctl both set '\''vm.page-cluster'\''" --interleave=vm.page-cluster=3,0 --sysctl=vm/page-cluster=1
 '
 
-test_expect_success 'sysfs knobs and THP choices in --sysctl; --interleave with --quick: 5 runs an arm' '
+test_expect_success 'sysfs knobs and THP choices in --sysctl; --interleave with --quick: auto, 5 to 10 pairs' '
 	"$rt" --print-config --sysctl="/sys/kernel/mm/transparent_hugepage/enabled=never,vm.page-cluster=0" >config &&
 	grep -x "sysctl=/sys/kernel/mm/transparent_hugepage/enabled=never,vm.page-cluster=0" config &&
 	"$rt" --quick --interleave=/sys/module/zswap/parameters/enabled=N,Y --print-config >config &&
 	grep -x "interleave=/sys/module/zswap/parameters/enabled=N,Y" config &&
-	grep -x "gitk-runs=5" config &&
+	grep -x "gitk-runs=auto" config &&
+	grep -x "max-runs=10" config &&
 	"$rt" --quick --interleave=vm.page-cluster=3,0 --gitk-runs=2 --print-config >config &&
 	grep -x "gitk-runs=2" config
 '

@@ -9,12 +9,13 @@ rt=$abs_top_srcdir/run-test.sh
 LATENCY_STATE_DIR=$TRASH_DIRECTORY/state
 export LATENCY_STATE_DIR
 
-# The quick path with every workload: five counted fake-gitk runs, each
-# with its latency-output, beside fake-music, the monitors and seqbench;
-# a tiny repository keeps it to seconds.
+# The quick path with every workload: five counted fake-gitk runs (asked
+# for: --quick's auto stops anywhere from 5 to 10), each with its
+# latency-output, beside fake-music, the monitors and seqbench; a tiny
+# repository keeps it to seconds.
 test_expect_success SEQBENCH 'a quick run with several workloads' '
-	LATENCY_QUICK_COMMITS=300 "$rt" --quick --label=q --confine=none \
-		--no-drop-caches --gitk-args=--every=50 \
+	LATENCY_QUICK_COMMITS=300 "$rt" --quick --gitk-runs=5 --label=q \
+		--confine=none --no-drop-caches --gitk-args=--every=50 \
 		--music-args="--songs=1 --song-size=64k" \
 		--seqbench="-t 1 -s 2 -b 4k -r 20" --results=res >out 2>err
 '
