@@ -7,6 +7,7 @@ test_description='unbuffered: signals reach the child'
 	test_skip_all 'no pseudo-terminals here (/dev/ptmx)'
 
 env --default-signal=INT true 2>/dev/null && test_set_prereq DEFAULT_SIGNAL
+env --ignore-signal=HUP true 2>/dev/null && test_set_prereq IGNORE_SIGNAL
 
 # wait_for FILE PATTERN: up to 10 s for PATTERN to show up in FILE.  Each
 # test removes FILE first, lest a stale one from the test before says
@@ -28,10 +29,17 @@ trapper='for s in INT TERM HUP; do trap "echo got-$s; kill \$! 2>/dev/null; exit
 sleep 600 </dev/null >/dev/null 2>&1 &
 echo ready; wait'
 
+# A signal ignored on entry stays ignored (nohup): the tests start
+# unbuffered with it at its default where env can say so, so that a test
+# run under nohup tests the same thing.
 for sig in TERM HUP; do
+	reset=''
+	if test_have_prereq DEFAULT_SIGNAL; then
+		reset="env --default-signal=$sig"
+	fi
 	test_expect_success "SIG$sig reaches the child, its status comes back" "
 		rm -f out &&
-		{ unbuffered sh -c '$trapper' >out & } &&
+		{ $reset unbuffered sh -c '$trapper' >out & } &&
 		pid=\$! &&
 		wait_for out ready &&
 		kill -$sig \$pid &&
@@ -49,6 +57,22 @@ test_expect_success DEFAULT_SIGNAL 'SIGINT reaches the child' "
 	kill -INT \$pid &&
 	test_expect_code 7 wait \$pid &&
 	printf 'ready\ngot-INT\n' >expect &&
+	test_cmp expect out
+"
+
+# As nohup leaves it: SIGHUP ignored on entry is not passed on (the child
+# inherits it ignored, and its trap cannot take it), SIGTERM still is.
+test_expect_success IGNORE_SIGNAL 'a signal ignored on entry stays ignored' "
+	rm -f out &&
+	{ env --ignore-signal=HUP unbuffered sh -c '$trapper' >out & } &&
+	pid=\$! &&
+	wait_for out ready &&
+	kill -HUP \$pid &&
+	sleep 0.3 &&
+	kill -0 \$pid &&
+	kill -TERM \$pid &&
+	test_expect_code 7 wait \$pid &&
+	printf 'ready\ngot-TERM\n' >expect &&
 	test_cmp expect out
 "
 
