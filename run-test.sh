@@ -72,9 +72,9 @@ directory: fake-music plays in the background while fake-gitk runs
 
 Run:
   --gitk-runs=N|auto   counted fake-gitk runs; auto (the default) runs until
-                       the 95% confidence interval of the mean elapsed time
-                       is within --precision, or --max-runs or
-                       --time-budget is spent; at least 5 runs
+                       the 95% confidence interval of the mean elapsed
+                       time per user-CPU second is within --precision, or
+                       --max-runs or --time-budget is spent; at least 5
   --precision=PCT      auto's target: CI half-width in % of the mean
                        (default 1.5; 2.5 with --quick)
   --max-runs=N         auto's run budget (default 20; 10 with --quick)
@@ -102,7 +102,7 @@ Run:
   --stall=DURATION     gaps longer than this are stalls (default 1s)
   --quick              a complete short run: 5 to 10 runs (auto, to
                        +/-2.5%), no warmup, memcg pressure (where
-                       allowed); 30-60 s once the repository is cached
+                       allowed); 20-60 s once the repository is cached
 
 Memory pressure (as root):
   --pressure=R         give the workloads fake-gitk's measured footprint
@@ -133,7 +133,7 @@ Memory pressure (as root):
                        randomized pairs (AB or BA, seeded by --seed), the
                        knob set before each run; results LABEL-a and
                        LABEL-b, which latency-compare tests in pairs
-                       (--gitk-runs counts runs per arm: pairs)
+                       (--gitk-runs and --max-runs count pairs)
   --restore            only undo what a killed run left on the machine,
                        then exit
 
