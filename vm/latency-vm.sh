@@ -58,7 +58,8 @@ result to RESULTS/LABEL like any other result.
 The guest:
   --kernel=IMAGE|PACKAGE  the kernel: a bzImage file, or a Debian kernel
                        package fetched with apt-get download into the
-                       cache and never installed (default linux-image-amd64)
+                       cache and never installed (default linux-image-amd64);
+                       given twice, the two kernels are booted in turn
   --modules=DIR        the module tree of an IMAGE (lib/modules/RELEASE;
                        default: the one beside an unpacked package's image)
   --memory=SIZE        the guest's memory (default 512M, the 2009 mem=512M)
@@ -85,6 +86,13 @@ Results:
                        nothing is overwritten (default: ./results)
   --label=LABEL        name of the run (default: the guest kernel's release)
 
+Two kernels booted in turn (a second --kernel):
+  --pairs=N            boot each kernel N times, a pair of boots at a
+                       time, each pair in the order AB or BA (default 3)
+  --order-seed=N       the seed of that order (default 137)
+  --label=A,B          the two labels (LABEL alone: LABEL-a, LABEL-b;
+                       default: the kernels' releases)
+
 Images:
   --build-image=KIND   build the quick image or the package image (a
                        Debian root with the suite's .deb, for LAVA), or
@@ -110,6 +118,8 @@ status: the guest's latency-run-test's (0 complete, 1 failed, 3
 unsupported), 1 when the guest did not boot, panicked or timed out (the
 console log is kept in the result), 2 usage error, 3 QEMU or a tool is
 missing here, 128+N stopped by signal N (the result is kept, partial).
+With two kernels: 0 when every boot's run completed, else the first
+failed boot's status, 128+N when stopped by signal N (no more boots).
 EOF
 	exit 0
 }
@@ -120,6 +130,8 @@ opt_cmdline='' opt_accel=auto opt_device=plain opt_disk_size=4G
 opt_swap_size=1G opt_disk_cache=none opt_setup='' opt_timeout=120m
 opt_boot_timeout=5m opt_lockup_timeout=5m opt_results=results opt_label='' opt_build_image=''
 opt_print_paths=no opt_deb='' opt_dry_run=no opt_verbose=no
+opt_kernel_b='' opt_pairs='' opt_order_seed='' opt_series_boot=''
+kernels=0 common_args=''
 
 # size_bytes OPTION VALUE: VALUE (binary suffixes) in bytes, or a usage
 # error.
@@ -159,13 +171,21 @@ parse_options() {
 		--kernel | --modules | --memory | --cpus | --cmdline | --accel | \
 			--device | --disk-size | --swap-size | --disk-cache | \
 			--setup | --timeout | --boot-timeout | --lockup-timeout | \
-			--results | --label | \
-			--build-image | --deb)
+			--results | --label | --pairs | --order-seed | \
+			--series-boot | --build-image | --deb)
 			[ $# -gt 0 ] || usage_error "option '$_o' requires an argument"
 			_n=$_o _v=$1
 			shift
 			;;
 		*) _n=$_o _v= ;;
+		esac
+		# What each boot of a series is given again (not the series').
+		case $_n in
+		--kernel | --label | --pairs | --order-seed | --series-boot | \
+			--dry-run | -h | --help | -V | --version) ;;
+		-v | --verbose | --print-paths)
+			common_args="$common_args${common_args:+ }$(quote_args "$_n")" ;;
+		*) common_args="$common_args${common_args:+ }$(quote_args "$_n=$_v")" ;;
 		esac
 		case $_n in
 		-h | --help) usage ;;
@@ -173,7 +193,17 @@ parse_options() {
 		-v | --verbose) opt_verbose=yes ;;
 		--dry-run) opt_dry_run=yes ;;
 		--print-paths) opt_print_paths=yes ;;
-		--kernel) opt_kernel=$_v ;;
+		--kernel)
+			kernels=$((kernels + 1))
+			case $kernels in
+			1) opt_kernel=$_v ;;
+			2) opt_kernel_b=$_v ;;
+			*) usage_error "--kernel given more than twice (two kernels are booted in turn)" ;;
+			esac
+			;;
+		--pairs) opt_pairs=$_v ;;
+		--order-seed) opt_order_seed=$_v ;;
+		--series-boot) opt_series_boot=$_v ;;
 		--modules) opt_modules=$_v ;;
 		--memory) opt_memory=$_v ;;
 		--cpus) opt_cpus=$_v ;;
@@ -235,15 +265,102 @@ check_options() {
 	case $opt_cmdline in
 	*[![:print:]]* | *'"'*) usage_error "invalid value for --cmdline (printable characters, no double quote)" ;;
 	esac
-	case $opt_label in
-	.* | *[!A-Za-z0-9._+-]*) usage_error "invalid value '$opt_label' for --label (letters, digits, . _ + -, not starting with .)" ;;
-	esac
+	if [ "$kernels" -ge 2 ]; then
+		check_series_options
+	else
+		[ -z "$opt_pairs" ] || usage_error "--pairs goes with a second --kernel"
+		[ -z "$opt_order_seed" ] ||
+			usage_error "--order-seed goes with a second --kernel"
+		check_label "$opt_label"
+		[ -z "$opt_series_boot" ] || check_series_boot
+	fi
 	if [ "$opt_device" = crypt-lvm ] &&
 		[ "$disk_bytes" -le $((swap_bytes + 134217728)) ]; then
 		usage_error "--disk-size=$opt_disk_size leaves no room for the scratch volume beside --swap-size=$opt_swap_size (128M at least)"
 	fi
 	[ -z "$opt_setup" ] || [ -f "$opt_setup" ] ||
 		usage_error "--setup=$opt_setup: no such file"
+}
+
+# check_label LABEL: a label reaches file names and the guest's shell.
+check_label() {
+	case $1 in
+	.* | *[!A-Za-z0-9._+-]*) usage_error "invalid value '$1' for --label (letters, digits, . _ + -, not starting with .)" ;;
+	esac
+}
+
+# check_series_options: two kernels: the pairs, the order's seed and the
+# two labels (label_a, label_b; empty: the kernels' releases).
+check_series_options() {
+	[ -z "$opt_build_image" ] || usage_error "--build-image takes one --kernel"
+	[ -z "$opt_modules" ] ||
+		usage_error "--modules names one kernel's module tree: not with two --kernel"
+	[ -z "$opt_series_boot" ] ||
+		usage_error "--series-boot is given by latency-vm to each boot of a series"
+	: "${opt_pairs:=3}" "${opt_order_seed:=137}"
+	case $opt_pairs in
+	[1-9] | [1-9][0-9] | 100) ;;
+	*) usage_error "invalid value '$opt_pairs' for --pairs (expected 1 to 100)" ;;
+	esac
+	case $opt_order_seed in
+	'' | *[!0-9]* | ??????????????????*) usage_error "invalid value '$opt_order_seed' for --order-seed (expected a number, at most 17 digits)" ;;
+	esac
+	case $opt_label in
+	*,*,*) usage_error "invalid value '$opt_label' for --label (two kernels: A,B or one LABEL)" ;;
+	*,*) label_a=${opt_label%,*} label_b=${opt_label#*,} ;;
+	'') label_a='' label_b='' ;;
+	*) label_a=$opt_label-a label_b=$opt_label-b ;;
+	esac
+	[ -n "$opt_label" ] || return 0
+	if [ -z "$label_a" ] || [ -z "$label_b" ]; then
+		usage_error "invalid value '$opt_label' for --label (two kernels: A,B or one LABEL)"
+	fi
+	check_label "$label_a"
+	check_label "$label_b"
+	[ "$label_a" != "$label_b" ] ||
+		usage_error "invalid value '$opt_label' for --label (the two labels are the same)"
+}
+
+# check_series_boot: --series-boot=SERIES,PAIRS,ORDER,SEED,PAIR,ARM,A,B,
+# which latency-vm gives each boot of a series: into sb_* for vm.json.
+check_series_boot() {
+	_bad="invalid value '$opt_series_boot' for --series-boot (latency-vm gives it to each boot of a series)"
+	case $opt_series_boot in
+	*[!A-Za-z0-9._+,-]*) usage_error "$_bad" ;;
+	esac
+	_old_ifs=$IFS
+	IFS=,
+	# shellcheck disable=SC2086 # split on the commas
+	set -- $opt_series_boot
+	IFS=$_old_ifs
+	[ $# = 8 ] || usage_error "$_bad"
+	sb_series=$1 sb_pairs=$2 sb_order=$3 sb_seed=$4 sb_pair=$5 sb_arm=$6
+	sb_label_a=$7 sb_label_b=$8
+	case $sb_series in
+	'' | ?????????????????????????????????????????????????????????????????*) usage_error "$_bad" ;;
+	esac
+	case $sb_pairs in
+	[1-9] | [1-9][0-9] | 100) ;;
+	*) usage_error "$_bad" ;;
+	esac
+	case $sb_seed in
+	'' | *[!0-9]* | ??????????????????*) usage_error "$_bad" ;;
+	esac
+	case $sb_pair in
+	[1-9] | [1-9][0-9] | 100) [ "$sb_pair" -le "$sb_pairs" ] || usage_error "$_bad" ;;
+	*) usage_error "$_bad" ;;
+	esac
+	case $sb_order in
+	'' | *[!AB]*) usage_error "$_bad" ;;
+	esac
+	[ ${#sb_order} = $((2 * sb_pairs)) ] || usage_error "$_bad"
+	case $sb_arm in
+	a) [ "$opt_label" = "$sb_label_a" ] || usage_error "$_bad" ;;
+	b) [ "$opt_label" = "$sb_label_b" ] || usage_error "$_bad" ;;
+	*) usage_error "$_bad" ;;
+	esac
+	check_label "$sb_label_a"
+	check_label "$sb_label_b"
 }
 
 # check_run_args ARG...: run-test.sh's options, checked by latency-plan
@@ -596,6 +713,17 @@ write_vm_json() {
 		echo "  \"image\": $(json_string "${rootfs_dir##*/}"),"
 		echo "  \"device\": $(json_string "$opt_device"),"
 		echo "  \"disk_cache\": $(json_string "$opt_disk_cache"),"
+		if [ -n "$opt_series_boot" ]; then
+			echo '  "boots": {'
+			echo "    \"series\": $(json_string "$sb_series"),"
+			echo "    \"pairs\": $sb_pairs,"
+			echo "    \"order\": $(json_string "$sb_order"),"
+			echo "    \"seed\": $sb_seed,"
+			echo "    \"pair\": $sb_pair,"
+			echo "    \"arm\": $(json_string "$sb_arm"),"
+			echo "    \"labels\": [$(json_string "$sb_label_a"), $(json_string "$sb_label_b")]"
+			echo '  },'
+		fi
 		echo "  \"outcome\": $(json_string "$outcome")"
 		echo '}'
 	} >"$1.tmp" && mv "$1.tmp" "$1"
@@ -976,11 +1104,137 @@ run() {
 	cleanup "$status"
 }
 
+# --- two kernels booted in turn ---------------------------------------------------
+# A host's speed steps (measured on this project's KVM guest: user CPU of
+# identical work -19% between two results minutes apart), so two kernels
+# booted an hour apart differ by the hour as well.  A series boots them in
+# pairs, each pair AB or BA (latency-plan --interleave-order, seeded), one
+# result each, marked with the series in vm.json's "boots":
+# latency-compare tests the differences within pairs, which share the
+# host's speed of their time.  Each boot is this script again.
+series_child='' series_sig=''
+
+# series_signal SIG: no boot after the running one, which is asked to
+# stop (SIGTERM: an asynchronous command of a script starts with SIGINT
+# ignored) and keeps its partial result.
+series_signal() {
+	series_sig=$1
+	progress "SIG$1: stopping the series (the running boot keeps a partial result)"
+	[ -z "$series_child" ] || kill -TERM "$series_child" 2>/dev/null || true
+}
+
+# series_labels: label_a and label_b, the kernels' releases where --label
+# did not give them (RELEASE-a and RELEASE-b for one release twice).
+series_labels() {
+	[ -z "$label_a" ] || return 0
+	_k=$opt_kernel
+	resolve_kernel
+	label_a=$kernel_release
+	# --dry-run fetches nothing: a package's release is not known yet.
+	[ -f "$kernel_image" ] || label_a=$opt_kernel
+	opt_kernel=$opt_kernel_b
+	resolve_kernel
+	label_b=$kernel_release
+	[ -f "$kernel_image" ] || label_b=$opt_kernel
+	opt_kernel=$_k
+	[ "$label_a" != "$label_b" ] || label_a=$label_a-a label_b=$label_b-b
+	[ "$opt_dry_run" = yes ] && return 0
+	for _l in "$label_a" "$label_b"; do
+		case $_l in
+		.* | *[!A-Za-z0-9._+-]*) die "the release '$_l' is not a label: give --label=A,B" ;;
+		esac
+	done
+}
+
+# series_results ARM SERIES: the result directories of the series' boots
+# of ARM, in pair order.
+series_results() {
+	for _f in "$opt_results"/*/vm.json; do
+		[ -f "$_f" ] || continue
+		if ! grep -q -F "\"series\": \"$2\"," "$_f" ||
+			! grep -q -F "\"arm\": \"$1\"," "$_f"; then
+			continue
+		fi
+		printf '%s %s\n' "$(sed -n 's/^    "pair": \([0-9]*\),$/\1/p' "$_f")" \
+			"${_f%/vm.json}"
+	done | sort -n | cut -d' ' -f2-
+}
+
+# series_boot ARG...: one boot of the series, in the background.
+series_boot() {
+	"$0" "$@" &
+	series_child=$!
+}
+
+run_series() {
+	need_tools qemu-system-x86_64 busybox cryptsetup lvm dmsetup mke2fs \
+		debugfs e2fsck mkswap kmod cpio gzip ldd dash
+	series_labels
+	_order=$("$p_latency_plan" --interleave-order="$opt_pairs" \
+		--seed="$opt_order_seed") || die "latency-plan --interleave-order failed"
+	_order=${_order#order=}
+	_series=$(date -u +%Y%m%dT%H%M%SZ)-$$
+	_n=$((2 * opt_pairs))
+	progress "$opt_pairs pairs of boots: $label_a (a, --kernel=$opt_kernel) and $label_b (b, --kernel=$opt_kernel_b), order $_order (--order-seed=$opt_order_seed)"
+	trap 'series_signal INT' INT
+	trap 'series_signal TERM' TERM
+	trap 'series_signal HUP' HUP
+	_i=0 _status=0 _failed=0
+	while [ $_i -lt $_n ] && [ -z "$series_sig" ]; do
+		_i=$((_i + 1))
+		_pair=$(((_i + 1) / 2))
+		if [ "$(printf '%s' "$_order" | cut -c"$_i")" = A ]; then
+			_arm=a _kernel=$opt_kernel _label=$label_a
+		else
+			_arm=b _kernel=$opt_kernel_b _label=$label_b
+		fi
+		_cmd="$common_args${common_args:+ }$(quote_args "--kernel=$_kernel" \
+			"--label=$_label" \
+			"--series-boot=$_series,$opt_pairs,$_order,$opt_order_seed,$_pair,$_arm,$label_a,$label_b") --${run_args:+ $run_args}"
+		if [ "$opt_dry_run" = yes ]; then
+			printf '# boot %s of %s (pair %s, arm %s): %s %s\n' \
+				"$_i" "$_n" "$_pair" "$_arm" "$prog" "$_cmd"
+			continue
+		fi
+		progress "boot $_i of $_n: pair $_pair, arm $_arm ($_label)"
+		eval "series_boot $_cmd"
+		while :; do
+			if wait "$series_child"; then
+				_st=0
+			else
+				_st=$?
+			fi
+			# A trap ends the wait, not the boot.
+			kill -0 "$series_child" 2>/dev/null || break
+		done
+		series_child=
+		[ -n "$series_sig" ] || [ "$_st" = 0 ] || {
+			_failed=$((_failed + 1))
+			[ "$_status" != 0 ] || _status=$_st
+		}
+	done
+	[ "$opt_dry_run" = no ] || return 0
+	case $series_sig in
+	INT) _status=130 ;;
+	TERM) _status=143 ;;
+	HUP) _status=129 ;;
+	esac
+	# shellcheck disable=SC2046 # one directory a line, quoted for the user
+	printf '%s: %s of %s boots made, %s failed%s; compare them with:\n  latency-compare %s\n' \
+		"$prog" "$_i" "$_n" "$_failed" "${series_sig:+, stopped by SIG$series_sig}" \
+		"$(quote_args $(series_results a "$_series") $(series_results b "$_series"))" >&2
+	exit "$_status"
+}
+
 main() {
 	parse_options "$@"
 	cache_dir=${LATENCY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests}
 	if [ -n "$opt_build_image" ]; then
 		build_image
+		exit 0
+	fi
+	if [ "$kernels" -ge 2 ]; then
+		run_series
 		exit 0
 	fi
 	run "$@"

@@ -62,6 +62,18 @@ fake_put() {
 	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 
+# vm_wait_qemu: wait (up to 60 s) for a latency-vm run's QEMU to start;
+# its pid in qpid.
+vm_wait_qemu() {
+	_n=0
+	while ! test -s "$(ls "$LATENCY_CACHE_DIR"/vm/run.*/qemu.pid 2>/dev/null | head -n 1)" &&
+		[ $_n -lt 600 ]; do
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+	qpid=$(cat "$LATENCY_CACHE_DIR"/vm/run.*/qemu.pid) && kill -0 "$qpid"
+}
+
 # vm_runs_left: the run directories latency-vm left in the cache.
 vm_runs_left() {
 	ls -d "$LATENCY_CACHE_DIR"/vm/run.* 2>/dev/null

@@ -81,14 +81,7 @@ test_expect_success JQ 'SIGTERM during the boot: QEMU stopped, the disks removed
 		--boot-timeout=5m --results=sig --label=sig -- --commits=2000 \
 		>out 2>err &
 	pid=$! &&
-	n=0 &&
-	while ! test -s "$(ls "$LATENCY_CACHE_DIR"/vm/run.*/qemu.pid 2>/dev/null | head -n 1)" &&
-		[ $n -lt 600 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done &&
-	qpid=$(cat "$LATENCY_CACHE_DIR"/vm/run.*/qemu.pid) &&
-	kill -0 "$qpid" &&
+	vm_wait_qemu &&
 	kill -TERM $pid &&
 	{ wait $pid; st=$?; } ;
 	test "$st" = 143 &&
