@@ -92,6 +92,8 @@ Two kernels booted in turn (a second --kernel):
   --order-seed=N       the seed of that order (default 137)
   --label=A,B          the two labels (LABEL alone: LABEL-a, LABEL-b;
                        default: the kernels' releases)
+  --series-boot=...    what latency-vm gives each boot of a series (not by
+                       hand)
 
 Images:
   --build-image=KIND   build the quick image or the package image (a
