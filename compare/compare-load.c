@@ -241,9 +241,46 @@ static const struct json_node *need_type(const char *file,
 }
 
 /*
- * The string at KEY of N, as a label: NULL when absent (or null, when
- * NULL_OK); dies on another type, an empty string, a NUL inside (it would
- * cut the label short silently) or more than MAX_LABEL_BYTES.
+ * The object at PATH of ROOT: NULL when absent or null (a part the result
+ * does not have); dies when it is another type.
+ */
+static const struct json_node *
+get_object(const char *file, const struct json_node *root, const char *path)
+{
+	const struct json_node *o = json_read_path(root, path);
+
+	if (!o || o->type == JSON_NULL)
+		return NULL;
+	if (o->type != JSON_OBJECT)
+		bad(file, "\"%s\" is %s, expected an object", path,
+		    a_type(o->type));
+	return o;
+}
+
+/*
+ * The string V (named NAME) as a label: dies on another type, an empty
+ * string, a NUL inside (it would cut the label short silently) or more
+ * than MAX_LABEL_BYTES.
+ */
+static const char *label_of(const char *file, const struct json_node *v,
+			    const char *name)
+{
+	if (v->type != JSON_STRING)
+		bad(file, "\"%s\" is %s, expected a string", name,
+		    a_type(v->type));
+	if (!v->len)
+		bad(file, "\"%s\" is empty", name);
+	if (strlen(v->str) != v->len)
+		bad(file, "\"%s\" holds a NUL character", name);
+	if (v->len > MAX_LABEL_BYTES)
+		bad(file, "\"%s\" is longer than %d bytes", name,
+		    MAX_LABEL_BYTES);
+	return v->str;
+}
+
+/*
+ * The string at KEY of N, as a label (label_of()): NULL when absent (or
+ * null, when NULL_OK).
  */
 static const char *get_label(const char *file, const struct json_node *n,
 			     const char *key, bool null_ok)
@@ -252,17 +289,7 @@ static const char *get_label(const char *file, const struct json_node *n,
 
 	if (!v || (null_ok && v->type == JSON_NULL))
 		return NULL;
-	if (v->type != JSON_STRING)
-		bad(file, "\"%s\" is %s, expected a string", key,
-		    a_type(v->type));
-	if (!v->len)
-		bad(file, "\"%s\" is empty", key);
-	if (strlen(v->str) != v->len)
-		bad(file, "\"%s\" holds a NUL character", key);
-	if (v->len > MAX_LABEL_BYTES)
-		bad(file, "\"%s\" is longer than %d bytes", key,
-		    MAX_LABEL_BYTES);
-	return v->str;
+	return label_of(file, v, key);
 }
 
 static void add_sample(struct figure *f, double x)
@@ -374,15 +401,12 @@ static bool is_run_of(const char *key, const char *workload)
 static void load_latency(struct cmp_result *r, const char *file,
 			 const struct json_node *root, const char *workload)
 {
-	const struct json_node *all = json_read_member(root, "latency");
+	const struct json_node *all = get_object(file, root, "latency");
 	const struct json_node *lat;
 	size_t i;
 
-	if (!all || all->type == JSON_NULL)
+	if (!all)
 		return;
-	if (all->type != JSON_OBJECT)
-		bad(file, "\"latency\" is %s, expected an object",
-		    a_type(all->type));
 	lat = json_read_member(all, workload);
 	if (lat && lat->type == JSON_ARRAY) {
 		for (i = 0; i < lat->count; i++)
@@ -636,16 +660,13 @@ static void load_high_order(struct cmp_result *r, const char *file,
 static void load_pressure(struct cmp_pressure *p, const char *file,
 			  const struct json_node *root)
 {
-	const struct json_node *o = json_read_member(root, "pressure");
+	const struct json_node *o = get_object(file, root, "pressure");
 	const struct json_node *mode;
 	size_t i;
 
 	p->ratio = p->footprint = p->memory = NAN;
-	if (!o || o->type == JSON_NULL)
+	if (!o)
 		return;
-	if (o->type != JSON_OBJECT)
-		bad(file, "\"pressure\" is %s, expected an object",
-		    a_type(o->type));
 	mode = need_type(file, root, "pressure.mode", JSON_STRING);
 	for (i = 0; i < sizeof(pressure_modes) / sizeof(pressure_modes[0]); i++)
 		if (!strcmp(mode->str, pressure_modes[i]))
@@ -682,15 +703,12 @@ static char *il_str(const char *file, const struct json_node *o,
 static void load_interleave(struct cmp_interleave *il, const char *file,
 			    const struct json_node *root)
 {
-	const struct json_node *o = json_read_member(root, "interleave");
+	const struct json_node *o = get_object(file, root, "interleave");
 	const struct json_node *v, *ord;
 
 	il->seed = NAN;
-	if (!o || o->type == JSON_NULL)
+	if (!o)
 		return;
-	if (o->type != JSON_OBJECT)
-		bad(file, "\"interleave\" is %s, expected an object",
-		    a_type(o->type));
 	il->name = il_str(file, o, "name");
 	il->arm = il_str(file, o, "arm");
 	il->other = il_str(file, o, "other");
