@@ -219,6 +219,19 @@ struct cmp_interleave {
 };
 
 /*
+ * The boot of a latency-vm --pairs series a result is (result.json
+ * vm.boots): kernel A and kernel B booted in turn, each pair AB or BA.
+ */
+struct cmp_boots {
+	bool on;
+	char *series, *order;
+	char *labels[2]; /* of arm a and arm b */
+	double seed;
+	size_t pairs, pair; /* this boot's pair: 1 to pairs */
+	char arm;	    /* 'a' or 'b' */
+};
+
+/*
  * Where a run-test.sh result ran (compare-setup.c): on the machine or in
  * a latency-vm guest ("vm"), its device stack and its kernel's command
  * line.  NULL and NaN where the result does not say.
@@ -258,6 +271,7 @@ struct cmp_result {
 	size_t n_runs;
 	double *per_run[FIG_COUNT];
 	struct cmp_interleave il;
+	struct cmp_boots boots;
 	/*
 	 * The run-test.sh result.json as read (NULL for a seqbench or
 	 * ringbench file alone), and its path: the fleet formats report
