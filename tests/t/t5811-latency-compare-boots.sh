@@ -279,4 +279,12 @@ test_expect_success 'boots null or absent: not a series' '
 	! grep -q "boots\|paired" out
 '
 
+test_expect_success JQ 'KCIDB tests say which boot of which series' '
+	latency-compare --format=kcidb b/b2 >k &&
+	test_json k "[.tests[].environment.misc | [.boots_series, .boots_pair, .boots_arm]] | unique | tojson" \
+		"[[\"$SERIES\",2,\"b\"]]" &&
+	latency-compare --format=kcidb n2 >k &&
+	test_json k "[.tests[].environment.misc | has(\"boots_series\")] | unique | tojson" "[false]"
+'
+
 test_done
