@@ -14,6 +14,13 @@
 #include "lib/output.h"
 #include "compare/compare.h"
 
+/* What a paired test paired ("pairing"): null when none. */
+static const char *const pairing_names[] = {
+	[PAIRING_NONE] = NULL,
+	[PAIRING_RUNS] = "runs",
+	[PAIRING_BOOTS] = "boots",
+};
+
 /* A number, or nothing when absent; the caller writes the separators. */
 static void csv_num(FILE *out, double v)
 {
@@ -67,7 +74,7 @@ static void csv_heads(FILE *out)
 	for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++)
 		fprintf(out, ",%s_mde_pct", fig_desc[f].key);
 	fputs(",elapsed_per_user_mean_ci_low_pct,"
-	      "elapsed_per_user_mean_ci_high_pct,paired,busier\n",
+	      "elapsed_per_user_mean_ci_high_pct,paired,busier,pairing\n",
 	      out);
 }
 
@@ -126,6 +133,8 @@ static void csv_row(FILE *out, const struct cmp_label *base,
 		    const struct cmp_label *l, double alpha)
 {
 	struct change e = CHANGE_UNTESTED;
+	enum cmp_pairing pairing =
+		l != base ? cmp_pairing(base, l) : PAIRING_NONE;
 
 	csv_field(out, l->label, ',');
 	fprintf(out, "%s,%zu", l->partial ? "true" : "false", l->runs);
@@ -161,12 +170,14 @@ static void csv_row(FILE *out, const struct cmp_label *base,
 	fputc(',', out);
 	csv_num(out, e.ci_hi);
 	fputc(',', out);
-	csv_bool(out, l != base, l != base && cmp_paired(base, l));
+	csv_bool(out, l != base, pairing != PAIRING_NONE);
 	fputc(',', out);
 	if (l != base && cmp_busier(base, l, alpha))
-		csv_field(out, cmp_busier(base, l, alpha)->label, '\n');
+		csv_field(out, cmp_busier(base, l, alpha)->label, ',');
 	else
-		fputc('\n', out);
+		fputc(',', out);
+	fprintf(out, "%s\n",
+		pairing_names[pairing] ? pairing_names[pairing] : "");
 }
 
 static void sb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
@@ -356,7 +367,8 @@ static void json_change(struct json *j, const struct cmp_label *base,
 		json_double(j, key, c.ci_hi);
 	}
 	json_str(j, "lead", fig_desc[cmp_lead(base, l)].name);
-	json_bool(j, "paired", cmp_paired(base, l));
+	json_bool(j, "paired", cmp_pairing(base, l) != PAIRING_NONE);
+	json_str(j, "pairing", pairing_names[cmp_pairing(base, l)]);
 	json_str(j, "busier",
 		 cmp_busier(base, l, alpha) ? cmp_busier(base, l, alpha)->label
 					    : NULL);
@@ -364,8 +376,10 @@ static void json_change(struct json *j, const struct cmp_label *base,
 		  cmp_change(base, l, FIG_USER, alpha).significant);
 	c = cmp_change(base, l, FIG_ELAPSED, alpha);
 	json_str(j, "test", cmp_test_name(c.test));
+	/* Each pair of boots differs by the spread between boots too. */
 	json_bool(j, "between_spread_known",
-		  c.test == TEST_RESULTS || c.test == TEST_SPREAD);
+		  c.test == TEST_RESULTS || c.test == TEST_SPREAD ||
+			  c.test == TEST_PAIRED_BOOTS);
 	c.significant = false;
 	for (a = 0; a < base->n; a++)
 		for (b = 0; b < l->n; b++)

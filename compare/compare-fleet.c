@@ -655,6 +655,13 @@ static void kcidb_tests(struct json *j, const struct cmp_result *r,
 			json_str(j, "run_label", r->run_label);
 		if (k->cmdline)
 			json_str(j, "cmdline", k->cmdline);
+		/* A boot of a series: what a consumer pairs its tests by. */
+		if (r->boots.on) {
+			json_str(j, "boots_series", r->boots.series);
+			json_u64(j, "boots_pair", r->boots.pair);
+			json_str(j, "boots_arm",
+				 r->boots.arm == 'a' ? "a" : "b");
+		}
 		json_object_end(j);
 		json_object_end(j);
 		json_object_end(j);

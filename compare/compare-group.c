@@ -7,8 +7,10 @@
  * (the spread between boots is then unknown); a label with several on the
  * means of its results, one sample per boot, which carries both spreads; a
  * lone result against a label with several is judged against that label's
- * spread between boots (a prediction interval).  The man page explains the
- * choice.
+ * spread between boots (a prediction interval).  The two arms of a
+ * latency-vm series of boots (kernel A and kernel B booted in turn) are
+ * judged on the differences within pairs of boots, which shared the
+ * host's speed of their time.  The man page explains the choice.
  */
 #include <config.h>
 
@@ -315,11 +317,14 @@ static double variance_of(const struct figure *f)
 /*
  * A test of a difference on one scale (raw, or logs): DIFF (the other
  * side less the baseline), its standard error SE on DF degrees of
- * freedom, and its p.
+ * freedom, and its p; BASE, what a change in percent is of; the PAIRS
+ * of a paired test.
  */
 struct diff_test {
 	double diff, se, df, p;
 	enum cmp_test test;
+	double base;
+	size_t pairs;
 };
 
 /* Welch's test between two sample sets. */
@@ -390,9 +395,23 @@ static struct figure log_figure(const struct figure *f)
 }
 
 /*
+ * The difference V - B of one pair's figure F into *D, of logs where F
+ * is on logs; false when the pair lacks it.
+ */
+static bool pair_diff(enum fig f, double b, double v, double *d)
+{
+	if (isnan(b) || isnan(v))
+		return false;
+	if (fig_desc[f].log && !(b > 0 && v > 0))
+		return false;
+	*d = fig_desc[f].log ? log(v) - log(b) : v - b;
+	return true;
+}
+
+/*
  * The pairs of BASE's and L's figure F (an interleaved run: run N of one
- * arm against run N of the other): their differences, of logs where F is
- * on logs, into *D (to free); returns how many pairs have both.
+ * arm against run N of the other): their differences into *D (to free);
+ * returns how many pairs have both.
  */
 static size_t pair_diffs(const struct cmp_result *base,
 			 const struct cmp_result *l, enum fig f, double **d)
@@ -401,30 +420,158 @@ static size_t pair_diffs(const struct cmp_result *base,
 	const double *b = base->per_run[f], *v = l->per_run[f];
 
 	*d = xcalloc(n + 1, sizeof(**d));
-	for (i = 0, k = 0; i < n && b && v; i++) {
-		if (isnan(b[i]) || isnan(v[i]))
-			continue;
-		if (fig_desc[f].log && !(b[i] > 0 && v[i] > 0))
-			continue;
-		(*d)[k++] =
-			fig_desc[f].log ? log(v[i]) - log(b[i]) : v[i] - b[i];
-	}
+	for (i = 0, k = 0; i < n && b && v; i++)
+		k += pair_diff(f, b[i], v[i], &(*d)[k]);
 	return k;
 }
 
-/* The paired test: the mean of the pairs' differences against 0. */
+/*
+ * The paired test of the N differences DIFFS: their mean against 0, a
+ * one-sample t test on N - 1 degrees of freedom, judged as TEST.
+ */
+static void diffs_test(struct diff_test *d, const double *diffs, size_t n,
+		       enum cmp_test test)
+{
+	d->diff = stats_mean_of(diffs, n);
+	d->se = n >= 2 ? stats_stddev_of(diffs, n) / sqrt((double)n) : NAN;
+	d->df = (double)n - 1;
+	d->p = n >= 2 ? stats_t_test(d->diff, d->se, d->df).p : NAN;
+	d->test = isnan(d->p) ? TEST_NONE : test;
+	d->pairs = n;
+}
+
+/* The paired test of an interleaved run's runs. */
 static void paired(struct diff_test *d, const struct cmp_label *base,
 		   const struct cmp_label *l, enum fig f)
 {
 	double *diffs;
 	size_t n = pair_diffs(base->r[0], l->r[0], f, &diffs);
 
-	d->diff = stats_mean_of(diffs, n);
-	d->se = n >= 2 ? stats_stddev_of(diffs, n) / sqrt((double)n) : NAN;
-	d->df = (double)n - 1;
-	d->p = n >= 2 ? stats_t_test(d->diff, d->se, d->df).p : NAN;
-	d->test = isnan(d->p) ? TEST_NONE : TEST_PAIRED;
+	diffs_test(d, diffs, n, TEST_PAIRED);
 	free(diffs);
+}
+
+/* The result of L that is boot PAIR of its series, or NULL. */
+static const struct cmp_result *boot_of(const struct cmp_label *l, size_t pair)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->r[i]->boots.pair == pair)
+			return l->r[i];
+	return NULL;
+}
+
+/*
+ * The paired test of two arms of a series of boots: the difference of
+ * the result values (a result's mean) within each pair that both labels
+ * have.  A change in percent is of the baseline's mean over those pairs:
+ * a pair left out must not move it.
+ */
+static void paired_boots(struct diff_test *d, const struct cmp_label *base,
+			 const struct cmp_label *l, enum fig f)
+{
+	double *diffs = xcalloc(base->n + 1, sizeof(*diffs)), sum = 0;
+	const struct cmp_result *b, *v;
+	size_t i, n = 0;
+
+	for (i = 0; i < base->n; i++) {
+		b = base->r[i];
+		v = boot_of(l, b->boots.pair);
+		if (!v ||
+		    !pair_diff(f, b->fig[f].value, v->fig[f].value, &diffs[n]))
+			continue;
+		sum += b->fig[f].value;
+		n++;
+	}
+	diffs_test(d, diffs, n, TEST_PAIRED_BOOTS);
+	d->base = n ? sum / (double)n : NAN;
+	free(diffs);
+}
+
+/* Whether boots A and B are of one series. */
+static bool same_series(const struct cmp_boots *a, const struct cmp_boots *b)
+{
+	return !strcmp(a->series, b->series) && !strcmp(a->order, b->order) &&
+	       a->seed == b->seed && !strcmp(a->labels[0], b->labels[0]) &&
+	       !strcmp(a->labels[1], b->labels[1]);
+}
+
+/*
+ * Whether R, a result of BASE (SIDE 0) or of L (1), is a boot of series
+ * S of BASE's arm (SIDE 0) or of the other: the first check it fails.
+ */
+static enum cmp_boots_why boot_check(const struct cmp_result *r,
+				     const struct cmp_boots *s, int side)
+{
+	if (!r->boots.on)
+		return BOOTS_NONE;
+	if (!same_series(s, &r->boots))
+		return BOOTS_SERIES;
+	if ((r->boots.arm == s->arm) != !side)
+		return BOOTS_ARMS;
+	return BOOTS_PAIRED;
+}
+
+/* A pair of which L has two results, or 0. */
+static size_t pair_twice(const struct cmp_label *l)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->n; i++)
+		for (j = i + 1; j < l->n; j++)
+			if (l->r[i]->boots.pair == l->r[j]->boots.pair)
+				return l->r[i]->boots.pair;
+	return 0;
+}
+
+void cmp_boot_pairs(const struct cmp_label *base, const struct cmp_label *l,
+		    struct cmp_boot_pairs *out)
+{
+	const struct cmp_label *side[2] = { base, l };
+	enum cmp_boots_why w, why;
+	size_t i;
+	int k;
+
+	memset(out, 0, sizeof(*out));
+	if (!base->n || !l->n || !base->r[0]->boots.on)
+		return;
+	/* A result not of a series says nothing; else the first check. */
+	why = BOOTS_PAIRED;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < side[k]->n; i++) {
+			w = boot_check(side[k]->r[i], &base->r[0]->boots, k);
+			if (w == BOOTS_NONE)
+				return;
+			if (w != BOOTS_PAIRED &&
+			    (why == BOOTS_PAIRED || w < why))
+				why = w;
+		}
+	out->why = why;
+	out->series = &base->r[0]->boots;
+	for (k = 0; k < 2 && out->why == BOOTS_PAIRED; k++)
+		if ((out->twice = pair_twice(side[k])))
+			out->why = BOOTS_TWICE;
+	if (out->why != BOOTS_PAIRED)
+		return;
+	out->arm_a = out->series->arm == 'a' ? base : l;
+	out->arm_b = out->arm_a == base ? l : base;
+	for (i = 0; i < base->n; i++)
+		out->pairs += boot_of(l, base->r[i]->boots.pair) != NULL;
+	out->dropped = base->n + l->n - 2 * out->pairs;
+	if (out->pairs < 2)
+		out->why = BOOTS_FEW;
+}
+
+enum cmp_pairing cmp_pairing(const struct cmp_label *base,
+			     const struct cmp_label *l)
+{
+	struct cmp_boot_pairs bp;
+
+	if (cmp_paired(base, l))
+		return PAIRING_RUNS;
+	cmp_boot_pairs(base, l, &bp);
+	return bp.why == BOOTS_PAIRED ? PAIRING_BOOTS : PAIRING_NONE;
 }
 
 /* X on F's scale as a change in percent of BASE (NaN stays NaN). */
@@ -457,6 +604,7 @@ struct change cmp_change(const struct cmp_label *base,
 {
 	const struct figure *b = &base->fig[f], *v = &l->fig[f];
 	struct change c = CHANGE_UNTESTED;
+	enum cmp_pairing pairing;
 	struct diff_test d;
 	double t, mde;
 
@@ -472,9 +620,18 @@ struct change cmp_change(const struct cmp_label *base,
 	if (fig_desc[f].change == CHANGE_NONE || derived(f) ||
 	    isnan(b->value) || isnan(v->value))
 		return c;
-	if (fig_desc[f].run_key && cmp_paired(base, l)) {
+	d.base = b->value;
+	d.pairs = 0;
+	pairing = cmp_pairing(base, l);
+	if (fig_desc[f].run_key && pairing == PAIRING_RUNS) {
 		paired(&d, base, l, f);
-		c.delta = pct_of(f, d.diff, b->value);
+		c.delta = pct_of(f, d.diff, d.base);
+	} else if (pairing == PAIRING_BOOTS) {
+		/* Every figure: each result has its value. */
+		paired_boots(&d, base, l, f);
+		c.delta = fig_desc[f].change == CHANGE_DIFF
+				  ? d.diff
+				  : pct_of(f, d.diff, d.base);
 	} else if (fig_desc[f].log) {
 		struct figure lb, lv;
 
@@ -492,15 +649,16 @@ struct change cmp_change(const struct cmp_label *base,
 	if (d.test == TEST_NONE)
 		return c;
 	c.p = d.p;
+	c.pairs = d.pairs;
 	c.significant = c.p < alpha;
 	mde = stats_mde(d.se, d.df, alpha, CMP_POWER);
-	c.mde_pct = fig_desc[f].log ? pct_of(f, mde, b->value)
-				    : fabs(pct_of(f, mde, b->value));
+	c.mde_pct = fig_desc[f].log ? pct_of(f, mde, d.base)
+				    : fabs(pct_of(f, mde, d.base));
 	t = stats_t_quantile(1 - alpha / 2, d.df);
 	if (d.se == 0)
 		t = 0;
-	c.ci_lo = pct_of(f, d.diff - t * d.se, b->value);
-	c.ci_hi = pct_of(f, d.diff + t * d.se, b->value);
+	c.ci_lo = pct_of(f, d.diff - t * d.se, d.base);
+	c.ci_hi = pct_of(f, d.diff + t * d.se, d.base);
 	return c;
 }
 

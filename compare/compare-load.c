@@ -43,8 +43,10 @@
 #define MAX_SB_GROUPS 1024
 #define MAX_SB_ENTRIES 65536
 #define MAX_RB_RUNS 65536
-/* The most pairs an interleaved run's order may list. */
+/* The most pairs an interleaved run's order may list, or a series of boots. */
 #define ORDER_MAX_PAIRS 100000
+/* A series of boots is named by a time and a pid: 30 bytes or so. */
+#define MAX_SERIES_BYTES 100
 
 /* The format versions of result.json this program reads. */
 #define MIN_VERSION 1
@@ -241,9 +243,46 @@ static const struct json_node *need_type(const char *file,
 }
 
 /*
- * The string at KEY of N, as a label: NULL when absent (or null, when
- * NULL_OK); dies on another type, an empty string, a NUL inside (it would
- * cut the label short silently) or more than MAX_LABEL_BYTES.
+ * The object at PATH of ROOT: NULL when absent or null (a part the result
+ * does not have); dies when it is another type.
+ */
+static const struct json_node *
+get_object(const char *file, const struct json_node *root, const char *path)
+{
+	const struct json_node *o = json_read_path(root, path);
+
+	if (!o || o->type == JSON_NULL)
+		return NULL;
+	if (o->type != JSON_OBJECT)
+		bad(file, "\"%s\" is %s, expected an object", path,
+		    a_type(o->type));
+	return o;
+}
+
+/*
+ * The string V (named NAME) as a label: dies on another type, an empty
+ * string, a NUL inside (it would cut the label short silently) or more
+ * than MAX_LABEL_BYTES.
+ */
+static const char *label_of(const char *file, const struct json_node *v,
+			    const char *name)
+{
+	if (v->type != JSON_STRING)
+		bad(file, "\"%s\" is %s, expected a string", name,
+		    a_type(v->type));
+	if (!v->len)
+		bad(file, "\"%s\" is empty", name);
+	if (strlen(v->str) != v->len)
+		bad(file, "\"%s\" holds a NUL character", name);
+	if (v->len > MAX_LABEL_BYTES)
+		bad(file, "\"%s\" is longer than %d bytes", name,
+		    MAX_LABEL_BYTES);
+	return v->str;
+}
+
+/*
+ * The string at KEY of N, as a label (label_of()): NULL when absent (or
+ * null, when NULL_OK).
  */
 static const char *get_label(const char *file, const struct json_node *n,
 			     const char *key, bool null_ok)
@@ -252,17 +291,7 @@ static const char *get_label(const char *file, const struct json_node *n,
 
 	if (!v || (null_ok && v->type == JSON_NULL))
 		return NULL;
-	if (v->type != JSON_STRING)
-		bad(file, "\"%s\" is %s, expected a string", key,
-		    a_type(v->type));
-	if (!v->len)
-		bad(file, "\"%s\" is empty", key);
-	if (strlen(v->str) != v->len)
-		bad(file, "\"%s\" holds a NUL character", key);
-	if (v->len > MAX_LABEL_BYTES)
-		bad(file, "\"%s\" is longer than %d bytes", key,
-		    MAX_LABEL_BYTES);
-	return v->str;
+	return label_of(file, v, key);
 }
 
 static void add_sample(struct figure *f, double x)
@@ -374,15 +403,12 @@ static bool is_run_of(const char *key, const char *workload)
 static void load_latency(struct cmp_result *r, const char *file,
 			 const struct json_node *root, const char *workload)
 {
-	const struct json_node *all = json_read_member(root, "latency");
+	const struct json_node *all = get_object(file, root, "latency");
 	const struct json_node *lat;
 	size_t i;
 
-	if (!all || all->type == JSON_NULL)
+	if (!all)
 		return;
-	if (all->type != JSON_OBJECT)
-		bad(file, "\"latency\" is %s, expected an object",
-		    a_type(all->type));
 	lat = json_read_member(all, workload);
 	if (lat && lat->type == JSON_ARRAY) {
 		for (i = 0; i < lat->count; i++)
@@ -636,16 +662,13 @@ static void load_high_order(struct cmp_result *r, const char *file,
 static void load_pressure(struct cmp_pressure *p, const char *file,
 			  const struct json_node *root)
 {
-	const struct json_node *o = json_read_member(root, "pressure");
+	const struct json_node *o = get_object(file, root, "pressure");
 	const struct json_node *mode;
 	size_t i;
 
 	p->ratio = p->footprint = p->memory = NAN;
-	if (!o || o->type == JSON_NULL)
+	if (!o)
 		return;
-	if (o->type != JSON_OBJECT)
-		bad(file, "\"pressure\" is %s, expected an object",
-		    a_type(o->type));
 	mode = need_type(file, root, "pressure.mode", JSON_STRING);
 	for (i = 0; i < sizeof(pressure_modes) / sizeof(pressure_modes[0]); i++)
 		if (!strcmp(mode->str, pressure_modes[i]))
@@ -682,15 +705,12 @@ static char *il_str(const char *file, const struct json_node *o,
 static void load_interleave(struct cmp_interleave *il, const char *file,
 			    const struct json_node *root)
 {
-	const struct json_node *o = json_read_member(root, "interleave");
+	const struct json_node *o = get_object(file, root, "interleave");
 	const struct json_node *v, *ord;
 
 	il->seed = NAN;
-	if (!o || o->type == JSON_NULL)
+	if (!o)
 		return;
-	if (o->type != JSON_OBJECT)
-		bad(file, "\"interleave\" is %s, expected an object",
-		    a_type(o->type));
 	il->name = il_str(file, o, "name");
 	il->arm = il_str(file, o, "arm");
 	il->other = il_str(file, o, "other");
@@ -713,6 +733,125 @@ static void load_interleave(struct cmp_interleave *il, const char *file,
 	il->on = true;
 }
 
+/*
+ * The whole number at KEY of O (named NAME) from LO to HI; dies when it
+ * is absent, not a number or not one of them.
+ */
+static double need_whole(const char *file, const struct json_node *o,
+			 const char *key, const char *name, double lo,
+			 double hi)
+{
+	const struct json_node *v = json_read_member(o, key);
+
+	if (!v)
+		bad(file, "missing \"%s\"", name);
+	if (v->type != JSON_NUMBER)
+		bad(file, "\"%s\" is %s, expected a number", name,
+		    a_type(v->type));
+	if (v->num != floor(v->num) || v->num < lo || v->num > hi)
+		bad(file, "\"%s\" is %.6g, expected a whole number %g to %g",
+		    name, v->num, lo, hi);
+	return v->num;
+}
+
+/*
+ * "vm.boots.series": what tells the boots of one series from another's
+ * (latency-vm's start time and pid), printed in the notes: printable
+ * ASCII, so that no byte of it can move a terminal's cursor or end a
+ * line of the report.
+ */
+static const char *boots_series(const char *file, const struct json_node *root)
+{
+	const struct json_node *v =
+		need_type(file, root, "vm.boots.series", JSON_STRING);
+	size_t i;
+
+	if (!v->len)
+		bad(file, "\"vm.boots.series\" is empty");
+	if (v->len > MAX_SERIES_BYTES)
+		bad(file, "\"vm.boots.series\" is longer than %d bytes",
+		    MAX_SERIES_BYTES);
+	for (i = 0; i < v->len; i++)
+		if (v->str[i] < ' ' || v->str[i] > '~')
+			bad(file, "\"vm.boots.series\" holds a byte that is "
+				  "not printable ASCII");
+	return v->str;
+}
+
+/* "vm.boots.order": PAIRS pairs, each AB or BA. */
+static const char *boots_order(const char *file, const struct json_node *root,
+			       size_t pairs)
+{
+	const struct json_node *v =
+		need_type(file, root, "vm.boots.order", JSON_STRING);
+	size_t i;
+
+	for (i = 0; v->len == 2 * pairs && i < v->len; i += 2)
+		if (strncmp(v->str + i, "AB", 2) &&
+		    strncmp(v->str + i, "BA", 2))
+			break;
+	if (v->len != 2 * pairs || i < v->len)
+		bad(file, "\"vm.boots.order\" is not %zu pairs of AB or BA",
+		    pairs);
+	return v->str;
+}
+
+/*
+ * "vm.boots": null or absent, or the boot of a latency-vm --pairs series
+ * this result is.  The boots of two labels are tested in pairs on the
+ * strength of it, so every member must be there with its type and in
+ * range, and the result's LABEL must be its arm's.
+ */
+static void load_boots(struct cmp_boots *b, const char *file,
+		       const struct json_node *root, const char *label)
+{
+	const struct json_node *o = get_object(file, root, "vm.boots");
+	const struct json_node *v;
+	const char *series, *order, *arm, *labels[2];
+	char name[32];
+	double pairs, pair, seed;
+	int i;
+
+	if (!o)
+		return;
+	series = boots_series(file, root);
+	pairs = need_whole(file, o, "pairs", "vm.boots.pairs", 1,
+			   ORDER_MAX_PAIRS);
+	order = boots_order(file, root, (size_t)pairs);
+	/*
+	 * Any seed of latency-plan's, a 64-bit number (2^64 - 1 reads as
+	 * 2^64; above 2^53 seeds read rounded, and the series' name and
+	 * order still tell series apart).
+	 */
+	seed = need_whole(file, o, "seed", "vm.boots.seed", 0, 0x1p64);
+	pair = need_whole(file, o, "pair", "vm.boots.pair", 1, pairs);
+	v = need_type(file, root, "vm.boots.arm", JSON_STRING);
+	arm = v->str;
+	if (v->len != 1 || (*arm != 'a' && *arm != 'b'))
+		bad(file, "\"vm.boots.arm\" is neither \"a\" nor \"b\"");
+	v = need_type(file, root, "vm.boots.labels", JSON_ARRAY);
+	if (v->count != 2)
+		bad(file, "\"vm.boots.labels\" is not two labels");
+	for (i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "vm.boots.labels[%d]", i);
+		labels[i] = label_of(file, &v->items[i], name);
+	}
+	if (strcmp(label, labels[*arm - 'a']))
+		bad(file,
+		    "\"label\" is not \"vm.boots.labels[%d]\", the label "
+		    "of arm %c",
+		    *arm - 'a', *arm);
+	b->series = xstrdup(series);
+	b->order = xstrdup(order);
+	b->labels[0] = xstrdup(labels[0]);
+	b->labels[1] = xstrdup(labels[1]);
+	b->seed = seed;
+	b->pairs = (size_t)pairs;
+	b->pair = (size_t)pair;
+	b->arm = *arm;
+	b->on = true;
+}
+
 static void load_passes(struct cmp_result *r, const char *file,
 			const struct json_node *root);
 
@@ -721,15 +860,15 @@ static void load_run(struct cmp_result *r, const char *file,
 		     const struct cmp_options *o)
 {
 	const struct json_node *runs, *partial;
-	const char *s;
+	const char *s, *label;
 	size_t i;
 	double v;
 
-	s = get_label(file, root, "label", false);
-	if (!s)
+	label = get_label(file, root, "label", false);
+	if (!label)
 		bad(file, "missing \"label\"");
 	if (!r->label)
-		r->label = xstrdup(s);
+		r->label = xstrdup(label);
 	if (version >= 2 && (s = get_label(file, root, "run_label", true)))
 		r->run_label = xstrdup(s);
 	partial = json_read_member(root, "partial");
@@ -755,6 +894,7 @@ static void load_run(struct cmp_result *r, const char *file,
 	if (version >= 2) {
 		load_pressure(&r->pressure, file, root);
 		load_interleave(&r->il, file, root);
+		load_boots(&r->boots, file, root, label);
 	}
 	load_high_order(r, file, root);
 	load_passes(r, file, root);
@@ -1173,6 +1313,10 @@ void cmp_result_release(struct cmp_result *r)
 	free(r->il.arm);
 	free(r->il.order);
 	free(r->il.other);
+	free(r->boots.series);
+	free(r->boots.order);
+	free(r->boots.labels[0]);
+	free(r->boots.labels[1]);
 	cmp_sb_release(r->sb, r->n_sb);
 	cmp_rb_release(r->rb, r->n_rb);
 	cmp_ho_free(r->ho, r->n_ho);

@@ -32,7 +32,7 @@ const char *const cmp_format_names[] = {
 static const char *const test_names[] = {
 	[TEST_NONE] = NULL,	    [TEST_RUNS] = "runs",
 	[TEST_RESULTS] = "results", [TEST_SPREAD] = "spread",
-	[TEST_PAIRED] = "paired",
+	[TEST_PAIRED] = "paired",   [TEST_PAIRED_BOOTS] = "paired-boots",
 };
 
 const char *cmp_test_name(enum cmp_test t)
@@ -481,6 +481,8 @@ static void add_samples(struct table *t, const struct change *c,
 		table_add(t, "spread %zu+%zu",
 			  base->kind[f] == SAMPLES_RESULTS ? nb : 1,
 			  l->kind[f] == SAMPLES_RESULTS ? nl : 1);
+	else if (c->test == TEST_PAIRED_BOOTS)
+		table_add(t, "paired-boots %zu pairs", c->pairs);
 	else
 		table_add(t, "%s %zu+%zu", test_names[c->test], nb, nl);
 }

@@ -269,10 +269,10 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 
 	fprintf(v, "%s%s vs %s%s", l->label, l->partial ? " [partial]" : "",
 		base->label, base->partial ? " [partial]" : "");
-	if (e.test == TEST_PAIRED)
-		fprintf(v, " (paired, %zu pairs)",
-			l->fig[lead].n < base->fig[lead].n ? l->fig[lead].n
-							   : base->fig[lead].n);
+	if (e.test == TEST_PAIRED || e.test == TEST_PAIRED_BOOTS)
+		fprintf(v, " (%s, %zu pairs)",
+			e.test == TEST_PAIRED ? "paired" : "paired boots",
+			e.pairs);
 	fputs(": ", v);
 	if (busy)
 		add_busier(v, base, l, busy);
@@ -297,11 +297,19 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		add_delta(v, u.delta, CHANGE_PCT);
 		fputs(" (", v);
 		add_p(v, u.p);
-		/* The pairs of an interleaved run share the host's speed. */
+		/*
+		 * The pairs of an interleaved run share the host's speed;
+		 * boots minutes apart mostly, not always.
+		 */
 		if (e.test == TEST_PAIRED)
 			fputs("): the knob changed user-space cost (the pairs "
 			      "shared the machine's speed); raw elapsed is not "
 			      "comparable on its own",
+			      v);
+		else if (e.test == TEST_PAIRED_BOOTS)
+			fputs("): the kernel changed user-space cost, or the "
+			      "host's speed moved within pairs; raw elapsed is "
+			      "not comparable on its own",
 			      v);
 		else
 			fputs("): the machines (or boots) ran at different "
@@ -314,7 +322,8 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 		 * here, user CPU -19.2% moved elapsed per user-CPU second
 		 * -4.4% in an A/A pair.  Pairs share the host's speed.
 		 */
-		if (lead == FIG_EPU && e.test != TEST_PAIRED)
+		if (lead == FIG_EPU && e.test != TEST_PAIRED &&
+		    e.test != TEST_PAIRED_BOOTS)
 			fputs(", and a host's speed moves elapsed per "
 			      "user-CPU second too, less (a virtual machine's "
 			      "kernel work slows more than its user work): "
@@ -450,6 +459,65 @@ static void split_note(const struct cmp_label *base, const struct cmp_label *l,
 		      a.delta, f.delta);
 }
 
+/*
+ * How two labels' boots were paired, or why they were not, where both
+ * are boots of a series.
+ */
+static void boots_note(const struct cmp_label *base, const struct cmp_label *l,
+		       struct cmp_notes *no)
+{
+	struct cmp_boot_pairs bp;
+	const struct cmp_boots *s;
+
+	cmp_boot_pairs(base, l, &bp);
+	s = bp.series;
+	switch (bp.why) {
+	case BOOTS_NONE:
+		break;
+	case BOOTS_PAIRED:
+		cmp_notes_add(no,
+			      "paired boots: %zu pairs of %s and %s booted in "
+			      "turn (series %s, order %s, seed %.0f): each "
+			      "pair's boots share the host's speed of their "
+			      "time",
+			      bp.pairs, bp.arm_a->label, bp.arm_b->label,
+			      s->series, s->order, s->seed);
+		if (bp.dropped)
+			cmp_notes_add(no,
+				      "%zu %s left out: only one of %s boots "
+				      "is among the results",
+				      bp.dropped,
+				      bp.dropped == 1 ? "pair" : "pairs",
+				      bp.dropped == 1 ? "its" : "their");
+		break;
+	case BOOTS_FEW:
+		cmp_notes_add(no,
+			      "boots not paired: %zu complete %s of series "
+			      "%s, 2 needed",
+			      bp.pairs, bp.pairs == 1 ? "pair" : "pairs",
+			      s->series);
+		break;
+	case BOOTS_SERIES:
+		cmp_notes_add(no,
+			      "boots not paired: the results of %s and %s "
+			      "are not of one series",
+			      base->label, l->label);
+		break;
+	case BOOTS_ARMS:
+		cmp_notes_add(no,
+			      "boots not paired: the results of %s and %s "
+			      "are not one arm each of series %s",
+			      base->label, l->label, s->series);
+		break;
+	case BOOTS_TWICE:
+		cmp_notes_add(no,
+			      "boots not paired: pair %zu of series %s is "
+			      "twice among the results of one label",
+			      bp.twice, s->series);
+		break;
+	}
+}
+
 void cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l,
 		       struct cmp_notes *no)
 {
@@ -491,7 +559,11 @@ void cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l,
 			      base->r[0]->il.name, base->r[0]->il.values,
 			      base->r[0]->il.order);
 		break;
+	case TEST_PAIRED_BOOTS:
+		/* Said below, with the pairs left out. */
+		break;
 	}
+	boots_note(base, l, no);
 	pressure_note(base, l, no);
 	split_note(base, l, no);
 	cmp_setup_each(base, l, setup_note, no);
@@ -503,7 +575,7 @@ const char *cmp_spread_note(const struct cmp_label *l, size_t n)
 
 	for (i = 1; i < n; i++)
 		if (l[0].n == 1 && l[i].n == 1 && l[0].has_run &&
-		    l[i].has_run && !cmp_paired(&l[0], &l[i]))
+		    l[i].has_run && cmp_pairing(&l[0], &l[i]) == PAIRING_NONE)
 			return "between-boot spread unknown (one result per "
 			       "label): give >= 2 results per label (3 "
 			       "recommended)";

@@ -219,6 +219,19 @@ struct cmp_interleave {
 };
 
 /*
+ * The boot of a latency-vm --pairs series a result is (result.json
+ * vm.boots): kernel A and kernel B booted in turn, each pair AB or BA.
+ */
+struct cmp_boots {
+	bool on;
+	char *series, *order;
+	char *labels[2]; /* of arm a and arm b */
+	double seed;
+	size_t pairs, pair; /* this boot's pair: 1 to pairs */
+	char arm;	    /* 'a' or 'b' */
+};
+
+/*
  * Where a run-test.sh result ran (compare-setup.c): on the machine or in
  * a latency-vm guest ("vm"), its device stack and its kernel's command
  * line.  NULL and NaN where the result does not say.
@@ -258,6 +271,7 @@ struct cmp_result {
 	size_t n_runs;
 	double *per_run[FIG_COUNT];
 	struct cmp_interleave il;
+	struct cmp_boots boots;
 	/*
 	 * The run-test.sh result.json as read (NULL for a seqbench or
 	 * ringbench file alone), and its path: the fleet formats report
@@ -305,13 +319,16 @@ struct cmp_label {
 
 /* Which test judged a change. */
 enum cmp_test {
-	TEST_NONE,    /* too few samples: not tested */
-	TEST_RUNS,    /* Welch, runs of one result on each side */
-	TEST_RESULTS, /* Welch, result means on both sides */
-	TEST_SPREAD,  /* one result against the other side's spread of
-		       * result means (a prediction interval) */
-	TEST_PAIRED,  /* the two arms of one interleaved run: the pairs'
-		       * differences, one-sample t */
+	TEST_NONE,	   /* too few samples: not tested */
+	TEST_RUNS,	   /* Welch, runs of one result on each side */
+	TEST_RESULTS,	   /* Welch, result means on both sides */
+	TEST_SPREAD,	   /* one result against the other side's spread of
+			    * result means (a prediction interval) */
+	TEST_PAIRED,	   /* the two arms of one interleaved run: the pairs'
+			    * differences, one-sample t */
+	TEST_PAIRED_BOOTS, /* the two arms of a series of boots: the
+			    * differences of the result means within
+			    * pairs, one-sample t */
 };
 
 /* A change of one figure against the baseline. */
@@ -323,11 +340,12 @@ struct change {
 	enum cmp_test test;
 	/* The 1 - alpha confidence interval of the change, % (NaN: none). */
 	double ci_lo, ci_hi;
+	size_t pairs; /* of a paired test, else 0 */
 };
 
 #define CHANGE_UNTESTED                                                        \
 	{                                                                      \
-		NAN, NAN, false, NAN, TEST_NONE, NAN, NAN                      \
+		NAN, NAN, false, NAN, TEST_NONE, NAN, NAN, 0                   \
 	}
 
 struct cmp_options {
@@ -397,6 +415,39 @@ struct change cmp_change(const struct cmp_label *base,
  * are then tested in pairs.
  */
 bool cmp_paired(const struct cmp_label *base, const struct cmp_label *l);
+/* Which pairs a change of L against BASE is tested on. */
+enum cmp_pairing {
+	PAIRING_NONE,
+	PAIRING_RUNS,  /* cmp_paired(): the runs of an interleaved run */
+	PAIRING_BOOTS, /* the boots of a latency-vm --pairs series */
+};
+enum cmp_pairing cmp_pairing(const struct cmp_label *base,
+			     const struct cmp_label *l);
+/* Why the results of two labels are paired as boots, or are not. */
+enum cmp_boots_why {
+	BOOTS_NONE,   /* some result is not a boot of a series */
+	BOOTS_PAIRED, /* two complete pairs or more */
+	BOOTS_FEW,    /* fewer complete pairs */
+	BOOTS_SERIES, /* boots of more than one series */
+	BOOTS_ARMS,   /* not one arm a label */
+	BOOTS_TWICE,  /* a pair twice in one label */
+};
+struct cmp_boot_pairs {
+	enum cmp_boots_why why;
+	const struct cmp_boots *series; /* BASE's first result's, or NULL */
+	const struct cmp_label *arm_a, *arm_b; /* BOOTS_PAIRED and _FEW */
+	size_t pairs;	/* pairs with a boot in each label */
+	size_t dropped; /* pairs with a boot in one label only */
+	size_t twice;	/* BOOTS_TWICE: the pair */
+};
+/*
+ * Are BASE and L the two arms of one series of boots: every result of
+ * both a boot of one series (its name, order, seed and labels), all of
+ * one label of arm a and all of the other of arm b, no pair twice?
+ * Said in *OUT, with the pairs found.
+ */
+void cmp_boot_pairs(const struct cmp_label *base, const struct cmp_label *l,
+		    struct cmp_boot_pairs *out);
 /* The mean of N samples of figure F: geometric where F is on logs. */
 double cmp_fig_mean(enum fig f, const double *v, size_t n);
 /*
