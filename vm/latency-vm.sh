@@ -88,7 +88,7 @@ Results:
 
 Two kernels booted in turn (a second --kernel):
   --pairs=N            boot each kernel N times, a pair of boots at a
-                       time, each pair in the order AB or BA (default 3)
+                       time, each pair in the order AB or BA (default 5)
   --order-seed=N       the seed of that order (default 137)
   --label=A,B          the two labels (LABEL alone: LABEL-a, LABEL-b;
                        default: the kernels' releases)
@@ -299,7 +299,7 @@ check_series_options() {
 		usage_error "--modules names one kernel's module tree: not with two --kernel"
 	[ -z "$opt_series_boot" ] ||
 		usage_error "--series-boot is given by latency-vm to each boot of a series"
-	: "${opt_pairs:=3}" "${opt_order_seed:=137}"
+	: "${opt_pairs:=5}" "${opt_order_seed:=137}"
 	case $opt_pairs in
 	[1-9] | [1-9][0-9] | 100) ;;
 	*) usage_error "invalid value '$opt_pairs' for --pairs (expected 1 to 100)" ;;
