@@ -526,8 +526,9 @@ static void table_tests(FILE *out, const struct cmp_label *l, size_t n, bool md,
 		return;
 	}
 	fprintf(out,
-		"\nTests (Welch's t-test, * p < %g; mde: the smallest change "
-		"it sees with %.0f%% power):\n",
+		"\nTests (Welch's t-test; paired: a one-sample t-test of the "
+		"pairs' differences; * p < %g; mde: the smallest change it "
+		"sees with %.0f%% power):\n",
 		alpha, CMP_POWER * 100);
 	if (md)
 		fputc('\n', out);

@@ -40,7 +40,7 @@ test_expect_success 'the headline names the figures that changed' '
 test_expect_success 'the tests table: change, p, mde and samples of each figure' '
 	sed -n "/^Tests/,/^\$/p" out >got &&
 	cat >want <<-\EOT &&
-	Tests (Welch'"'"'s t-test, * p < 0.05; mde: the smallest change it sees with 80% power):
+	Tests (Welch'"'"'s t-test; paired: a one-sample t-test of the pairs'"'"' differences; * p < 0.05; mde: the smallest change it sees with 80% power):
 	label    figure            change        p      mde   samples
 	6.2-rc1  elapsed         +54.55%*   0.0018   27.59%  runs 3+3
 	6.2-rc1  majflt         +430.00%*  <0.0001   30.35%  runs 3+3
