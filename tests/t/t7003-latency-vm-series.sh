@@ -108,23 +108,30 @@ test_expect_success QEMU,VM_TOOLS,JQ 'two pairs of boots: four results of one se
 	test -z "$(vm_runs_left)"
 '
 
-test_expect_success QEMU,VM_TOOLS,JQ 'SIGTERM during a series: the running boot partial, no boot after it' '
-	"$vm" --kernel=ka --kernel=kb --pairs=2 --accel=tcg --memory=128M \
-		--cpus=1 --boot-timeout=5m --results=sig -- --commits=2000 \
-		>out 2>err &
-	pid=$! &&
-	vm_wait_qemu &&
-	kill -TERM $pid &&
-	{ wait $pid; st=$?; } ;
-	test "$st" = 143 &&
-	! kill -0 "$qpid" 2>/dev/null &&
-	test -z "$(vm_runs_left)" &&
-	test $(ls sig | wc -l) = 1 &&
-	r=$(ls sig) &&
-	test_json sig/$r/result.json "[.partial_reason, .vm.outcome, .vm.boots.pair] | tojson" \
-		"[\"interrupted by SIGTERM\",\"stopped\",1]" &&
-	grep -x "latency-vm: SIGTERM: stopping the series (the running boot keeps a partial result)" err &&
-	grep -x "latency-vm: 1 of 4 boots made, 0 failed, stopped by SIGTERM; compare them with:" err
-'
+# A series stopped by SIG (TERM, or INT as Ctrl-C sends it: the test
+# shell starts a background job with SIGINT ignored, env gives it back):
+# the running boot, which gets SIGTERM (it starts with SIGINT ignored),
+# keeps its partial result, and no boot follows.
+for sig in TERM INT; do
+	case $sig in TERM) code=143 ;; INT) code=130 ;; esac
+	test_expect_success QEMU,VM_TOOLS,JQ "SIG$sig during a series: the running boot partial, no boot after it" "
+		env --default-signal=$sig \"\$vm\" --kernel=ka --kernel=kb --pairs=2 \
+			--accel=tcg --memory=128M --cpus=1 --boot-timeout=5m \
+			--results=sig-$sig -- --commits=2000 >out 2>err &
+		pid=\$! &&
+		vm_wait_qemu &&
+		kill -$sig \$pid &&
+		{ wait \$pid; st=\$?; } ;
+		test \"\$st\" = $code &&
+		! kill -0 \"\$qpid\" 2>/dev/null &&
+		test -z \"\$(vm_runs_left)\" &&
+		test \$(ls sig-$sig | wc -l) = 1 &&
+		r=\$(ls sig-$sig) &&
+		test_json sig-$sig/\$r/result.json \"[.partial_reason, .vm.outcome, .vm.boots.pair] | tojson\" \
+			'[\"interrupted by SIGTERM\",\"stopped\",1]' &&
+		grep -x \"latency-vm: SIG$sig: stopping the series (the running boot keeps a partial result)\" err &&
+		grep -x \"latency-vm: 1 of 4 boots made, 0 failed, stopped by SIG$sig; compare them with:\" err
+	"
+done
 
 test_done
