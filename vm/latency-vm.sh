@@ -1114,7 +1114,7 @@ run() {
 # result each, marked with the series in vm.json's "boots":
 # latency-compare tests the differences within pairs, which share the
 # host's speed of their time.  Each boot is this script again.
-series_child='' series_sig=''
+series_child='' series_sig='' series_told=''
 
 # series_signal SIG: no boot after the running one, which is asked to
 # stop (SIGTERM: an asynchronous command of a script starts with SIGINT
@@ -1122,7 +1122,16 @@ series_child='' series_sig=''
 series_signal() {
 	series_sig=$1
 	progress "SIG$1: stopping the series (the running boot keeps a partial result)"
-	[ -z "$series_child" ] || kill -TERM "$series_child" 2>/dev/null || true
+	series_tell
+}
+
+# series_tell: the running boot asked to stop, once (a second SIGTERM
+# would find it writing its partial result).
+series_tell() {
+	[ -n "$series_sig" ] && [ -n "$series_child" ] && [ -z "$series_told" ] ||
+		return 0
+	series_told=yes
+	kill -TERM "$series_child" 2>/dev/null || true
 }
 
 # series_labels: label_a and label_b, the kernels' releases where --label
@@ -1199,8 +1208,11 @@ run_series() {
 			continue
 		fi
 		progress "boot $_i of $_n: pair $_pair, arm $_arm ($_label)"
+		series_told=
 		eval "series_boot $_cmd"
 		while :; do
+			# A signal between the start and \$! is told here.
+			series_tell
 			if wait "$series_child"; then
 				_st=0
 			else
@@ -1221,10 +1233,21 @@ run_series() {
 	TERM) _status=143 ;;
 	HUP) _status=129 ;;
 	esac
-	# shellcheck disable=SC2046 # one directory a line, quoted for the user
+	# One directory a line, whatever --results holds: split on newlines,
+	# no globbing, quoted for the user.
+	_dirs=$(series_results a "$_series")
+	_dirs_b=$(series_results b "$_series")
+	_ifs=$IFS
+	IFS='
+'
+	set -f
+	# shellcheck disable=SC2086 # split on newlines only
+	_dirs=$(quote_args $_dirs $_dirs_b)
+	set +f
+	IFS=$_ifs
 	printf '%s: %s of %s boots made, %s failed%s; compare them with:\n  latency-compare %s\n' \
 		"$prog" "$_i" "$_n" "$_failed" "${series_sig:+, stopped by SIG$series_sig}" \
-		"$(quote_args $(series_results a "$_series") $(series_results b "$_series"))" >&2
+		"$_dirs" >&2
 	exit "$_status"
 }
 

@@ -80,31 +80,31 @@ test_expect_success '--dry-run: the boots in the order latency-plan gives for th
 	! test -e results
 '
 
-test_expect_success QEMU,VM_TOOLS,JQ 'two pairs of boots: four results of one series, and the command to compare them' '
+test_expect_success QEMU,VM_TOOLS,JQ 'two pairs of boots: four results of one series, and the command to compare them (quoted)' '
 	test_expect_code 1 "$vm" --kernel=ka --kernel=kb --pairs=2 --order-seed=3 \
 		--accel=tcg --memory=128M --cpus=1 --boot-timeout=2s \
-		--results=res -- --commits=2000 >out 2>err &&
+		--results="res dir" -- --commits=2000 >out 2>err &&
 	order=$("$plan" --interleave-order=2 --seed=3 | sed -n "s/^order=//p") &&
 	grep -x "latency-vm: 4 of 4 boots made, 4 failed; compare them with:" err &&
-	grep -x "  latency-compare res/9.8.7-a res/9.8.7-a-2 res/9.8.7-b res/9.8.7-b-2" err &&
-	series=$(jq -r .vm.boots.series res/9.8.7-a/result.json) &&
+	grep -x "  latency-compare '\''res dir/9.8.7-a'\'' '\''res dir/9.8.7-a-2'\'' '\''res dir/9.8.7-b'\'' '\''res dir/9.8.7-b-2'\''" err &&
+	series=$(jq -r .vm.boots.series "res dir/9.8.7-a/result.json") &&
 	test -n "$series" &&
 	for r in 9.8.7-a 9.8.7-a-2 9.8.7-b 9.8.7-b-2; do
-		test_json res/$r/result.json .partial true &&
-		test_json res/$r/result.json .run_label $r &&
-		test_json res/$r/result.json \
+		test_json "res dir/$r/result.json" .partial true &&
+		test_json "res dir/$r/result.json" .run_label $r &&
+		test_json "res dir/$r/result.json" \
 			".vm.boots | [.series, .pairs, .order, .seed, .labels] | tojson" \
 			"[\"$series\",2,\"$order\",3,[\"9.8.7-a\",\"9.8.7-b\"]]" ||
 		return 1
 	done &&
-	test_json res/9.8.7-a/result.json "[.label, .vm.boots.arm, .vm.boots.pair] | tojson" "[\"9.8.7-a\",\"a\",1]" &&
-	test_json res/9.8.7-a-2/result.json "[.label, .vm.boots.arm, .vm.boots.pair] | tojson" "[\"9.8.7-a\",\"a\",2]" &&
-	test_json res/9.8.7-b/result.json "[.label, .vm.boots.arm, .vm.boots.pair] | tojson" "[\"9.8.7-b\",\"b\",1]" &&
-	test_json res/9.8.7-b-2/result.json "[.label, .vm.boots.arm, .vm.boots.pair] | tojson" "[\"9.8.7-b\",\"b\",2]" &&
+	test_json "res dir/9.8.7-a/result.json" "[.label, .vm.boots.arm, .vm.boots.pair] | tojson" "[\"9.8.7-a\",\"a\",1]" &&
+	test_json "res dir/9.8.7-a-2/result.json" "[.label, .vm.boots.arm, .vm.boots.pair] | tojson" "[\"9.8.7-a\",\"a\",2]" &&
+	test_json "res dir/9.8.7-b/result.json" "[.label, .vm.boots.arm, .vm.boots.pair] | tojson" "[\"9.8.7-b\",\"b\",1]" &&
+	test_json "res dir/9.8.7-b-2/result.json" "[.label, .vm.boots.arm, .vm.boots.pair] | tojson" "[\"9.8.7-b\",\"b\",2]" &&
 	first=$(printf %s "$order" | cut -c1) &&
 	if [ "$first" = A ]; then first=9.8.7-a; else first=9.8.7-b; fi &&
 	grep -x "latency-vm: boot 1 of 4: pair 1, arm .* ($first)" err &&
-	grep -x "latency-vm: booting $first (tcg, 128M, 1 CPUs) for $PWD/res/$first" err &&
+	grep -x "latency-vm: booting $first (tcg, 128M, 1 CPUs) for $PWD/res dir/$first" err &&
 	test -z "$(vm_runs_left)"
 '
 
@@ -130,7 +130,8 @@ for sig in TERM INT; do
 		test_json sig-$sig/\$r/result.json \"[.partial_reason, .vm.outcome, .vm.boots.pair] | tojson\" \
 			'[\"interrupted by SIGTERM\",\"stopped\",1]' &&
 		grep -x \"latency-vm: SIG$sig: stopping the series (the running boot keeps a partial result)\" err &&
-		grep -x \"latency-vm: 1 of 4 boots made, 0 failed, stopped by SIG$sig; compare them with:\" err
+		grep -x \"latency-vm: 1 of 4 boots made, 0 failed, stopped by SIG$sig; compare them with:\" err &&
+		grep -x \"  latency-compare sig-$sig/\$r\" err
 	"
 done
 
