@@ -384,6 +384,8 @@ check_run_args() {
 	# The result is assembled on the host at the end: found before any work.
 	p_latency_summarize=$(find_prog latency-summarize) ||
 		die "cannot find latency-summarize (build the tree, or set LATENCY_TESTS_BINDIR)"
+	p_latency_vmstat=$(find_prog latency-vmstat) ||
+		die "cannot find latency-vmstat (build the tree, or set LATENCY_TESTS_BINDIR)"
 	if _out=$("$p_latency_plan" --run-config --shell -- "$@" 2>&1); then
 		:
 	else
@@ -715,6 +717,7 @@ write_vm_json() {
 		echo "  \"image\": $(json_string "${rootfs_dir##*/}"),"
 		echo "  \"device\": $(json_string "$opt_device"),"
 		echo "  \"disk_cache\": $(json_string "$opt_disk_cache"),"
+		echo "  \"host\": $host_json,"
 		if [ -n "$opt_series_boot" ]; then
 			echo '  "boots": {'
 			echo "    \"series\": $(json_string "$sb_series"),"
@@ -909,7 +912,61 @@ install_build_deps() {
 
 # --- the run -----------------------------------------------------------------------
 tmp='' qemu_pid='' console_pid='' run_dir='' guest_result='' stop_sig=''
-outcome=setup qemu_line='' lockup_line=''
+outcome=setup qemu_line='' lockup_line='' host_json=null
+
+# The guest cannot see the host: its others_cpu_s is blind to work beside
+# QEMU, which slows the guest all the same (a make check on the host
+# during two boots of a series went unnoticed).  The host's CPU times are
+# read when the guest starts the suite and when QEMU has exited:
+# host_snapshot FILE.
+host_snapshot() {
+	"$p_latency_vmstat" --snapshot --suite-pid=$$ -o "$1" 2>>"$tmp/host.err" ||
+		rm -f "$1"
+}
+
+# snap_num KEY FILE: a whole number of latency-vmstat's snapshot, or
+# nothing (null, or absent).
+snap_num() {
+	sed -n "s/^  \"$1\": \([0-9][0-9.]*\),\{0,1\}\$/\1/p" "$2"
+}
+
+# host_load: host_json, vm.json's "host": the window from the guest's
+# start to QEMU's exit (wall_s), the CPU time of this process's tree (QEMU
+# and latency-vm: qemu_cpu_s), of the kernel's threads and of every other
+# process meanwhile, and the CPUs the others used on average; null when
+# either snapshot is missing.  Says so when the others used a quarter of
+# a CPU or more.
+host_load() {
+	host_json=null
+	[ -s "$tmp/host-start.json" ] && [ -s "$tmp/host-end.json" ] || return 0
+	_v=''
+	for _k in mono_s cpu_busy_ticks suite_cpu_ticks kthreads_cpu_ticks clock_ticks_per_s; do
+		_a=$(snap_num "$_k" "$tmp/host-start.json")
+		_b=$(snap_num "$_k" "$tmp/host-end.json")
+		[ -n "$_a" ] && [ -n "$_b" ] || return 0
+		_v="$_v $_a $_b"
+	done
+	_cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || _cpus=1
+	# shellcheck disable=SC2086 # ten numbers
+	set -- $_v
+	host_json=$(awk -v m0="$1" -v m1="$2" -v b0="$3" -v b1="$4" -v s0="$5" \
+		-v s1="$6" -v k0="$7" -v k1="$8" -v hz="${10}" -v cpus="$_cpus" 'BEGIN {
+		wall = m1 - m0; if (wall <= 0 || hz <= 0) { print "null"; exit }
+		q = (s1 - s0) / hz; k = (k1 - k0) / hz; if (k < 0) k = 0
+		o = (b1 - b0) / hz - q - k; if (o < 0) o = 0
+		printf "{\"cpus\": %d, \"wall_s\": %.2f, \"qemu_cpu_s\": %.2f, ", cpus, wall, q
+		printf "\"others_cpu_s\": %.2f, \"kthreads_cpu_s\": %.2f, ", o, k
+		printf "\"others_cpus\": %.3f}\n", o / wall
+	}')
+	[ "$host_json" != null ] || return 0
+	_o=$(printf '%s\n' "$host_json" | sed -n 's/.*"others_cpus": \([0-9.]*\)}$/\1/p')
+	_q=$(printf '%s\n' "$host_json" | sed -n 's/.*"qemu_cpu_s": \([0-9.]*\),.*/\1/p')
+	_w=$(printf '%s\n' "$host_json" | sed -n 's/.*"wall_s": \([0-9.]*\),.*/\1/p')
+	progress "host: other processes used $_o of $_cpus CPUs while the guest ran ($_w s; QEMU $_q CPU s)"
+	if awk -v o="$_o" 'BEGIN { exit !(o >= 0.25) }'; then
+		warn "the host was busy while the guest ran: other processes used $_o of its $_cpus CPUs; this boot's figures carry it (vm.json \"host\")"
+	fi
+}
 
 cleanup() {
 	_st=$1
@@ -956,6 +1013,7 @@ watch() {
 			grep -q '^latency-vm-guest: started' "$tmp/console.log" 2>/dev/null; then
 			_started=yes
 			outcome=running
+			host_snapshot "$tmp/host-start.json"
 		fi
 		_now=$(uptime_s)
 		if [ -n "$stop_sig" ] && [ -z "$_stop_end" ]; then
@@ -993,6 +1051,7 @@ watch() {
 		qemu_status=$?
 	fi
 	qemu_pid=
+	[ ! -f "$tmp/host-start.json" ] || host_snapshot "$tmp/host-end.json"
 	[ $_started = no ] || [ "$outcome" != running ] || outcome=finished
 }
 
@@ -1089,6 +1148,7 @@ run() {
 		console_pid=$!
 	fi
 	watch
+	host_load
 	copy_back
 	verdict
 	finish_result "$why"

@@ -43,18 +43,23 @@ fake_bzimage() {
 	fake_put "$1" 768 "$2 (test@localhost) #1\\000"
 }
 
-# fake_lockup_bzimage FILE RELEASE SECONDS: the same, but its setup code
-# first writes a soft lockup watchdog's line ("CPU#0 stuck for SECONDS")
-# to the first serial port (COM1,
-# 0x3f8), then loops: a guest that says a CPU is stuck.  At 0x200 a short
-# jump over the 2.03 header to 0x258 (file offset 600): push cs; pop ds;
-# mov si, 0x80 (the line, at file offset 640); mov dx, 0x3f8; then lodsb,
-# test al, al, jz +3, out dx, al, jmp back to lodsb; jmp $.
-fake_lockup_bzimage() {
+# fake_say_bzimage FILE RELEASE LINE: the same, but its setup code first
+# writes LINE (printf escapes, at most 125 bytes) to the first serial port
+# (COM1, 0x3f8), then loops.  At 0x200 a short jump over the 2.03 header
+# to 0x258 (file offset 600): push cs; pop ds; mov si, 0x80 (the line, at
+# file offset 640); mov dx, 0x3f8; then lodsb, test al, al, jz +3, out
+# dx, al, jmp back to lodsb; jmp $.
+fake_say_bzimage() {
 	fake_bzimage "$1" "$2"
 	fake_put "$1" 512 '\353\126'		# jmp 0x258
 	fake_put "$1" 600 '\016\037\276\200\000\272\370\003\254\204\300\164\003\356\353\370\353\376'
-	fake_put "$1" 640 "watchdog: BUG: soft lockup - CPU#0 stuck for $3s! [fake:1]\\r\\n\\000"
+	fake_put "$1" 640 "$3\\r\\n\\000"
+}
+
+# fake_lockup_bzimage FILE RELEASE SECONDS: a guest that says a CPU is
+# stuck ("CPU#0 stuck for SECONDS"), as the soft lockup watchdog does.
+fake_lockup_bzimage() {
+	fake_say_bzimage "$1" "$2" "watchdog: BUG: soft lockup - CPU#0 stuck for $3s! [fake:1]"
 }
 
 fake_put() {

@@ -23,8 +23,8 @@ test_expect_success JQ 'a guest that never reports: stopped at the boot timeout,
 	test_json $r/result.json .partial true &&
 	test_json $r/result.json .partial_reason \
 		"the guest did not reach the suite within 3s" &&
-	test_json $r/result.json ".vm | [.accel, .memory_bytes, .outcome] |
-		tojson" "[\"tcg\",134217728,\"boot-timeout\"]" &&
+	test_json $r/result.json ".vm | [.accel, .memory_bytes, .outcome, .host] |
+		tojson" "[\"tcg\",134217728,\"boot-timeout\",null]" &&
 	sed -n 1p $r/summary.txt >line1 &&
 	echo "9.8.7-loop partial: no fake-gitk run completed" >expect &&
 	test_cmp expect line1 &&
@@ -65,6 +65,33 @@ test_expect_success JQ 'a CPU stuck for less than --lockup-timeout does not stop
 test_expect_success 'an invalid --lockup-timeout is a usage error' '
 	test_expect_code 2 "$vm" --kernel=lockup --lockup-timeout=5h 2>err &&
 	grep -x "latency-vm: invalid value '"'"'5h'"'"' for --lockup-timeout (expected a duration such as 90s or 5m)" err
+'
+
+# A guest that says it started the suite, then loops: the host's CPU
+# times are read from then to QEMU's exit.  A CPU hog beside it is work
+# the guest cannot see (its others_cpu_s): the host's own figures name it.
+fake_say_bzimage started 9.8.7-started "latency-vm-guest: started"
+
+test_expect_success JQ 'the host measured while the guest ran: a busy host named' '
+	cpus=$(getconf _NPROCESSORS_ONLN) ;
+	sh -c "while :; do :; done" &
+	hog=$! ;
+	{ "$vm" --kernel=started --accel=tcg --memory=128M --cpus=1 \
+		--timeout=6s --results=res -- --commits=2000 >out 2>err;
+	st=$?; } ;
+	kill $hog && wait $hog ;
+	test "$st" = 1 &&
+	grep -x "latency-vm: the run did not finish within 6s (result in $PWD/res/9.8.7-started)" err &&
+	grep "^latency-vm: host: other processes used [0-9.]* of $cpus CPUs while the guest ran ([0-9.]* s; QEMU [0-9.]* CPU s)$" err &&
+	grep "^latency-vm: warning: the host was busy while the guest ran: other processes used [0-9.]* of its $cpus CPUs; this boot" err &&
+	r=res/9.8.7-started &&
+	test_json $r/result.json ".vm.host | keys | tojson" \
+		"[\"cpus\",\"kthreads_cpu_s\",\"others_cpu_s\",\"others_cpus\",\"qemu_cpu_s\",\"wall_s\"]" &&
+	test_json $r/result.json ".vm.host | .cpus == $cpus and
+		.others_cpus >= 0.5 and .others_cpus <= .cpus and
+		.wall_s >= 2 and .wall_s <= 15 and .qemu_cpu_s >= 0.5 and
+		(.others_cpus - .others_cpu_s / .wall_s | fabs) < 0.01" true &&
+	grep -x "vm host: others_cpus=[0-9.]* cpus=$cpus wall_s=[0-9.]* qemu_cpu_s=[0-9.]* others_cpu_s=[0-9.]* kthreads_cpu_s=[0-9.]*" $r/summary.txt
 '
 
 test_expect_success JQ 'a second run of the same label is LABEL-2, the first kept' '

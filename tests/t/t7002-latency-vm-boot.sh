@@ -45,6 +45,9 @@ test_expect_success JQ 'SIGTERM during the run: the guest stops the driver, its 
 		"[true,\"interrupted by SIGTERM\"]" &&
 	test -f $r/run.facts && test -f $r/commands.log && test -f $r/vm.json &&
 	test_json $r/result.json .vm.outcome stopped &&
+	test_json $r/result.json ".vm.host | .wall_s > 0 and .qemu_cpu_s > 0 and
+		.others_cpus >= 0 and .others_cpus <= .cpus" true &&
+	grep -q "^vm host: others_cpus=" $r/summary.txt &&
 	grep -q "latency-vm-guest: stop asked" $r/console.log &&
 	test -z "$(vm_runs_left)"
 '
