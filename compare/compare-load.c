@@ -734,12 +734,11 @@ static void load_interleave(struct cmp_interleave *il, const char *file,
 }
 
 /*
- * The whole number at KEY of O (named NAME) from LO to HI; dies when it
- * is absent, not a number or not one of them.
+ * The number at KEY of O (named NAME); dies when it is absent or not a
+ * number (null included: a member that must be there).
  */
-static double need_whole(const char *file, const struct json_node *o,
-			 const char *key, const char *name, double lo,
-			 double hi)
+static double need_number(const char *file, const struct json_node *o,
+			  const char *key, const char *name)
 {
 	const struct json_node *v = json_read_member(o, key);
 
@@ -748,10 +747,23 @@ static double need_whole(const char *file, const struct json_node *o,
 	if (v->type != JSON_NUMBER)
 		bad(file, "\"%s\" is %s, expected a number", name,
 		    a_type(v->type));
-	if (v->num != floor(v->num) || v->num < lo || v->num > hi)
-		bad(file, "\"%s\" is %.6g, expected a whole number %g to %g",
-		    name, v->num, lo, hi);
 	return v->num;
+}
+
+/*
+ * The whole number at KEY of O (named NAME) from LO to HI; dies when it
+ * is absent, not a number or not one of them.
+ */
+static double need_whole(const char *file, const struct json_node *o,
+			 const char *key, const char *name, double lo,
+			 double hi)
+{
+	double v = need_number(file, o, key, name);
+
+	if (v != floor(v) || v < lo || v > hi)
+		bad(file, "\"%s\" is %.6g, expected a whole number %g to %g",
+		    name, v, lo, hi);
+	return v;
 }
 
 /*

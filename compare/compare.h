@@ -476,6 +476,8 @@ size_t cmp_pressure_warn(const struct cmp_label *l, size_t n);
  * JSON_FILE, as a new string; NULL when absent, empty or unreadable.
  */
 char *cmp_sysinfo_line(const char *json_file, const char *name);
+/* A result within its label, as notes name it: its run label, else path. */
+const char *cmp_result_name(const struct cmp_result *r);
 /* The setup of the result.json ROOT read from FILE into S. */
 void cmp_setup_load(struct cmp_setup *s, const char *file,
 		    const struct json_node *root);
