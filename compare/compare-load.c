@@ -47,6 +47,8 @@
 #define ORDER_MAX_PAIRS 100000
 /* A series of boots is named by a time and a pid: 30 bytes or so. */
 #define MAX_SERIES_BYTES 100
+/* The most CPUs a latency-vm host may have. */
+#define MAX_HOST_CPUS 4096
 
 /* The format versions of result.json this program reads. */
 #define MIN_VERSION 1
@@ -864,6 +866,52 @@ static void load_boots(struct cmp_boots *b, const char *file,
 	b->on = true;
 }
 
+/*
+ * "vm.host": null or absent (not measured), or the host's load from the
+ * guest's start of the suite until QEMU exited: "cpus" (the host's
+ * online CPUs), "wall_s", "qemu_cpu_s", "others_cpu_s", "kthreads_cpu_s"
+ * and "others_cpus" (others_cpu_s / wall_s).  A busier host is named
+ * instead of a kernel change on the strength of it, so every member must
+ * be there with its type and in range.
+ */
+static void load_host(struct cmp_host *h, const char *file,
+		      const struct json_node *root)
+{
+	enum { WALL, QEMU, OTHERS, KTHREADS, OTHERS_CPUS, KEYS };
+	static const char *const keys[KEYS] = {
+		[WALL] = "wall_s",
+		[QEMU] = "qemu_cpu_s",
+		[OTHERS] = "others_cpu_s",
+		[KTHREADS] = "kthreads_cpu_s",
+		[OTHERS_CPUS] = "others_cpus",
+	};
+	const struct json_node *o = get_object(file, root, "vm.host");
+	double v[KEYS];
+	char name[32];
+	size_t i;
+
+	if (!o)
+		return;
+	h->cpus = need_whole(file, o, "cpus", "vm.host.cpus", 1, MAX_HOST_CPUS);
+	for (i = 0; i < KEYS; i++) {
+		snprintf(name, sizeof(name), "vm.host.%s", keys[i]);
+		v[i] = need_number(file, o, keys[i], name);
+		if (!(v[i] >= 0 && v[i] <= MAX_FIGURE))
+			bad(file, "\"%s\" is %.6g, expected 0 to %g", name,
+			    v[i], MAX_FIGURE);
+	}
+	if (!(v[WALL] > 0))
+		bad(file, "\"vm.host.wall_s\" is 0, expected more than 0");
+	/* A rounded quotient: a hundredth over is taken as rounding. */
+	if (v[OTHERS_CPUS] > h->cpus + 0.01)
+		bad(file,
+		    "\"vm.host.others_cpus\" is %.6g, more than "
+		    "\"vm.host.cpus\" (%g)",
+		    v[OTHERS_CPUS], h->cpus);
+	h->others_cpus = v[OTHERS_CPUS];
+	h->on = true;
+}
+
 static void load_passes(struct cmp_result *r, const char *file,
 			const struct json_node *root);
 
@@ -907,6 +955,7 @@ static void load_run(struct cmp_result *r, const char *file,
 		load_pressure(&r->pressure, file, root);
 		load_interleave(&r->il, file, root);
 		load_boots(&r->boots, file, root, label);
+		load_host(&r->host, file, root);
 	}
 	load_high_order(r, file, root);
 	load_passes(r, file, root);
