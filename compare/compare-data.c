@@ -74,7 +74,8 @@ static void csv_heads(FILE *out)
 	for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++)
 		fprintf(out, ",%s_mde_pct", fig_desc[f].key);
 	fputs(",elapsed_per_user_mean_ci_low_pct,"
-	      "elapsed_per_user_mean_ci_high_pct,paired,busier,pairing\n",
+	      "elapsed_per_user_mean_ci_high_pct,paired,busier,pairing,"
+	      "host_others_cpus_mean\n",
 	      out);
 }
 
@@ -176,8 +177,10 @@ static void csv_row(FILE *out, const struct cmp_label *base,
 		csv_field(out, cmp_busier(base, l, alpha)->label, ',');
 	else
 		fputc(',', out);
-	fprintf(out, "%s\n",
+	fprintf(out, "%s,",
 		pairing_names[pairing] ? pairing_names[pairing] : "");
+	csv_num(out, l->host_others_cpus);
+	fputc('\n', out);
 }
 
 static void sb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
@@ -459,6 +462,13 @@ static void json_label(struct json *j, const struct cmp_label *base,
 	json_array_begin(j, "result_elapsed_mean_s");
 	for (i = 0; i < l->n; i++)
 		json_double(j, NULL, l->r[i]->fig[FIG_ELAPSED].value);
+	json_array_end(j);
+	/* The latency-vm host's load: the label's, and each result's. */
+	json_double(j, "host_others_cpus_mean", l->host_others_cpus);
+	json_array_begin(j, "result_host_others_cpus");
+	for (i = 0; i < l->n; i++)
+		json_double(j, NULL,
+			    l->r[i]->host.on ? l->r[i]->host.others_cpus : NAN);
 	json_array_end(j);
 	json_pressure(j, &l->r[0]->pressure);
 	cmp_setup_json(j, base, l);

@@ -238,7 +238,8 @@ static void label_spread(struct cmp_label *l)
 
 static void label_fill(struct cmp_label *l)
 {
-	size_t i, j, full = 0;
+	size_t i, j, full = 0, hosts = 0;
+	double host_sum = 0;
 	int f;
 
 	for (f = 0; f < FIG_COUNT; f++)
@@ -247,6 +248,10 @@ static void label_fill(struct cmp_label *l)
 	for (i = 0; i < l->n; i++) {
 		const struct cmp_result *r = l->r[i];
 
+		if (r->host.on) {
+			host_sum += r->host.others_cpus;
+			hosts++;
+		}
 		l->partial |= r->partial;
 		l->has_run |= r->has_run;
 		l->runs += r->fig[FIG_ELAPSED].n;
@@ -265,6 +270,8 @@ static void label_fill(struct cmp_label *l)
 	}
 	if (l->n_sb > 1)
 		qsort(l->sb, l->n_sb, sizeof(*l->sb), cmp_sb_order);
+	/* A label some of whose hosts were not measured has no host load. */
+	l->host_others_cpus = hosts == l->n ? host_sum / (double)hosts : NAN;
 	for (f = 0; f < FIG_COUNT; f++)
 		if (!derived(f))
 			label_figure(l, f);

@@ -47,6 +47,8 @@
 #define ORDER_MAX_PAIRS 100000
 /* A series of boots is named by a time and a pid: 30 bytes or so. */
 #define MAX_SERIES_BYTES 100
+/* The most CPUs a latency-vm host may have. */
+#define MAX_HOST_CPUS 4096
 
 /* The format versions of result.json this program reads. */
 #define MIN_VERSION 1
@@ -734,12 +736,11 @@ static void load_interleave(struct cmp_interleave *il, const char *file,
 }
 
 /*
- * The whole number at KEY of O (named NAME) from LO to HI; dies when it
- * is absent, not a number or not one of them.
+ * The number at KEY of O (named NAME); dies when it is absent or not a
+ * number (null included: a member that must be there).
  */
-static double need_whole(const char *file, const struct json_node *o,
-			 const char *key, const char *name, double lo,
-			 double hi)
+static double need_number(const char *file, const struct json_node *o,
+			  const char *key, const char *name)
 {
 	const struct json_node *v = json_read_member(o, key);
 
@@ -748,10 +749,23 @@ static double need_whole(const char *file, const struct json_node *o,
 	if (v->type != JSON_NUMBER)
 		bad(file, "\"%s\" is %s, expected a number", name,
 		    a_type(v->type));
-	if (v->num != floor(v->num) || v->num < lo || v->num > hi)
-		bad(file, "\"%s\" is %.6g, expected a whole number %g to %g",
-		    name, v->num, lo, hi);
 	return v->num;
+}
+
+/*
+ * The whole number at KEY of O (named NAME) from LO to HI; dies when it
+ * is absent, not a number or not one of them.
+ */
+static double need_whole(const char *file, const struct json_node *o,
+			 const char *key, const char *name, double lo,
+			 double hi)
+{
+	double v = need_number(file, o, key, name);
+
+	if (v != floor(v) || v < lo || v > hi)
+		bad(file, "\"%s\" is %.6g, expected a whole number %g to %g",
+		    name, v, lo, hi);
+	return v;
 }
 
 /*
@@ -852,6 +866,52 @@ static void load_boots(struct cmp_boots *b, const char *file,
 	b->on = true;
 }
 
+/*
+ * "vm.host": null or absent (not measured), or the host's load from the
+ * guest's start of the suite until QEMU exited: "cpus" (the host's
+ * online CPUs), "wall_s", "qemu_cpu_s", "others_cpu_s", "kthreads_cpu_s"
+ * and "others_cpus" (others_cpu_s / wall_s).  A busier host is named
+ * instead of a kernel change on the strength of it, so every member must
+ * be there with its type and in range.
+ */
+static void load_host(struct cmp_host *h, const char *file,
+		      const struct json_node *root)
+{
+	enum { WALL, QEMU, OTHERS, KTHREADS, OTHERS_CPUS, KEYS };
+	static const char *const keys[KEYS] = {
+		[WALL] = "wall_s",
+		[QEMU] = "qemu_cpu_s",
+		[OTHERS] = "others_cpu_s",
+		[KTHREADS] = "kthreads_cpu_s",
+		[OTHERS_CPUS] = "others_cpus",
+	};
+	const struct json_node *o = get_object(file, root, "vm.host");
+	double v[KEYS];
+	char name[32];
+	size_t i;
+
+	if (!o)
+		return;
+	h->cpus = need_whole(file, o, "cpus", "vm.host.cpus", 1, MAX_HOST_CPUS);
+	for (i = 0; i < KEYS; i++) {
+		snprintf(name, sizeof(name), "vm.host.%s", keys[i]);
+		v[i] = need_number(file, o, keys[i], name);
+		if (!(v[i] >= 0 && v[i] <= MAX_FIGURE))
+			bad(file, "\"%s\" is %.6g, expected 0 to %g", name,
+			    v[i], MAX_FIGURE);
+	}
+	if (!(v[WALL] > 0))
+		bad(file, "\"vm.host.wall_s\" is 0, expected more than 0");
+	/* A rounded quotient: a hundredth over is taken as rounding. */
+	if (v[OTHERS_CPUS] > h->cpus + 0.01)
+		bad(file,
+		    "\"vm.host.others_cpus\" is %.6g, more than "
+		    "\"vm.host.cpus\" (%g)",
+		    v[OTHERS_CPUS], h->cpus);
+	h->others_cpus = v[OTHERS_CPUS];
+	h->on = true;
+}
+
 static void load_passes(struct cmp_result *r, const char *file,
 			const struct json_node *root);
 
@@ -895,6 +955,7 @@ static void load_run(struct cmp_result *r, const char *file,
 		load_pressure(&r->pressure, file, root);
 		load_interleave(&r->il, file, root);
 		load_boots(&r->boots, file, root, label);
+		load_host(&r->host, file, root);
 	}
 	load_high_order(r, file, root);
 	load_passes(r, file, root);

@@ -583,9 +583,11 @@ static void report_verdicts(FILE *out, const struct cmp_label *l, size_t n,
 		(md ? md_cell_write : text_write)(out, cmp_spread_note(l, n));
 		fputc('\n', out);
 	}
-	/* Results of one label that ran differently, said once. */
-	for (i = 0; i < n; i++)
+	/* Results of one label that ran differently, and busy hosts: once. */
+	for (i = 0; i < n; i++) {
 		cmp_setup_each(&l[i], &l[i], setup_within_note, &no);
+		cmp_host_notes(&l[i], &no);
+	}
 	for (k = 0; k < no.n; k++)
 		put_note(out, no.line[k], md, false);
 	cmp_notes_release(&no);

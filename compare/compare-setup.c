@@ -384,8 +384,7 @@ static const char *where(const struct cmp_setup *s)
 					: "in a latency-vm guest";
 }
 
-/* A result within its label: its run label, else its path. */
-static const char *result_name(const struct cmp_result *r)
+const char *cmp_result_name(const struct cmp_result *r)
 {
 	return r->run_label ? r->run_label : r->path;
 }
@@ -445,8 +444,8 @@ char *cmp_setup_text(const struct cmp_setup_diff *d)
 
 	if (d->la == d->lb) {
 		head = xasprintf("setup differs within %s", d->la->label);
-		a = result_name(d->a);
-		b = result_name(d->b);
+		a = cmp_result_name(d->a);
+		b = cmp_result_name(d->b);
 	} else {
 		head = xstrdup("setup differs");
 		a = d->la->label;

@@ -159,8 +159,9 @@ static bool more_busy(const struct cmp_label *base, const struct cmp_label *l,
 	       (o.significant && d_o >= fmax(0.10 * elapsed, 0.25));
 }
 
-const struct cmp_label *cmp_busier(const struct cmp_label *base,
-				   const struct cmp_label *l, double alpha)
+const struct cmp_label *cmp_machine_busier(const struct cmp_label *base,
+					   const struct cmp_label *l,
+					   double alpha)
 {
 	double e = base->fig[FIG_ELAPSED].value;
 
@@ -173,6 +174,36 @@ const struct cmp_label *cmp_busier(const struct cmp_label *base,
 	return NULL;
 }
 
+/*
+ * A tenth of a CPU more on average, the size of the rule for other
+ * processes inside the machine.  The host's figures are written with 3
+ * decimals: a difference of 0.10 as written may be a hair less in binary.
+ */
+#define HOST_BUSIER_CPUS (0.10 - 1e-9)
+/* A result whose host's other processes used this many CPUs gets a note. */
+#define HOST_BUSY_CPUS (0.25 - 1e-9)
+
+const struct cmp_label *cmp_host_busier(const struct cmp_label *base,
+					const struct cmp_label *l)
+{
+	double d = l->host_others_cpus - base->host_others_cpus;
+
+	/* NaN (a result without vm.host) compares false both ways. */
+	if (d >= HOST_BUSIER_CPUS)
+		return l;
+	if (-d >= HOST_BUSIER_CPUS)
+		return base;
+	return NULL;
+}
+
+const struct cmp_label *cmp_busier(const struct cmp_label *base,
+				   const struct cmp_label *l, double alpha)
+{
+	const struct cmp_label *m = cmp_machine_busier(base, l, alpha);
+
+	return m ? m : cmp_host_busier(base, l);
+}
+
 /* "3.12 s" or "-". */
 static void add_s(FILE *v, double s)
 {
@@ -182,12 +213,38 @@ static void add_s(FILE *v, double s)
 		fprintf(v, "%.2f s", s);
 }
 
-/* The busier side named, with the figures that say so. */
-static void add_busier(FILE *v, const struct cmp_label *base,
-		       const struct cmp_label *l, const struct cmp_label *busy)
+/* The host's load of BUSY against the other side's, in CPUs. */
+static void add_host_load(FILE *v, const struct cmp_label *base,
+			  const struct cmp_label *l,
+			  const struct cmp_label *busy)
 {
 	const struct cmp_label *calm = busy == l ? base : l;
 
+	fprintf(v,
+		" (other host processes used %.2f CPUs while its guests ran, "
+		"against %.2f)",
+		busy->host_others_cpus, calm->host_others_cpus);
+}
+
+/*
+ * The busier side named, with the figures that say so: the machine's
+ * own, the host's, or both (the host's after the machine's).
+ */
+static void add_busier(FILE *v, const struct cmp_label *base,
+		       const struct cmp_label *l, double alpha)
+{
+	const struct cmp_label *busy = cmp_machine_busier(base, l, alpha);
+	const struct cmp_label *host = cmp_host_busier(base, l);
+	const struct cmp_label *calm = busy == l ? base : l;
+
+	if (!busy && !host)
+		return;
+	if (!busy) {
+		fprintf(v, "the host was busier on %s", host->label);
+		add_host_load(v, base, l, host);
+		fputs(": not judged as a kernel change; ", v);
+		return;
+	}
 	fprintf(v, "the machine was busier on %s (other processes' CPU ",
 		busy->label);
 	add_s(v, busy->fig[FIG_OTHERS].value);
@@ -197,7 +254,15 @@ static void add_busier(FILE *v, const struct cmp_label *base,
 	add_s(v, busy->fig[FIG_RUNQ].value);
 	fputs(" against ", v);
 	add_s(v, calm->fig[FIG_RUNQ].value);
-	fputs("): not judged as a kernel change; ", v);
+	fputc(')', v);
+	if (host == busy) {
+		fputs(", and so was its host", v);
+		add_host_load(v, base, l, host);
+	} else if (host) {
+		fprintf(v, ", and the host on %s", host->label);
+		add_host_load(v, base, l, host);
+	}
+	fputs(": not judged as a kernel change; ", v);
 }
 
 /* " (95% CI +1.2..+3.4%, p 0.003, significant)" and the like. */
@@ -259,7 +324,6 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 	enum fig lead = cmp_lead(base, l);
 	struct change e = cmp_change(base, l, lead, alpha);
 	struct change u = cmp_change(base, l, FIG_USER, alpha);
-	const struct cmp_label *busy = cmp_busier(base, l, alpha);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *v = memstream_open(&buf, &len);
@@ -274,8 +338,7 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 			e.test == TEST_PAIRED ? "paired" : "paired boots",
 			e.pairs);
 	fputs(": ", v);
-	if (busy)
-		add_busier(v, base, l, busy);
+	add_busier(v, base, l, alpha);
 	fputs(lead == FIG_EPU ? "elapsed per user-CPU second " : "elapsed ", v);
 	add_delta(v, e.delta, CHANGE_PCT);
 	add_test(v, &e, lead == FIG_EPU);
@@ -567,6 +630,23 @@ void cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l,
 	pressure_note(base, l, no);
 	split_note(base, l, no);
 	cmp_setup_each(base, l, setup_note, no);
+}
+
+void cmp_host_notes(const struct cmp_label *l, struct cmp_notes *no)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct cmp_host *h = &l->r[i]->host;
+
+		if (h->on && h->others_cpus >= HOST_BUSY_CPUS)
+			cmp_notes_add(no,
+				      "the host was busy while %s ran: other "
+				      "processes used %.2f of its %.0f %s "
+				      "(see vm.host)",
+				      cmp_result_name(l->r[i]), h->others_cpus,
+				      h->cpus, h->cpus == 1 ? "CPU" : "CPUs");
+	}
 }
 
 const char *cmp_spread_note(const struct cmp_label *l, size_t n)

@@ -232,6 +232,16 @@ struct cmp_boots {
 };
 
 /*
+ * The host's load while a latency-vm guest ran the suite (result.json
+ * vm.host): its online CPUs, and the CPUs its other processes used on
+ * average meanwhile (others_cpu_s / wall_s).
+ */
+struct cmp_host {
+	bool on; /* measured: vm.host is an object */
+	double cpus, others_cpus;
+};
+
+/*
  * Where a run-test.sh result ran (compare-setup.c): on the machine or in
  * a latency-vm guest ("vm"), its device stack and its kernel's command
  * line.  NULL and NaN where the result does not say.
@@ -272,6 +282,7 @@ struct cmp_result {
 	double *per_run[FIG_COUNT];
 	struct cmp_interleave il;
 	struct cmp_boots boots;
+	struct cmp_host host;
 	/*
 	 * The run-test.sh result.json as read (NULL for a seqbench or
 	 * ringbench file alone), and its path: the fleet formats report
@@ -315,6 +326,8 @@ struct cmp_label {
 	size_t n_ho;	     /* the probes of all results pooled */
 	struct cmp_ho *ho;
 	double ho_p99_us; /* mean of the results' ho_p99_us, or NaN */
+	/* The mean of its results' host.others_cpus; NaN unless all have one */
+	double host_others_cpus;
 };
 
 /* Which test judged a change. */
@@ -476,6 +489,8 @@ size_t cmp_pressure_warn(const struct cmp_label *l, size_t n);
  * JSON_FILE, as a new string; NULL when absent, empty or unreadable.
  */
 char *cmp_sysinfo_line(const char *json_file, const char *name);
+/* A result within its label, as notes name it: its run label, else path. */
+const char *cmp_result_name(const struct cmp_result *r);
 /* The setup of the result.json ROOT read from FILE into S. */
 void cmp_setup_load(struct cmp_setup *s, const char *file,
 		    const struct json_node *root);
@@ -576,6 +591,21 @@ enum fig cmp_lead(const struct cmp_label *base, const struct cmp_label *l);
  * or NULL: dividing by user CPU removes the host's speed, not other work
  * inside the machine.
  */
+const struct cmp_label *cmp_machine_busier(const struct cmp_label *base,
+					   const struct cmp_label *l,
+					   double alpha);
+/*
+ * The side whose latency-vm host was busier, or NULL: every result of
+ * both has vm.host, and the host's other processes used a tenth of a CPU
+ * or more on average on that side than on the other.  A guest does not
+ * see its host's load, only its own CPUs slowing.
+ */
+const struct cmp_label *cmp_host_busier(const struct cmp_label *base,
+					const struct cmp_label *l);
+/*
+ * The busier side, not judged: cmp_machine_busier()'s, else
+ * cmp_host_busier()'s, else NULL.
+ */
 const struct cmp_label *cmp_busier(const struct cmp_label *base,
 				   const struct cmp_label *l, double alpha);
 /*
@@ -606,6 +636,12 @@ void cmp_notes_release(struct cmp_notes *no);
  */
 void cmp_verdict_notes(const struct cmp_label *base, const struct cmp_label *l,
 		       struct cmp_notes *no);
+
+/*
+ * A note for each result of L whose host was busy (its other processes
+ * used a quarter of a CPU or more): one disturbed boot spoils its pair.
+ */
+void cmp_host_notes(const struct cmp_label *l, struct cmp_notes *no);
 
 /*
  * The note said once under the verdicts when a label was compared with

@@ -261,13 +261,20 @@ static int verdict(const struct cmp_label *l, size_t n, double pct,
 			goto out;
 		}
 	}
-	/* A busy machine is named, not judged. */
+	/* A busy machine, or a busy host, is named, not judged. */
 	if (cmp_busier(&l[0], last, alpha)) {
+		bool machine = cmp_machine_busier(&l[0], last, alpha);
 		char *b = text_escape(cmp_busier(&l[0], last, alpha)->label);
 
-		inform("cannot judge: the machine was busier on %s (other "
-		       "processes' CPU, or the wait for a CPU)",
-		       b);
+		if (machine)
+			inform("cannot judge: the machine was busier on %s "
+			       "(other processes' CPU, or the wait for a CPU)",
+			       b);
+		else
+			inform("cannot judge: the host was busier on %s "
+			       "(other host processes' CPU while its guests "
+			       "ran)",
+			       b);
 		free(b);
 		status = EXIT_BISECT_SKIP;
 		goto out;
