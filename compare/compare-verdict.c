@@ -390,8 +390,9 @@ char *cmp_verdict(const struct cmp_label *base, const struct cmp_label *l,
 			fputs(", and a host's speed moves elapsed per "
 			      "user-CPU second too, less (a virtual machine's "
 			      "kernel work slows more than its user work): "
-			      "judge on several results a side or interleaved "
-			      "pairs",
+			      "judge on several results a side, or in pairs "
+			      "(an interleaved run for a knob, latency-vm's "
+			      "paired boots for two kernels)",
 			      v);
 	}
 	cmp_changed_find(base, l, alpha, &ch);

@@ -92,7 +92,7 @@ test_expect_success 'every format says it: csv columns after the verdict' '
 test_expect_success JQ 'user CPU that differs is said in words' '
 	latency-compare a c >out &&
 	sed -n 1p out >line &&
-	grep -q "; user CPU +35.0% (p 0.0067): the machines (or boots) ran at different speeds, or the kernel changed user-space cost; raw elapsed is not comparable on its own, and a host'\''s speed moves elapsed per user-CPU second too, less (a virtual machine'\''s kernel work slows more than its user work): judge on several results a side or interleaved pairs[;]" line &&
+	grep -q "; user CPU +35.0% (p 0.0067): the machines (or boots) ran at different speeds, or the kernel changed user-space cost; raw elapsed is not comparable on its own, and a host'\''s speed moves elapsed per user-CPU second too, less (a virtual machine'\''s kernel work slows more than its user work): judge on several results a side, or in pairs (an interleaved run for a knob, latency-vm'\''s paired boots for two kernels)[;]" line &&
 	grep -q "^C vs A: elapsed per user-CPU second -4.7% " line &&
 	latency-compare --format=json a c >j &&
 	test "$(change_get user_cpu_differs j)" = true
