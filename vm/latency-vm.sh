@@ -924,8 +924,8 @@ host_snapshot() {
 		rm -f "$1"
 }
 
-# snap_num KEY FILE: a whole number of latency-vmstat's snapshot, or
-# nothing (null, or absent).
+# snap_num KEY FILE: a number of latency-vmstat's snapshot, or nothing
+# (null, or absent).
 snap_num() {
 	sed -n "s/^  \"$1\": \([0-9][0-9.]*\),\{0,1\}\$/\1/p" "$2"
 }
@@ -934,37 +934,46 @@ snap_num() {
 # start to QEMU's exit (wall_s), the CPU time of this process's tree (QEMU
 # and latency-vm: qemu_cpu_s), of the kernel's threads and of every other
 # process meanwhile, and the CPUs the others used on average; null when
-# either snapshot is missing.  Says so when the others used a quarter of
-# a CPU or more.
+# the guest never started or a snapshot failed (said, with its error).
+# Says so when the others used a quarter of a CPU or more.
 host_load() {
 	host_json=null
-	[ -s "$tmp/host-start.json" ] && [ -s "$tmp/host-end.json" ] || return 0
+	if ! [ -s "$tmp/host-start.json" ] || ! [ -s "$tmp/host-end.json" ]; then
+		[ ! -s "$tmp/host.err" ] ||
+			warn "the host's load was not measured: $(sed -n 1p "$tmp/host.err" | tr -cd '[:print:]')"
+		return 0
+	fi
 	_v=''
 	for _k in mono_s cpu_busy_ticks suite_cpu_ticks kthreads_cpu_ticks clock_ticks_per_s; do
 		_a=$(snap_num "$_k" "$tmp/host-start.json")
 		_b=$(snap_num "$_k" "$tmp/host-end.json")
-		[ -n "$_a" ] && [ -n "$_b" ] || return 0
+		if [ -z "$_a" ] || [ -z "$_b" ]; then
+			warn "the host's load was not measured: latency-vmstat gave no $_k"
+			return 0
+		fi
 		_v="$_v $_a $_b"
 	done
 	_cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || _cpus=1
 	# shellcheck disable=SC2086 # ten numbers
 	set -- $_v
-	host_json=$(awk -v m0="$1" -v m1="$2" -v b0="$3" -v b1="$4" -v s0="$5" \
+	# Two lines: the JSON, then others_cpus, wall_s and qemu_cpu_s as
+	# written in it.
+	_out=$(awk -v m0="$1" -v m1="$2" -v b0="$3" -v b1="$4" -v s0="$5" \
 		-v s1="$6" -v k0="$7" -v k1="$8" -v hz="${10}" -v cpus="$_cpus" 'BEGIN {
-		wall = m1 - m0; if (wall <= 0 || hz <= 0) { print "null"; exit }
+		wall = m1 - m0; if (wall <= 0 || hz <= 0) exit
 		q = (s1 - s0) / hz; k = (k1 - k0) / hz; if (k < 0) k = 0
 		o = (b1 - b0) / hz - q - k; if (o < 0) o = 0
 		printf "{\"cpus\": %d, \"wall_s\": %.2f, \"qemu_cpu_s\": %.2f, ", cpus, wall, q
 		printf "\"others_cpu_s\": %.2f, \"kthreads_cpu_s\": %.2f, ", o, k
-		printf "\"others_cpus\": %.3f}\n", o / wall
+		printf "\"others_cpus\": %.3f}\n%.3f %.2f %.2f\n", o / wall, o / wall, wall, q
 	}')
-	[ "$host_json" != null ] || return 0
-	_o=$(printf '%s\n' "$host_json" | sed -n 's/.*"others_cpus": \([0-9.]*\)}$/\1/p')
-	_q=$(printf '%s\n' "$host_json" | sed -n 's/.*"qemu_cpu_s": \([0-9.]*\),.*/\1/p')
-	_w=$(printf '%s\n' "$host_json" | sed -n 's/.*"wall_s": \([0-9.]*\),.*/\1/p')
-	progress "host: other processes used $_o of $_cpus CPUs while the guest ran ($_w s; QEMU $_q CPU s)"
-	if awk -v o="$_o" 'BEGIN { exit !(o >= 0.25) }'; then
-		warn "the host was busy while the guest ran: other processes used $_o of its $_cpus CPUs; this boot's figures carry it (vm.json \"host\")"
+	[ -n "$_out" ] || return 0
+	host_json=$(printf '%s\n' "$_out" | sed -n 1p)
+	# shellcheck disable=SC2046 # three numbers
+	set -- $(printf '%s\n' "$_out" | sed -n 2p)
+	progress "host: other processes used $1 of $_cpus CPUs while the guest ran ($2 s; QEMU $3 CPU s)"
+	if awk -v o="$1" 'BEGIN { exit !(o >= 0.25) }'; then
+		warn "the host was busy while the guest ran: other processes used $1 of its $_cpus CPUs; this boot's figures carry it (vm.json \"host\")"
 	fi
 }
 

@@ -94,6 +94,21 @@ test_expect_success JQ 'the host measured while the guest ran: a busy host named
 	grep -x "vm host: others_cpus=[0-9.]* cpus=$cpus wall_s=[0-9.]* qemu_cpu_s=[0-9.]* others_cpu_s=[0-9.]* kthreads_cpu_s=[0-9.]*" $r/summary.txt
 '
 
+test_expect_success JQ 'a host snapshot that fails: said, the host null, the run goes on' '
+	mkdir -p failbin &&
+	printf "#!/bin/sh\necho \"latency-vmstat: cannot read /proc/stat: Permission denied\" >&2\nexit 1\n" \
+		>failbin/latency-vmstat &&
+	chmod +x failbin/latency-vmstat &&
+	test_expect_code 1 env LATENCY_TESTS_BINDIR=$PWD/failbin "$vm" \
+		--kernel=started --accel=tcg --memory=128M --cpus=1 \
+		--timeout=4s --results=res --label=nohost -- --commits=2000 \
+		>out 2>err &&
+	grep -x "latency-vm: warning: the host'"'"'s load was not measured: latency-vmstat: cannot read /proc/stat: Permission denied" err &&
+	! grep "^latency-vm: host:" err &&
+	test_json res/nohost/result.json "[.vm.host, .vm.outcome] | tojson" \
+		"[null,\"timeout\"]"
+'
+
 test_expect_success JQ 'a second run of the same label is LABEL-2, the first kept' '
 	test_expect_code 1 "$vm" --kernel=bzImage --accel=tcg --memory=128M \
 		--cpus=1 --boot-timeout=2s --results=res -- --commits=2000 \
