@@ -515,7 +515,10 @@ out=$(cd "$out" && pwd -P)
 install_dispatcher
 types=$(device_types)
 no_kvm=True
-if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+# KVM only with the CPU's virtualization: a KVM device without it (e.g.
+# kvm_pvm) boots only kernels built as its guests, and Debian's hangs.
+if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+	grep -qw -e vmx -e svm "${LATENCY_VM_CPUINFO:-/proc/cpuinfo}"; then
 	no_kvm=False
 fi
 render_device "$types" "$no_kvm" >"$out/device.yaml" ||

@@ -19,6 +19,8 @@
 #                          [${XDG_CACHE_HOME:-$HOME/.cache}/latency-tests]
 #   LATENCY_VM_QEMU        the QEMU program [qemu-system-x86_64]
 #   LATENCY_VM_KVM         the KVM device [/dev/kvm]
+#   LATENCY_VM_CPUINFO     where --accel=auto looks for vmx or svm
+#                          [/proc/cpuinfo]
 #   LATENCY_VM_STOP_GRACE  seconds a stopped guest gets to write its
 #                          partial result before QEMU is killed [60]
 #   LATENCY_VM_APT_SOURCES the apt sources of the package image
@@ -585,14 +587,23 @@ accel_choice() {
 		if ! [ -r "$_kvm" ] || ! [ -w "$_kvm" ]; then
 			die_unsupported "--accel=kvm: $_kvm is not usable here"
 		fi
+		grep -qw -e vmx -e svm "${LATENCY_VM_CPUINFO:-/proc/cpuinfo}" ||
+			warn "--accel=kvm: the CPU has no vmx or svm; only a kernel built as a guest of this KVM (e.g. kvm_pvm) boots"
 		accel=kvm
 		;;
 	tcg) accel=tcg ;;
 	auto)
-		if [ -r "$_kvm" ] && [ -w "$_kvm" ]; then
-			accel=kvm
-		else
+		if ! [ -r "$_kvm" ] || ! [ -w "$_kvm" ]; then
 			accel=tcg
+		elif ! grep -qw -e vmx -e svm "${LATENCY_VM_CPUINFO:-/proc/cpuinfo}"; then
+			# A KVM device without the CPU's virtualization (e.g.
+			# kvm_pvm, which boots only kernels built as its
+			# guests) leaves a distribution kernel hung before
+			# its first console line.
+			accel=tcg
+			progress "$_kvm is there but the CPU has no vmx or svm (not hardware KVM): TCG"
+		else
+			accel=kvm
 		fi
 		;;
 	esac

@@ -87,6 +87,25 @@ test_expect_success VM_TOOLS '--dry-run: plain disks, a swap disk, KVM asked for
 	grep -x "latency-vm: --accel=kvm: $PWD/no-kvm is not usable here" err
 '
 
+test_expect_success VM_TOOLS '--accel=auto: KVM only with the virtualization of the CPU' '
+	fake_bzimage bzImage 9.8.7-test &&
+	: >kvm && chmod 600 kvm &&
+	printf "flags\t\t: fpu vme de pse tsc msr pae\n" >cpuinfo-none &&
+	printf "flags\t\t: fpu vme vmx pae\n" >cpuinfo-vmx &&
+	LATENCY_VM_KVM=$PWD/kvm LATENCY_VM_CPUINFO=$PWD/cpuinfo-none \
+		"$vm" --dry-run --kernel=bzImage >out 2>err &&
+	grep -q -- "-accel tcg -cpu max " out &&
+	grep -x "latency-vm: $PWD/kvm is there but the CPU has no vmx or svm (not hardware KVM): TCG" err &&
+	LATENCY_VM_KVM=$PWD/kvm LATENCY_VM_CPUINFO=$PWD/cpuinfo-vmx \
+		"$vm" --dry-run --kernel=bzImage >out 2>err &&
+	grep -q -- "-accel kvm -cpu host " out &&
+	! grep "not hardware KVM" err &&
+	LATENCY_VM_KVM=$PWD/kvm LATENCY_VM_CPUINFO=$PWD/cpuinfo-none \
+		"$vm" --dry-run --kernel=bzImage --accel=kvm >out 2>err &&
+	grep -q -- "-accel kvm -cpu host " out &&
+	grep -x "latency-vm: warning: --accel=kvm: the CPU has no vmx or svm; only a kernel built as a guest of this KVM (e.g. kvm_pvm) boots" err
+'
+
 test_expect_success VM_TOOLS '--dry-run: the image recipe lists what goes in, from where' '
 	fake_bzimage bzImage 9.8.7-test &&
 	"$vm" --dry-run --kernel=bzImage --accel=tcg >out 2>err &&
