@@ -661,7 +661,7 @@ thp_default() {
 }
 
 kernel_cmdline() {
-	printf 'console=ttyS0,115200 panic=-1%s' "${opt_cmdline:+ $opt_cmdline}"
+	printf 'console=ttyS0,115200 panic=-1 oops=panic%s' "${opt_cmdline:+ $opt_cmdline}"
 }
 
 # qemu_command: the QEMU command line, shell-quoted on one line.
@@ -1087,7 +1087,12 @@ verdict() {
 	timeout) why="the run did not finish within $opt_timeout" ;;
 	lockup) why="the guest kernel locked up ($lockup_line; see console.log)" ;;
 	esac
-	if [ -z "$why" ] && [ -n "$_panic" ]; then
+	# The oops behind a panic (oops=panic): what a developer looks for.
+	_oops=$(grep -a -m1 -e 'BUG: ' -e 'Oops: ' "$tmp/console.log" 2>/dev/null |
+		tr -cd '[:print:]' | sed 's/^\[[ 0-9.]*\] //') || true
+	if [ -z "$why" ] && [ -n "$_panic" ] && [ -n "$_oops" ]; then
+		why="the guest kernel panicked: $_panic, after $_oops"
+	elif [ -z "$why" ] && [ -n "$_panic" ]; then
 		why="the guest kernel panicked: $_panic"
 	elif [ -z "$why" ] && [ -z "$guest_status" ]; then
 		if [ "$qemu_status" != 0 ] && [ -s "$tmp/qemu.err" ]; then

@@ -56,6 +56,15 @@ fake_say_bzimage() {
 	fake_put "$1" 640 "$3\\r\\n\\000"
 }
 
+# fake_panic_bzimage FILE RELEASE LINE: says LINE, then resets the
+# machine as a panicking kernel with panic=-1 does (QEMU, -no-reboot,
+# exits): at 616, where the loop ends, lidt [0x200] (six zero bytes at
+# file offset 1024: an empty interrupt table) and int3, a triple fault.
+fake_panic_bzimage() {
+	fake_say_bzimage "$1" "$2" "$3"
+	fake_put "$1" 616 '\017\001\036\000\002\314'
+}
+
 # fake_lockup_bzimage FILE RELEASE SECONDS: a guest that says a CPU is
 # stuck ("CPU#0 stuck for SECONDS"), as the soft lockup watchdog does.
 fake_lockup_bzimage() {

@@ -51,6 +51,21 @@ test_expect_success JQ 'a guest kernel stuck in a soft lockup: stopped, named, p
 	test -z "$(vm_runs_left)"
 '
 
+# A kernel that oopses and panics (oops=panic, panic=-1): QEMU exits at
+# once, and the reason names the oops, not only the panic.
+fake_panic_bzimage oops 9.8.7-oops "[   15.06] BUG: kernel NULL pointer dereference, address: 0\r\nKernel panic - not syncing: Fatal exception"
+
+test_expect_success JQ 'a guest kernel that oopses: ended at once, the oops named' '
+	test_expect_code 1 "$vm" --kernel=oops --accel=tcg --memory=128M \
+		--cpus=1 --boot-timeout=5m --results=res \
+		-- --commits=2000 >out 2>err &&
+	grep -x "latency-vm: the guest kernel panicked: Kernel panic - not syncing: Fatal exception, after BUG: kernel NULL pointer dereference, address: 0 (result in $PWD/res/9.8.7-oops)" err &&
+	test_json res/9.8.7-oops/result.json .partial_reason \
+		"the guest kernel panicked: Kernel panic - not syncing: Fatal exception, after BUG: kernel NULL pointer dereference, address: 0" &&
+	grep -q -- "-append .*panic=-1 oops=panic" res/9.8.7-oops/qemu.cmdline &&
+	test -z "$(vm_runs_left)"
+'
+
 # One second under the lockup timeout is not a lockup: that guest runs
 # on to its boot timeout.
 test_expect_success JQ 'a CPU stuck for less than --lockup-timeout does not stop the guest' '
