@@ -901,6 +901,9 @@ struct cmp_entry {
 
 struct cmp_comparison {
 	const struct cmp_options *o;
+	/* The run's header (program, version, command line), set by the
+	 * caller after cmp_build() where a format writes it; else NULL. */
+	const struct run_info *ri;
 	size_t n;
 	const struct cmp_label *labels; /* the caller's, [0] the baseline */
 	struct cmp_entry *e;		/* one a label */

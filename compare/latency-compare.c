@@ -359,6 +359,7 @@ int main(int argc, char **argv)
 	cmp_setup_warn(l, nl);
 	a.cmp.fleet = a.format == CMP_LAVA || a.format == CMP_KCIDB;
 	c = cmp_build(l, nl, &a.cmp);
+	c->ri = &ri;
 	write_report(&a, c, &ri);
 	if (a.plot && cmp_plot(a.plot, c))
 		status = EXIT_RUN_FAILED;
