@@ -45,6 +45,8 @@ fi
 . "$datadir/vm-image.sh"
 # shellcheck source=scripts/vm-package.sh
 . "$datadir/vm-package.sh"
+# shellcheck source=scripts/vm-results.sh
+. "$datadir/vm-results.sh"
 
 # shellcheck disable=SC2154 # prog is set by shell-lib.sh (checked with -x)
 usage() {
@@ -288,6 +290,16 @@ check_options() {
 check_label() {
 	case $1 in
 	.* | *[!A-Za-z0-9._+-]*) usage_error "invalid value '$1' for --label (letters, digits, . _ + -, not starting with .)" ;;
+	esac
+}
+
+# release_label RELEASE WHAT: a kernel's release (the guest's, hostile)
+# made a label is checked as --label is.
+release_label() {
+	case $1 in
+	'' | .* | *[!A-Za-z0-9._+-]*)
+		die "the release '$(printf '%s' "$1" | tr -c '[:graph:]' '?')' of $2 is not a label (letters, digits, . _ + -, not starting with .): give --label"
+		;;
 	esac
 }
 
@@ -749,27 +761,38 @@ reserve_result() {
 }
 
 # copy_back: the guest's result directory and status from the results
-# disk (checked and repaired first: the guest may have been killed).
+# disk (checked and repaired first: the guest may have been killed), only
+# its regular files and directories, within the caps (vm-results.sh);
+# what was refused is said in the result's notes, and lost_files counts
+# the files and directories lost.
 copy_back() {
-	guest_status='' guest_error=''
+	guest_status='' guest_error='' lost_files=0
 	[ -f "$tmp/results.img" ] || return 0
 	e2fsck -fy "$tmp/results.img" >"$tmp/e2fsck.log" 2>&1 || [ $? -lt 4 ] ||
 		warn "the results disk could not be repaired (see e2fsck.log)"
-	debugfs -R "dump /.latency-vm/status $tmp/status" "$tmp/results.img" \
-		>/dev/null 2>&1 || true
+	_st=$(vm_results_lookup "$tmp/results.img" /.latency-vm/status)
+	case $_st in
+	f\ *)
+		_st=${_st#f }
+		vm_results_cat "$tmp/results.img" "${_st%% *}" 4096 "$tmp/status" ||
+			rm -f "$tmp/status"
+		;;
+	esac
 	if [ -s "$tmp/status" ]; then
-		guest_status=$(sed -n 's/^exit=\([0-9]*\)$/\1/p' "$tmp/status" | sed -n 1p)
+		guest_status=$(sed -n 's/^exit=\([0-9]\{1,3\}\)$/\1/p' "$tmp/status" | sed -n 1p)
 		guest_error=$(sed -n 's/^error=//p' "$tmp/status" | tr -cd '[:print:]' | cut -c1-300)
 	fi
-	mkdir "$tmp/back"
-	debugfs -R "rdump /$label $tmp/back" "$tmp/results.img" \
-		>"$tmp/debugfs.log" 2>&1 || true
-	if [ -d "$tmp/back/$label" ]; then
-		# The guest's files, beside what the host wrote already.
-		(cd "$tmp/back/$label" && tar cf - .) | (cd "$run_dir" && tar xf -) ||
-			warn "cannot copy the guest's result into $run_dir"
-		guest_result=yes
-	fi
+	vm_results_copy "$tmp/results.img" "/$label" "$run_dir" "$tmp/refused" ||
+		return 0
+	guest_result=yes
+	[ -s "$tmp/refused" ] || return 0
+	lost_files=$(grep -c '^lost ' "$tmp/refused") || true
+	_n=$(wc -l <"$tmp/refused")
+	warn "$_n entries of the guest's results disk refused (see the notes in $run_dir)"
+	{
+		sed 's/^lost //; s/^/latency-vm: refused from the results disk: /; 20q' "$tmp/refused"
+		[ "$_n" -le 20 ] || echo "latency-vm: and $((_n - 20)) more refused"
+	} >>"$run_dir/notes"
 }
 
 # facts_line KEY VALUE: run.facts keeps one line per key.
@@ -912,6 +935,7 @@ install_build_deps() {
 
 # --- the run -----------------------------------------------------------------------
 tmp='' qemu_pid='' console_pid='' run_dir='' guest_result='' stop_sig=''
+lost_files=0 guest_status='' guest_error=''
 outcome=setup qemu_line='' lockup_line='' host_json=null
 
 # The guest cannot see the host: its others_cpu_s is blind to work beside
@@ -1093,6 +1117,9 @@ verdict() {
 	if [ -z "$why" ] && [ -z "$guest_result" ]; then
 		why="the guest's latency-run-test made no result (status $guest_status; see console.log)"
 	fi
+	if [ -z "$why" ] && [ "$lost_files" != 0 ]; then
+		why="$lost_files files of the guest's result were refused (see notes)"
+	fi
 	if [ -n "$stop_sig" ]; then
 		case $stop_sig in
 		INT) status=130 ;;
@@ -1136,6 +1163,8 @@ run() {
 		tmp=$(mktemp -d "$cache_dir/vm/run.XXXXXX")
 	fi || die "cannot make a temporary directory"
 	resolve_kernel
+	[ -n "$opt_label" ] || ! [ -f "$kernel_image" ] ||
+		release_label "$kernel_release" "--kernel=$opt_kernel"
 	label=${opt_label:-$kernel_release}
 	quick_images
 	repo_image
@@ -1219,11 +1248,8 @@ series_labels() {
 	opt_kernel=$_k
 	[ "$label_a" != "$label_b" ] || label_a=$label_a-a label_b=$label_b-b
 	[ "$opt_dry_run" = yes ] && return 0
-	for _l in "$label_a" "$label_b"; do
-		case $_l in
-		.* | *[!A-Za-z0-9._+-]*) die "the release '$_l' is not a label: give --label=A,B" ;;
-		esac
-	done
+	release_label "$label_a" "--kernel=$opt_kernel"
+	release_label "$label_b" "--kernel=$opt_kernel_b"
 }
 
 # series_results ARM SERIES: the result directories of the series' boots
