@@ -138,19 +138,26 @@ opt_kernel_b='' opt_pairs='' opt_order_seed='' opt_series_boot=''
 kernels=0 common_args=''
 
 # size_bytes OPTION VALUE: VALUE (binary suffixes) in bytes, or a usage
-# error.
+# error; at most 16T (the largest file ext4 holds; a shell number could
+# not hold much more).
 size_bytes() {
 	_n=${2%[kKMGT]}
 	case $_n in
 	'' | *[!0-9]* | 0*) usage_error "invalid value '$2' for --$1 (expected a size such as 512M)" ;;
 	esac
+	# The unit and the most of it below 16T, compared before multiplying.
 	case $2 in
-	*[kK]) echo $((_n * 1024)) ;;
-	*M) echo $((_n * 1048576)) ;;
-	*G) echo $((_n * 1073741824)) ;;
-	*T) echo $((_n * 1099511627776)) ;;
-	*) echo "$_n" ;;
+	*[kK]) set -- "$1" "$2" 1024 17179869184 ;;
+	*M) set -- "$1" "$2" 1048576 16777216 ;;
+	*G) set -- "$1" "$2" 1073741824 16384 ;;
+	*T) set -- "$1" "$2" 1099511627776 16 ;;
+	*) set -- "$1" "$2" 1 17592186044416 ;;
 	esac
+	case $_n in
+	???????????????*) false ;;
+	*) [ "$_n" -le "$4" ] ;;
+	esac || usage_error "invalid value '$2' for --$1 (at most 16T)"
+	echo $((_n * $3))
 }
 
 # seconds OPTION VALUE: a duration (s, m) in seconds, or a usage error.
@@ -158,6 +165,7 @@ seconds() {
 	_n=${2%[sm]}
 	case $_n in
 	'' | *[!0-9]* | 0*) usage_error "invalid value '$2' for --$1 (expected a duration such as 90s or 5m)" ;;
+	????????*) usage_error "invalid value '$2' for --$1 (at most 9999999s or 9999999m)" ;;
 	esac
 	case $2 in
 	*m) echo $((_n * 60)) ;;
@@ -243,9 +251,13 @@ check_options() {
 	[ "$memory_bytes" -ge 67108864 ] ||
 		usage_error "invalid value '$opt_memory' for --memory (at least 64M)"
 	case $opt_cpus in
-	[1-9] | [1-9][0-9] | [1-2][0-9][0-9]) ;;
-	*) usage_error "invalid value '$opt_cpus' for --cpus (expected 1 to 255)" ;;
-	esac
+	[1-9] | [1-9][0-9] | [1-2][0-9][0-9]) [ "$opt_cpus" -le 255 ] ;;
+	*) false ;;
+	esac || usage_error "invalid value '$opt_cpus' for --cpus (expected 1 to 255)"
+	[ "$swap_bytes" -ge 16777216 ] ||
+		usage_error "invalid value '$opt_swap_size' for --swap-size (at least 16M)"
+	[ "$disk_bytes" -ge 268435456 ] ||
+		usage_error "invalid value '$opt_disk_size' for --disk-size (at least 256M)"
 	case $opt_accel in
 	auto | kvm | tcg) ;;
 	*) usage_error "invalid value '$opt_accel' for --accel (expected auto, kvm or tcg)" ;;
@@ -677,9 +689,9 @@ qemu_command() {
 		-smp "$opt_cpus" -m "$((memory_bytes / 1048576))M" \
 		-kernel "$kernel_image" -initrd "$initrd_img" \
 		-append "$(kernel_cmdline)" \
-		-chardev "file,id=console,path=$tmp/console.log" \
+		-chardev "file,id=console,path=$(qemu_opt "$tmp")/console.log" \
 		-serial chardev:console \
-		-chardev "pipe,id=control,path=$tmp/control" \
+		-chardev "pipe,id=control,path=$(qemu_opt "$tmp")/control" \
 		-serial chardev:control -pidfile "$tmp/qemu.pid")
 	qemu_disk root "$rootfs_img" on
 	qemu_disk results "$tmp/results.img" off
@@ -689,6 +701,12 @@ qemu_command() {
 	printf '%s\n' "$_line"
 }
 
+# qemu_opt VALUE: VALUE in a QEMU option list (a comma doubled: a cache
+# directory may hold one).
+qemu_opt() {
+	printf '%s' "$1" | sed 's/,/,,/g'
+}
+
 # qemu_disk ID FILE READONLY: a virtio disk whose serial is lt-ID.
 qemu_disk() {
 	case $1 in
@@ -696,7 +714,7 @@ qemu_disk() {
 	*) _cache=writeback ;;
 	esac
 	_line="$_line $(quote_args -drive \
-		"file=$2,format=raw,if=none,id=$1,readonly=$3,cache=$_cache" \
+		"file=$(qemu_opt "$2"),format=raw,if=none,id=$1,readonly=$3,cache=$_cache" \
 		-device "virtio-blk-pci,drive=$1,serial=lt-$1")"
 }
 
@@ -828,6 +846,15 @@ finish_result() {
 	fi
 	"$p_latency_summarize" --result-dir="$run_dir" ||
 		warn "latency-summarize failed on $run_dir"
+}
+
+# no_result: a result directory without result.json (latency-summarize
+# failed) is no result: said, status 1 (not success).
+no_result() {
+	[ -n "$run_dir" ] && ! [ -f "$run_dir/result.json" ] || return 1
+	printf '%s: no result: latency-summarize made no result.json in %s%s\n' \
+		"$prog" "$run_dir" "${why:+ ($why)}" >&2
+	[ "$status" != 0 ] || status=1
 }
 
 # --- --build-image ----------------------------------------------------------------
@@ -1193,7 +1220,9 @@ run() {
 	if [ -f "$run_dir/summary.txt" ]; then
 		sed -n 1p "$run_dir/summary.txt" >&2
 	fi
-	if [ -n "$why" ]; then
+	if no_result; then
+		:
+	elif [ -n "$why" ]; then
 		printf '%s: %s (result in %s)\n' "$prog" "$why" "$run_dir" >&2
 	elif [ "$status" != 0 ]; then
 		printf '%s: latency-run-test in the guest exited with status %s (result in %s; see its console.log)\n' \

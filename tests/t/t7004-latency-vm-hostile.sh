@@ -111,4 +111,26 @@ test_expect_success 'a release that is not a label: refused before anything is m
 	! test -e res5 && test -z "$(vm_runs_left)"
 '
 
+test_expect_success 'latency-summarize failing: no "result in", exit 1' '
+	guest_tree t6 && echo 1 >t6/g/one &&
+	mkdir -p failbin &&
+	printf "#!/bin/sh\necho \"latency-summarize: broken\" >&2\nexit 1\n" \
+		>failbin/latency-summarize &&
+	chmod +x failbin/latency-summarize &&
+	LATENCY_TESTS_BINDIR=$PWD/failbin vm_guest t6 &&
+	test "$st" = 1 &&
+	! test -e $R/result.json &&
+	grep -x "latency-vm: no result: latency-summarize made no result.json in $PWD/$R" err &&
+	! grep "result in" err
+'
+
+test_expect_success 'a comma in the cache directory: the disks are where QEMU is told' '
+	guest_tree t7 && echo 1 >t7/g/one &&
+	LATENCY_CACHE_DIR=$PWD/ca,che vm_guest t7 &&
+	test "$st" = 0 &&
+	echo 1 >expect && test_cmp expect $R/one &&
+	grep -q "file=$PWD/ca,,che/vm/run\.[A-Za-z0-9]*/results.img," $R/qemu.cmdline &&
+	test -z "$(ls -d ca,che/vm/run.* 2>/dev/null)"
+'
+
 test_done
