@@ -869,8 +869,12 @@ print_paths() {
 
 build_image() {
 	trap 'cleanup $?' EXIT
+	trap 'cleanup 130' INT
+	trap 'cleanup 143' TERM
+	trap 'cleanup 129' HUP
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/latency-vm.XXXXXX") ||
 		die "cannot make a temporary directory"
+	[ "$opt_dry_run" = yes ] || sweep
 	case $opt_build_image in
 	quick)
 		need_tools busybox cryptsetup lvm dmsetup mke2fs mkswap kmod \
@@ -961,8 +965,16 @@ install_build_deps() {
 }
 
 # --- the run -----------------------------------------------------------------------
+# sweep: what killed runs left in the cache, removed and said.
+sweep() {
+	vm_sweep "$cache_dir" | while IFS= read -r _d; do
+		progress "removed $_d (its latency-vm is gone)"
+	done
+}
+
 tmp='' qemu_pid='' console_pid='' run_dir='' guest_result='' stop_sig=''
-lost_files=0 guest_status='' guest_error=''
+lost_files=0 guest_status='' guest_error='' qemu_status='' vm_building=''
+stop_now='' stop_writer=''
 outcome=setup qemu_line='' lockup_line='' host_json=null
 
 # The guest cannot see the host: its others_cpu_s is blind to work beside
@@ -1036,8 +1048,11 @@ cleanup() {
 		kill -TERM "$qemu_pid" 2>/dev/null
 		wait "$qemu_pid" 2>/dev/null
 	fi
+	[ -z "$stop_writer" ] || kill -TERM "$stop_writer" 2>/dev/null
 	[ -z "$console_pid" ] || kill -TERM "$console_pid" 2>/dev/null
 	[ -z "$tmp" ] || rm -rf "$tmp"
+	# An image, repository or kernel half made when the signal came.
+	[ -z "$vm_building" ] || rm -rf "$vm_building"
 	exit "$_st"
 }
 
@@ -1080,13 +1095,20 @@ watch() {
 			outcome=stopped
 			if [ $_started = yes ]; then
 				progress "SIG$stop_sig: asking the guest to stop (a partial result)"
-				printf 'stop\n' >"$tmp/control.in"
+				# In the background and bounded: opening the FIFO
+				# waits for its reader, QEMU, which may be gone.
+				# (timeout passes a TERM on to dd.)
+				printf 'stop\n' | timeout 10 dd of="$tmp/control.in" \
+					status=none 2>/dev/null &
+				stop_writer=$!
 				_stop_end=$((_now + ${LATENCY_VM_STOP_GRACE:-60}))
 			else
 				_stop_end=$_now
 			fi
 		fi
-		if [ -n "$_stop_end" ] && [ "$_now" -ge "$_stop_end" ]; then
+		if [ -n "$stop_now" ]; then
+			break
+		elif [ -n "$_stop_end" ] && [ "$_now" -ge "$_stop_end" ]; then
 			break
 		elif [ $_started = no ] && [ "$_now" -ge $_boot_end ]; then
 			outcome=boot-timeout
@@ -1105,10 +1127,19 @@ watch() {
 	if kill -0 "$qemu_pid" 2>/dev/null; then
 		kill -TERM "$qemu_pid" 2>/dev/null
 	fi
-	if wait "$qemu_pid"; then
-		qemu_status=0
-	else
-		qemu_status=$?
+	# A signal ends a wait, not QEMU: waited for until it is gone.
+	while :; do
+		if wait "$qemu_pid"; then
+			qemu_status=0
+		else
+			qemu_status=$?
+		fi
+		kill -0 "$qemu_pid" 2>/dev/null || break
+	done
+	if [ -n "$stop_writer" ]; then
+		kill -TERM "$stop_writer" 2>/dev/null || :
+		wait "$stop_writer" 2>/dev/null || :
+		stop_writer=
 	fi
 	qemu_pid=
 	[ ! -f "$tmp/host-start.json" ] || host_snapshot "$tmp/host-end.json"
@@ -1161,10 +1192,14 @@ verdict() {
 	[ -z "$why" ] || [ "$status" != 0 ] || status=1
 }
 
+# on_signal SIG: the guest asked to stop, keeping a partial result; a
+# second signal stops it at once (the partial result is still written).
+# Before QEMU runs (or after) there is nothing to wait for.
 on_signal() {
+	[ -z "$stop_sig" ] || stop_now=yes
 	stop_sig=$1
-	# Before QEMU runs there is nothing to wait for.
 	[ -n "$qemu_pid" ] || {
+		trap '' INT TERM HUP
 		outcome=stopped
 		verdict
 		finish_result "$why"
@@ -1174,7 +1209,7 @@ on_signal() {
 
 run() {
 	need_tools qemu-system-x86_64 busybox cryptsetup lvm dmsetup mke2fs \
-		debugfs e2fsck mkswap kmod cpio gzip ldd dash
+		debugfs e2fsck mkswap kmod cpio gzip ldd dash setpriv
 	command_line="$prog $(quote_args "$@")"
 	accel_choice
 	trap 'cleanup $?' EXIT
@@ -1187,7 +1222,8 @@ run() {
 	if [ "$opt_dry_run" = yes ]; then
 		tmp=$(mktemp -d "${TMPDIR:-/tmp}/latency-vm.XXXXXX")
 	else
-		tmp=$(mktemp -d "$cache_dir/vm/run.XXXXXX")
+		sweep
+		tmp=$(mktemp -d "$cache_dir/vm/run.XXXXXX") && vm_own "$tmp"
 	fi || die "cannot make a temporary directory"
 	resolve_kernel
 	[ -n "$opt_label" ] || ! [ -f "$kernel_image" ] ||
@@ -1206,10 +1242,12 @@ run() {
 	qemu_line=$(qemu_command)
 	progress "booting $kernel_release ($accel, $opt_memory, $opt_cpus CPUs) for $run_dir"
 	eval "set -- $qemu_line"
-	"$@" </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err" &
+	# QEMU dies with latency-vm, also of SIGKILL: no guest runs on, unwatched.
+	setpriv --pdeathsig KILL -- "$@" </dev/null >"$tmp/qemu.out" \
+		2>"$tmp/qemu.err" &
 	qemu_pid=$!
 	if [ "$opt_verbose" = yes ]; then
-		tail -n +1 -F "$tmp/console.log" 2>/dev/null >&2 &
+		tail -n +1 -F --pid=$$ "$tmp/console.log" 2>/dev/null >&2 &
 		console_pid=$!
 	fi
 	watch
