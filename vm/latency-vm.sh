@@ -1127,15 +1127,8 @@ watch() {
 	if kill -0 "$qemu_pid" 2>/dev/null; then
 		kill -TERM "$qemu_pid" 2>/dev/null
 	fi
-	# A signal ends a wait, not QEMU: waited for until it is gone.
-	while :; do
-		if wait "$qemu_pid"; then
-			qemu_status=0
-		else
-			qemu_status=$?
-		fi
-		kill -0 "$qemu_pid" 2>/dev/null || break
-	done
+	wait_gone "$qemu_pid"
+	qemu_status=$wait_status
 	if [ -n "$stop_writer" ]; then
 		kill -TERM "$stop_writer" 2>/dev/null || :
 		wait "$stop_writer" 2>/dev/null || :
@@ -1144,6 +1137,21 @@ watch() {
 	qemu_pid=
 	[ ! -f "$tmp/host-start.json" ] || host_snapshot "$tmp/host-end.json"
 	[ $_started = no ] || [ "$outcome" != running ] || outcome=finished
+}
+
+# wait_gone PID [HOOK]: wait for PID until it is gone (a trap ends a
+# wait, not the process), HOOK run before each wait; its status in
+# wait_status.
+wait_gone() {
+	while :; do
+		[ -z "${2:-}" ] || "$2"
+		if wait "$1"; then
+			wait_status=0
+		else
+			wait_status=$?
+		fi
+		kill -0 "$1" 2>/dev/null || return 0
+	done
 }
 
 # verdict: why the run is partial (empty when the guest says nothing is
@@ -1372,17 +1380,9 @@ run_series() {
 		progress "boot $_i of $_n: pair $_pair, arm $_arm ($_label)"
 		series_told=
 		eval "series_boot $_cmd"
-		while :; do
-			# A signal between the start and \$! is told here.
-			series_tell
-			if wait "$series_child"; then
-				_st=0
-			else
-				_st=$?
-			fi
-			# A trap ends the wait, not the boot.
-			kill -0 "$series_child" 2>/dev/null || break
-		done
+		# A signal between the start and \$! is told by series_tell.
+		wait_gone "$series_child" series_tell
+		_st=$wait_status
 		series_child=
 		[ -n "$series_sig" ] || [ "$_st" = 0 ] || {
 			_failed=$((_failed + 1))
