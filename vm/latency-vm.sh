@@ -21,6 +21,9 @@
 #   LATENCY_VM_KVM         the KVM device [/dev/kvm]
 #   LATENCY_VM_STOP_GRACE  seconds a stopped guest gets to write its
 #                          partial result before QEMU is killed [60]
+#   LATENCY_VM_RESULT_BYTES, LATENCY_VM_RESULT_FILES  the caps of what
+#                          comes back from the guest's results disk
+#                          [268435456 bytes, 10000 files]
 #   LATENCY_VM_APT_SOURCES the apt sources of the package image
 #                          [/etc/apt/sources.list.d/debian.sources, else
 #                          /etc/apt/sources.list]
