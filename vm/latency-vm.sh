@@ -975,7 +975,7 @@ sweep() {
 	done
 }
 
-tmp='' qemu_pid='' console_pid='' run_dir='' guest_result='' stop_sig=''
+tmp='' qemu_pid='' console_off=0 run_dir='' guest_result='' stop_sig=''
 lost_files=0 guest_status='' guest_error='' qemu_status='' vm_building=''
 stop_now='' stop_writer=''
 outcome=setup qemu_line='' lockup_line='' host_json=null
@@ -1052,7 +1052,6 @@ cleanup() {
 		wait "$qemu_pid" 2>/dev/null
 	fi
 	[ -z "$stop_writer" ] || kill -TERM "$stop_writer" 2>/dev/null
-	[ -z "$console_pid" ] || kill -TERM "$console_pid" 2>/dev/null
 	[ -z "$tmp" ] || rm -rf "$tmp"
 	# An image, repository or kernel half made when the signal came.
 	[ -z "$vm_building" ] || rm -rf "$vm_building"
@@ -1061,6 +1060,19 @@ cleanup() {
 
 uptime_s() {
 	cut -d. -f1 /proc/uptime
+}
+
+# console_copy: with --verbose, what the console got since the last
+# call, on stderr.  The guest's bytes reach a terminal: control
+# characters (escape sequences) and bytes above 126 are dropped.
+console_copy() {
+	[ "$opt_verbose" = yes ] && [ -f "$tmp/console.log" ] || return 0
+	_size=$(wc -c <"$tmp/console.log")
+	[ "$_size" -gt "$console_off" ] || return 0
+	tail -c +$((console_off + 1)) "$tmp/console.log" |
+		head -c $((_size - console_off)) |
+		LC_ALL=C tr -d '\000-\010\013-\037\177-\377' >&2
+	console_off=$_size
 }
 
 # lockup_check: the longest a guest CPU was reported stuck so far
@@ -1125,6 +1137,7 @@ watch() {
 			outcome=lockup
 			break
 		fi
+		console_copy
 		sleep 1
 	done
 	if kill -0 "$qemu_pid" 2>/dev/null; then
@@ -1132,6 +1145,7 @@ watch() {
 	fi
 	wait_gone "$qemu_pid"
 	qemu_status=$wait_status
+	console_copy
 	if [ -n "$stop_writer" ]; then
 		kill -TERM "$stop_writer" 2>/dev/null || :
 		wait "$stop_writer" 2>/dev/null || :
@@ -1257,10 +1271,6 @@ run() {
 	setpriv --pdeathsig KILL -- "$@" </dev/null >"$tmp/qemu.out" \
 		2>"$tmp/qemu.err" &
 	qemu_pid=$!
-	if [ "$opt_verbose" = yes ]; then
-		tail -n +1 -F --pid=$$ "$tmp/console.log" 2>/dev/null >&2 &
-		console_pid=$!
-	fi
 	watch
 	host_load
 	copy_back
@@ -1334,7 +1344,7 @@ series_labels() {
 # of ARM, in pair order.
 series_results() {
 	for _f in "$opt_results"/*/vm.json; do
-		[ -f "$_f" ] || continue
+		if ! [ -f "$_f" ] || [ -L "$_f" ]; then continue; fi
 		if ! grep -q -F "\"series\": \"$2\"," "$_f" ||
 			! grep -q -F "\"arm\": \"$1\"," "$_f"; then
 			continue

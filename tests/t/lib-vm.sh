@@ -111,6 +111,7 @@ fake_guest_qemu() {
 	done
 	echo \$\$ >"\${console%/*}/qemu.pid"
 	echo "latency-vm-guest: started" >"\$console"
+	[ -z "\${FAKE_CONSOLE:-}" ] || cat "\$FAKE_CONSOLE" >>"\$console"
 	mke2fs -q -F -t ext4 -d "$2" "\$img" >/dev/null 2>&1 || exit 1
 	if [ "\${FAKE_GUEST_WAIT:-}" = yes ]; then
 		trap 'exit 0' TERM

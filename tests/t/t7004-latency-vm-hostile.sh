@@ -133,4 +133,13 @@ test_expect_success 'a comma in the cache directory: the disks are where QEMU is
 	test -z "$(ls -d ca,che/vm/run.* 2>/dev/null)"
 '
 
+test_expect_success '--verbose: the guest console reaches the terminal without control characters' '
+	guest_tree t8 && echo 1 >t8/g/one &&
+	printf "title\033]0;pwned\007 bell\033[2J end\r\n" >console-in &&
+	FAKE_CONSOLE=$PWD/console-in vm_guest t8 --verbose &&
+	test "$st" = 0 &&
+	grep -F -x "title]0;pwned bell[2J end" err &&
+	! LC_ALL=C grep -q "[[:cntrl:]]" err
+'
+
 test_done
