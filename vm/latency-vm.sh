@@ -789,8 +789,13 @@ reserve_result() {
 copy_back() {
 	guest_status='' guest_error='' lost_files=0
 	[ -f "$tmp/results.img" ] || return 0
-	e2fsck -fy "$tmp/results.img" >"$tmp/e2fsck.log" 2>&1 || [ $? -lt 4 ] ||
-		warn "the results disk could not be repaired (see e2fsck.log)"
+	# An image e2fsck cannot repair is not read at all.
+	if e2fsck -fy "$tmp/results.img" >/dev/null 2>&1; then
+		:
+	elif _st=$? && [ "$_st" -ge 4 ]; then
+		disk_error="the guest's results disk could not be repaired (e2fsck exited $_st): nothing read from it"
+		return 0
+	fi
 	_st=$(vm_results_lookup "$tmp/results.img" /.latency-vm/status)
 	case $_st in
 	f\ *)
@@ -977,6 +982,7 @@ sweep() {
 
 tmp='' qemu_pid='' console_off=0 run_dir='' guest_result='' stop_sig=''
 lost_files=0 guest_status='' guest_error='' qemu_status='' vm_building=''
+disk_error=''
 stop_now='' stop_writer=''
 outcome=setup qemu_line='' lockup_line='' host_json=null
 
@@ -1185,6 +1191,8 @@ verdict() {
 	esac
 	if [ -z "$why" ] && [ -n "$_panic" ]; then
 		why="the guest kernel panicked: $_panic"
+	elif [ -z "$why" ] && [ -n "$disk_error" ]; then
+		why=$disk_error
 	elif [ -z "$why" ] && [ -z "$guest_status" ]; then
 		if [ "$qemu_status" != 0 ] && [ -s "$tmp/qemu.err" ]; then
 			why="QEMU failed (status $qemu_status): $(tr -cd '[:print:]\n' <"$tmp/qemu.err" | sed -n 1p)"

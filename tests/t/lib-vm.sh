@@ -96,8 +96,10 @@ vm_runs_left() {
 # that does what a hostile guest could: it writes TREE (a directory,
 # its links, modes, owners and holes as they are) as the whole content of
 # the results disk (the -drive of id=results), says it started on the
-# console and exits, as a guest that powers off.  FAKE_GUEST_WAIT=yes:
-# it waits for a signal first (a guest still running).
+# console (then writes the file FAKE_CONSOLE there) and exits, as a
+# guest that powers off.  FAKE_GUEST_WAIT=yes: it waits for a signal
+# first (a guest still running); FAKE_GUEST_DISK=garbage: it makes the
+# disk one MiB of bytes that are no file system instead.
 fake_guest_qemu() {
 	cat >"$1" <<-EOF2
 	#!/bin/sh
@@ -112,7 +114,11 @@ fake_guest_qemu() {
 	echo \$\$ >"\${console%/*}/qemu.pid"
 	echo "latency-vm-guest: started" >"\$console"
 	[ -z "\${FAKE_CONSOLE:-}" ] || cat "\$FAKE_CONSOLE" >>"\$console"
-	mke2fs -q -F -t ext4 -d "$2" "\$img" >/dev/null 2>&1 || exit 1
+	if [ "\${FAKE_GUEST_DISK:-}" = garbage ]; then
+		head -c 1048576 /dev/zero | tr "\\0" x | dd of="\$img" status=none
+	else
+		mke2fs -q -F -t ext4 -d "$2" "\$img" >/dev/null 2>&1 || exit 1
+	fi
 	if [ "\${FAKE_GUEST_WAIT:-}" = yes ]; then
 		trap 'exit 0' TERM
 		while :; do sleep 1; done

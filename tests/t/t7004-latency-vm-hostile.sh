@@ -142,4 +142,14 @@ test_expect_success '--verbose: the guest console reaches the terminal without c
 	! LC_ALL=C grep -q "[[:cntrl:]]" err
 '
 
+test_expect_success JQ 'a results disk e2fsck cannot repair: not read, partial, said' '
+	guest_tree t9 && echo 1 >t9/g/one &&
+	FAKE_GUEST_DISK=garbage vm_guest t9 &&
+	test "$st" = 1 &&
+	why="the guest'"'"'s results disk could not be repaired (e2fsck exited 8): nothing read from it" &&
+	grep -x "latency-vm: $why (result in $PWD/$R)" err &&
+	test_json $R/result.json .partial_reason "$why" &&
+	! test -e $R/one
+'
+
 test_done
