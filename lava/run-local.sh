@@ -15,8 +15,9 @@
 # directory), results.yaml, the "results" entries LAVA logged for the
 # job, as it logged them, and result/result.json, the run's result.json,
 # which run-suite.sh sends over the console (checked against its sha256
-# and size; when it is missing or does not check out, a warning and no
-# result/), for latency-compare on the host:
+# and size, and tied to a nonce of this job; when it is missing or does
+# not check out, a warning and no result/), for latency-compare on the
+# host:
 #   latency-compare lab=OUTDIR/result/result.json local=DIR
 # Exits 0 only when LAVA's results hold the suite's test cases with their
 # measurements; 1 when the job or the cases failed, 2 usage error, 3
@@ -334,6 +335,7 @@ actions:
       parameters:
         ARGS: $(yaml_string "$LATENCY_LAVA_ARGS")
         LABEL: $(yaml_string "$LATENCY_LAVA_LABEL")
+        NONCE: "$nonce"
 EOF
 }
 
@@ -355,16 +357,20 @@ run_job() {
 }
 
 # fetch_result: the run's result.json, which run-suite.sh sends over the
-# console (gzip'ed, base64'ed, between "LATENCY-TESTS-RESULT-BEGIN SHA256
-# BYTES" and "LATENCY-TESTS-RESULT-END"), from the console lines of
-# LAVA's log into OUTDIR/result/result.json, once its size and sha256
-# are checked.  Console lines are untrusted: in a block only lines of
-# base64 characters count (others, such as kernel messages on the serial
-# console, are skipped; one that broke a line of the block shows as a
-# wrong size or sha256), at most 16 MiB decoded.  Without a good block:
-# a warning, no OUTDIR/result; the job's status is not changed.
+# console (gzip'ed, base64'ed, between "LATENCY-TESTS-RESULT-BEGIN NONCE
+# SHA256 BYTES" and "LATENCY-TESTS-RESULT-END NONCE", NONCE this job's),
+# from the console lines of LAVA's log into OUTDIR/result/result.json,
+# once its size and sha256 are checked.  Console lines are untrusted: in
+# a block only lines of base64 characters count (others, such as kernel
+# messages on the serial console, or markers of another job's nonce, are
+# skipped; one that broke a line of the block shows as a wrong size or
+# sha256), at most 16 MiB decoded.  The kernel under test writes the
+# console too and can read the job's nonce: a second BEGIN of this job
+# inside the block, or a second complete block, is refused, never chosen
+# between.  Without one good block: a warning, no OUTDIR/result; the
+# job's status is not changed.
 fetch_result() {
-	python3 - "$out/lava.log" "$out" <<'EOF'
+	python3 - "$out/lava.log" "$out" "$nonce" <<'EOF'
 import base64
 import binascii
 import hashlib
@@ -375,10 +381,12 @@ import zlib
 
 import yaml
 
-log, out = sys.argv[1], sys.argv[2]
+log, out, nonce = sys.argv[1], sys.argv[2], sys.argv[3]
 LIMIT = 16 << 20
 loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-begin = re.compile(r"LATENCY-TESTS-RESULT-BEGIN ([0-9a-f]{64}) ([0-9]{1,9})\Z")
+begin = re.compile(r"LATENCY-TESTS-RESULT-BEGIN %s ([0-9a-f]{64}) ([0-9]{1,9})\Z"
+                   % re.escape(nonce))
+end = "LATENCY-TESTS-RESULT-END " + nonce
 text = re.compile(r"[A-Za-z0-9+/=]+\Z")
 
 
@@ -389,7 +397,7 @@ def warn(cause):
 
 
 block = None  # the block being read: sha256, bytes, its lines
-found = None  # the last complete block
+found = None  # the complete block
 chars = 0
 with open(log, encoding="utf-8", errors="replace") as f:
     for raw in f:
@@ -406,11 +414,17 @@ with open(log, encoding="utf-8", errors="replace") as f:
             continue
         line = line.strip()
         m = begin.match(line)
-        if m:
+        if m and block is not None:
+            warn("a second LATENCY-TESTS-RESULT-BEGIN of this job inside "
+                 "its block in %s" % log)
+        elif m and found is not None:
+            warn("more than one LATENCY-TESTS-RESULT block of this job in %s"
+                 % log)
+        elif m:
             block, chars = (m.group(1), int(m.group(2)), []), 0
         elif block is None:
             continue
-        elif line == "LATENCY-TESTS-RESULT-END":
+        elif line == end:
             found, block = block, None
         elif text.match(line):
             block[2].append(line)
@@ -420,7 +434,7 @@ with open(log, encoding="utf-8", errors="replace") as f:
 if found is None:
     warn("%s in %s" % ("the LATENCY-TESTS-RESULT block has no end"
                        if block is not None else
-                       "no LATENCY-TESTS-RESULT block", log))
+                       "no LATENCY-TESTS-RESULT block of this job", log))
 sha, size, lines = found
 if size > LIMIT:
     warn("the block in %s says %d bytes, more than %d" % (log, size, LIMIT))
@@ -527,6 +541,9 @@ images "$out/images"
 appliance "$out/appliance"
 tar -czf "$out/testdef.tar.gz" -C "$here" latency-tests.yaml ||
 	die "cannot pack the test definition"
+# The job's nonce: the result block of this job carries it.
+nonce=$(python3 -c 'import secrets; print(secrets.token_hex(16))') ||
+	die "cannot make the job's nonce"
 write_job
 job_status=0
 run_job || job_status=$?

@@ -11,14 +11,18 @@
 # that nothing from a result reaches the shell.  Last, the result's
 # result.json is sent over the console, for the host (run-local.sh puts
 # it in OUTDIR/result/result.json): gzip'ed and base64'ed in lines of 64
-# characters between "LATENCY-TESTS-RESULT-BEGIN SHA256 BYTES" (of the
-# JSON itself) and "LATENCY-TESTS-RESULT-END"; when gzip, base64 or
-# sha256sum is missing that is said and nothing is sent.  Exits with the
-# driver's status (a partial result is still reported).
+# characters between "LATENCY-TESTS-RESULT-BEGIN [NONCE ]SHA256 BYTES"
+# (of the JSON itself) and "LATENCY-TESTS-RESULT-END[ NONCE]", NONCE the
+# job's (LATENCY_RESULT_NONCE: the host takes only the block of its own
+# job); when gzip, base64 or sha256sum is missing that is said and
+# nothing is sent.  Exits with the driver's status (a partial result is
+# still reported).
 #
 # Environment (defaults in brackets):
 #   LATENCY_RUN_TEST   the driver [latency-run-test]
 #   LATENCY_COMPARE    the comparison program [latency-compare]
+#   LATENCY_RESULT_NONCE  the job's nonce, 32 hex digits (run-local.sh
+#                      gives one in the job's NONCE) [empty: none]
 set -eu
 
 : "${LATENCY_RUN_TEST:=latency-run-test}"
@@ -43,12 +47,17 @@ send_result() {
 	_sum=$(sha256sum <"$1") || die "cannot read '$1'"
 	_sum=${_sum%% *}
 	_bytes=$(wc -c <"$1") || die "cannot read '$1'"
-	echo "LATENCY-TESTS-RESULT-BEGIN $_sum $((_bytes))"
+	echo "LATENCY-TESTS-RESULT-BEGIN $nonce${nonce:+ }$_sum $((_bytes))"
 	gzip -9nc <"$1" | base64 -w 64 || die "cannot encode '$1'"
-	echo "LATENCY-TESTS-RESULT-END"
+	echo "LATENCY-TESTS-RESULT-END${nonce:+ }$nonce"
 }
 
 [ $# -ge 2 ] || die "usage: ${0##*/} RESULTS LABEL [RUN-TEST-OPTION]..."
+nonce=${LATENCY_RESULT_NONCE:-}
+case $nonce in
+'' | [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) ;;
+*) die "LATENCY_RESULT_NONCE is not 32 hex digits" ;;
+esac
 results=$1 label=$2
 shift 2
 command -v lava-test-case >/dev/null 2>&1 ||

@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "lib/err.h"
@@ -129,14 +131,23 @@ int apply_swapon(pid_t owner, const char *path)
 	return apply_close(&a, swap_enable(&a, path));
 }
 
-/* SIZE bytes of zeros in FD: allocated at once where the file system can. */
+/*
+ * SIZE bytes of zeros in FD, allocated at once; written only where the
+ * file system cannot allocate (EOPNOTSUPP): any other failure (no space,
+ * too large) is not worked around by filling the disk.  Returns 0 or
+ * -errno.
+ */
 static int swap_fill(int fd, uint64_t size)
 {
 	static const char zero[65536];
 	uint64_t done = 0;
 
-	if (!posix_fallocate(fd, 0, (off_t)size))
+	if (size > INT64_MAX)
+		return -EFBIG;
+	if (!fallocate(fd, 0, 0, (off_t)size))
 		return 0;
+	if (errno != EOPNOTSUPP)
+		return -errno;
 	while (done < size) {
 		size_t n = size - done < sizeof(zero) ? (size_t)(size - done)
 						      : sizeof(zero);
@@ -147,6 +158,40 @@ static int swap_fill(int fd, uint64_t size)
 		done += n;
 	}
 	return 0;
+}
+
+/*
+ * Whether SIZE bytes fit in the space free to us on the file system of
+ * PATH's directory (statvfs), checked before anything is made.  Returns 0
+ * or an exit status, having said why.
+ */
+static int swap_room(const char *path, uint64_t size)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	struct statvfs vfs;
+	uint64_t avail;
+	int st = 0;
+
+	/* A clean absolute path: the slash is there, "/" its own parent. */
+	slash[slash == dir] = '\0';
+	if (statvfs(dir, &vfs)) {
+		st = error_ret_errno(EXIT_RUN_FAILED,
+				     "swapfile: cannot read the free space of "
+				     "'%s'",
+				     dir);
+	} else {
+		avail = vfs.f_frsize && vfs.f_bavail > UINT64_MAX / vfs.f_frsize
+				? UINT64_MAX
+				: (uint64_t)vfs.f_bavail * vfs.f_frsize;
+		if (size > avail)
+			st = error_ret(EXIT_UNSUPPORTED,
+				       "swapfile: %llu bytes for '%s' are more "
+				       "than the %llu bytes free in '%s'",
+				       (unsigned long long)size, path,
+				       (unsigned long long)avail, dir);
+	}
+	free(dir);
+	return st;
 }
 
 /*
@@ -214,6 +259,9 @@ int apply_swapfile(pid_t owner, const char *path, uint64_t size, bool cache)
 	st = cache ? cached_ready(path, size, &ready) : 0;
 	if (st || ready)
 		return apply_close(&a, st ? st : swap_enable(&a, path));
+	st = swap_room(path, size);
+	if (st)
+		return apply_close(&a, st);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
 	if (fd < 0)
@@ -234,11 +282,16 @@ int apply_swapfile(pid_t owner, const char *path, uint64_t size, bool cache)
 		e = -errno;
 	if (close(fd) && !e)
 		e = -errno;
-	if (e)
-		return apply_close(&a, error_ret_err(EXIT_RUN_FAILED, -e,
-						     "swapfile: cannot write "
-						     "'%s'",
-						     path));
+	if (e) {
+		st = error_ret_err(EXIT_RUN_FAILED, -e,
+				   "swapfile: cannot write '%s'", path);
+		/* Ours (O_EXCL), half made: not left filling the disk. */
+		if (unlink(path))
+			warn_errno("swapfile: cannot remove '%s'", path);
+		else if (!cache)
+			apply_withdraw(&a);
+		return apply_close(&a, st);
+	}
 	st = run_tool(mkswap);
 	return apply_close(&a, st ? st : swap_enable(&a, path));
 }

@@ -272,6 +272,13 @@ decide_swap() {
 		unsupported "cannot put a swap file in $_dir: it is on $(confine_fs_type "$_dir") ($_hint)"
 		;;
 	esac
+	# Nor one larger than the free space (latency-machine checks again).
+	_size=$(cfg swap_bytes)
+	[ "$swap_kind" = file ] && [ -n "$_size" ] || return 0
+	_free=$(df -Pk "$_dir" 2>/dev/null | awk 'NR == 2 && $4 ~ /^[0-9]+$/ { print $4 }')
+	if [ -n "$_free" ] && [ $((_size / 1024)) -gt "$_free" ]; then
+		unsupported "cannot make a swap file of $(cfg swap) in $_dir: $((_free * 1024)) bytes are free there ($_hint)"
+	fi
 }
 
 # calibrate: fake-gitk's footprint (peak RSS of an unconfined run on the

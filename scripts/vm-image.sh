@@ -17,7 +17,8 @@
 # What the recipes need on the host: program and Debian package.
 vm_tool_packages='qemu-system-x86_64:qemu-system-x86 busybox:busybox-static
 cryptsetup:cryptsetup-bin lvm:lvm2 dmsetup:dmsetup mke2fs:e2fsprogs
-debugfs:e2fsprogs e2fsck:e2fsprogs mkswap:util-linux kmod:kmod cpio:cpio gzip:gzip
+debugfs:e2fsprogs e2fsck:e2fsprogs mkswap:util-linux setpriv:util-linux
+kmod:kmod cpio:cpio gzip:gzip
 dpkg-deb:dpkg apt-get:apt ldd:libc-bin dash:dash mmdebstrap:mmdebstrap git:git
 dpkg-buildpackage:dpkg-dev dh:debhelper'
 
@@ -98,6 +99,8 @@ vm_kernel_fetch() {
 	_tmp=$1.tmp.$$
 	rm -rf "$_tmp"
 	mkdir -p "$_tmp" || return 1
+	vm_building=$_tmp
+	vm_own "$_tmp" || return 1
 	(cd "$_tmp" && apt-get download "$2=$3") >>"$4" 2>&1 || {
 		rm -rf "$_tmp"
 		return 1
@@ -114,7 +117,7 @@ vm_kernel_fetch() {
 			return 1
 		}
 	done
-	mv "$_tmp/root" "$1" && rm -rf "$_tmp"
+	mv "$_tmp/root" "$1" && rm -rf "$_tmp" && vm_building=
 }
 
 # --- manifests: what goes into an image, one entry a line ------------------
@@ -312,14 +315,56 @@ vm_build_cached() {
 	[ -d "$_dest" ] && return 0
 	mkdir -p "${_dest%/*}" || return 1
 	_tmp=$(mktemp -d "$_dest.tmp.XXXXXX") && chmod 755 "$_tmp" || return 1
+	# For the cleanup of a signal: what is half made.
+	vm_building=$_tmp
+	vm_own "$_tmp" || return 1
 	if ! "$@" "$_tmp"; then
 		rm -rf "$_tmp"
+		vm_building=
 		return 1
 	fi
+	rm -f "$_tmp/.owner"
 	if ! mv -T "$_tmp" "$_dest" 2>/dev/null; then
 		rm -rf "$_tmp"
+		vm_building=
 		[ -d "$_dest" ] || return 1
 	fi
+	vm_building=
+}
+
+# vm_own DIR: DIR is this process's while it runs: DIR/.owner holds
+# latency-vm's pid and start time (a reused pid is not taken for it);
+# vm_sweep removes the directories whose owner is gone.
+vm_own() {
+	printf '%s %s\n' $$ "$(vm_start_time $$)" >"$1/.owner"
+}
+
+# vm_start_time PID: the start time of process PID (/proc/PID/stat's
+# 22nd field, after the command name, which may hold blanks), or nothing.
+vm_start_time() {
+	sed -n 's/^.*) //p' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20
+}
+
+# vm_sweep CACHE: the run directories (run.*) and the half-made images,
+# repositories and kernels (*.tmp.*) in CACHE/vm of latency-vm processes
+# that are gone (killed, or the machine rebooted), removed and named:
+# their .owner names a process that is not there, or without one (made
+# before .owner) they are an hour old.
+vm_sweep() {
+	for _sw in "$1"/vm/run.* "$1"/vm/images/*.tmp.* "$1"/vm/repos/*.tmp.* \
+		"$1"/vm/kernels/*.tmp.*; do
+		[ -d "$_sw" ] && ! [ -L "$_sw" ] || continue
+		if [ -f "$_sw/.owner" ]; then
+			read -r _sw_pid _sw_start <"$_sw/.owner" || :
+			case $_sw_pid in
+			'' | *[!0-9]*) ;;
+			*) [ "$(vm_start_time "$_sw_pid")" != "${_sw_start:-}" ] || continue ;;
+			esac
+		elif [ -z "$(find "$_sw" -maxdepth 0 -mmin +60)" ]; then
+			continue
+		fi
+		rm -rf "$_sw" && echo "$_sw"
+	done
 }
 
 # Builders (last argument: the directory to fill).

@@ -23,6 +23,9 @@
 #                          [/proc/cpuinfo]
 #   LATENCY_VM_STOP_GRACE  seconds a stopped guest gets to write its
 #                          partial result before QEMU is killed [60]
+#   LATENCY_VM_RESULT_BYTES, LATENCY_VM_RESULT_FILES  the caps of what
+#                          comes back from the guest's results disk
+#                          [268435456 bytes, 10000 files]
 #   LATENCY_VM_APT_SOURCES the apt sources of the package image
 #                          [/etc/apt/sources.list.d/debian.sources, else
 #                          /etc/apt/sources.list]
@@ -47,6 +50,8 @@ fi
 . "$datadir/vm-image.sh"
 # shellcheck source=scripts/vm-package.sh
 . "$datadir/vm-package.sh"
+# shellcheck source=scripts/vm-results.sh
+. "$datadir/vm-results.sh"
 
 # shellcheck disable=SC2154 # prog is set by shell-lib.sh (checked with -x)
 usage() {
@@ -138,19 +143,26 @@ opt_kernel_b='' opt_pairs='' opt_order_seed='' opt_series_boot=''
 kernels=0 common_args=''
 
 # size_bytes OPTION VALUE: VALUE (binary suffixes) in bytes, or a usage
-# error.
+# error; at most 16T (the largest file ext4 holds; a shell number could
+# not hold much more).
 size_bytes() {
 	_n=${2%[kKMGT]}
 	case $_n in
 	'' | *[!0-9]* | 0*) usage_error "invalid value '$2' for --$1 (expected a size such as 512M)" ;;
 	esac
+	# The unit and the most of it below 16T, compared before multiplying.
 	case $2 in
-	*[kK]) echo $((_n * 1024)) ;;
-	*M) echo $((_n * 1048576)) ;;
-	*G) echo $((_n * 1073741824)) ;;
-	*T) echo $((_n * 1099511627776)) ;;
-	*) echo "$_n" ;;
+	*[kK]) set -- "$1" "$2" 1024 17179869184 ;;
+	*M) set -- "$1" "$2" 1048576 16777216 ;;
+	*G) set -- "$1" "$2" 1073741824 16384 ;;
+	*T) set -- "$1" "$2" 1099511627776 16 ;;
+	*) set -- "$1" "$2" 1 17592186044416 ;;
 	esac
+	case $_n in
+	???????????????*) false ;;
+	*) [ "$_n" -le "$4" ] ;;
+	esac || usage_error "invalid value '$2' for --$1 (at most 16T)"
+	echo $((_n * $3))
 }
 
 # seconds OPTION VALUE: a duration (s, m) in seconds, or a usage error.
@@ -158,6 +170,7 @@ seconds() {
 	_n=${2%[sm]}
 	case $_n in
 	'' | *[!0-9]* | 0*) usage_error "invalid value '$2' for --$1 (expected a duration such as 90s or 5m)" ;;
+	????????*) usage_error "invalid value '$2' for --$1 (at most 9999999s or 9999999m)" ;;
 	esac
 	case $2 in
 	*m) echo $((_n * 60)) ;;
@@ -243,9 +256,13 @@ check_options() {
 	[ "$memory_bytes" -ge 67108864 ] ||
 		usage_error "invalid value '$opt_memory' for --memory (at least 64M)"
 	case $opt_cpus in
-	[1-9] | [1-9][0-9] | [1-2][0-9][0-9]) ;;
-	*) usage_error "invalid value '$opt_cpus' for --cpus (expected 1 to 255)" ;;
-	esac
+	[1-9] | [1-9][0-9] | [1-2][0-9][0-9]) [ "$opt_cpus" -le 255 ] ;;
+	*) false ;;
+	esac || usage_error "invalid value '$opt_cpus' for --cpus (expected 1 to 255)"
+	[ "$swap_bytes" -ge 16777216 ] ||
+		usage_error "invalid value '$opt_swap_size' for --swap-size (at least 16M)"
+	[ "$disk_bytes" -ge 268435456 ] ||
+		usage_error "invalid value '$opt_disk_size' for --disk-size (at least 256M)"
 	case $opt_accel in
 	auto | kvm | tcg) ;;
 	*) usage_error "invalid value '$opt_accel' for --accel (expected auto, kvm or tcg)" ;;
@@ -290,6 +307,16 @@ check_options() {
 check_label() {
 	case $1 in
 	.* | *[!A-Za-z0-9._+-]*) usage_error "invalid value '$1' for --label (letters, digits, . _ + -, not starting with .)" ;;
+	esac
+}
+
+# release_label RELEASE WHAT: a kernel's release (the guest's, hostile)
+# made a label is checked as --label is.
+release_label() {
+	case $1 in
+	'' | .* | *[!A-Za-z0-9._+-]*)
+		die "the release '$(printf '%s' "$1" | tr -c '[:graph:]' '?')' of $2 is not a label (letters, digits, . _ + -, not starting with .): give --label"
+		;;
 	esac
 }
 
@@ -676,9 +703,9 @@ qemu_command() {
 		-smp "$opt_cpus" -m "$((memory_bytes / 1048576))M" \
 		-kernel "$kernel_image" -initrd "$initrd_img" \
 		-append "$(kernel_cmdline)" \
-		-chardev "file,id=console,path=$tmp/console.log" \
+		-chardev "file,id=console,path=$(qemu_opt "$tmp")/console.log" \
 		-serial chardev:console \
-		-chardev "pipe,id=control,path=$tmp/control" \
+		-chardev "pipe,id=control,path=$(qemu_opt "$tmp")/control" \
 		-serial chardev:control -pidfile "$tmp/qemu.pid")
 	qemu_disk root "$rootfs_img" on
 	qemu_disk results "$tmp/results.img" off
@@ -688,6 +715,12 @@ qemu_command() {
 	printf '%s\n' "$_line"
 }
 
+# qemu_opt VALUE: VALUE in a QEMU option list (a comma doubled: a cache
+# directory may hold one).
+qemu_opt() {
+	printf '%s' "$1" | sed 's/,/,,/g'
+}
+
 # qemu_disk ID FILE READONLY: a virtio disk whose serial is lt-ID.
 qemu_disk() {
 	case $1 in
@@ -695,7 +728,7 @@ qemu_disk() {
 	*) _cache=writeback ;;
 	esac
 	_line="$_line $(quote_args -drive \
-		"file=$2,format=raw,if=none,id=$1,readonly=$3,cache=$_cache" \
+		"file=$(qemu_opt "$2"),format=raw,if=none,id=$1,readonly=$3,cache=$_cache" \
 		-device "virtio-blk-pci,drive=$1,serial=lt-$1")"
 }
 
@@ -760,27 +793,43 @@ reserve_result() {
 }
 
 # copy_back: the guest's result directory and status from the results
-# disk (checked and repaired first: the guest may have been killed).
+# disk (checked and repaired first: the guest may have been killed), only
+# its regular files and directories, within the caps (vm-results.sh);
+# what was refused is said in the result's notes, and lost_files counts
+# the files and directories lost.
 copy_back() {
-	guest_status='' guest_error=''
+	guest_status='' guest_error='' lost_files=0
 	[ -f "$tmp/results.img" ] || return 0
-	e2fsck -fy "$tmp/results.img" >"$tmp/e2fsck.log" 2>&1 || [ $? -lt 4 ] ||
-		warn "the results disk could not be repaired (see e2fsck.log)"
-	debugfs -R "dump /.latency-vm/status $tmp/status" "$tmp/results.img" \
-		>/dev/null 2>&1 || true
+	# An image e2fsck cannot repair is not read at all.
+	if e2fsck -fy "$tmp/results.img" >/dev/null 2>&1; then
+		:
+	elif _st=$? && [ "$_st" -ge 4 ]; then
+		disk_error="the guest's results disk could not be repaired (e2fsck exited $_st): nothing read from it"
+		return 0
+	fi
+	_st=$(vm_results_lookup "$tmp/results.img" /.latency-vm/status)
+	case $_st in
+	f\ *)
+		_st=${_st#f }
+		vm_results_cat "$tmp/results.img" "${_st%% *}" 4096 "$tmp/status" ||
+			rm -f "$tmp/status"
+		;;
+	esac
 	if [ -s "$tmp/status" ]; then
-		guest_status=$(sed -n 's/^exit=\([0-9]*\)$/\1/p' "$tmp/status" | sed -n 1p)
+		guest_status=$(sed -n 's/^exit=\([0-9]\{1,3\}\)$/\1/p' "$tmp/status" | sed -n 1p)
 		guest_error=$(sed -n 's/^error=//p' "$tmp/status" | tr -cd '[:print:]' | cut -c1-300)
 	fi
-	mkdir "$tmp/back"
-	debugfs -R "rdump /$label $tmp/back" "$tmp/results.img" \
-		>"$tmp/debugfs.log" 2>&1 || true
-	if [ -d "$tmp/back/$label" ]; then
-		# The guest's files, beside what the host wrote already.
-		(cd "$tmp/back/$label" && tar cf - .) | (cd "$run_dir" && tar xf -) ||
-			warn "cannot copy the guest's result into $run_dir"
-		guest_result=yes
-	fi
+	vm_results_copy "$tmp/results.img" "/$label" "$run_dir" "$tmp/refused" ||
+		return 0
+	guest_result=yes
+	[ -s "$tmp/refused" ] || return 0
+	lost_files=$(grep -c '^lost ' "$tmp/refused") || true
+	_n=$(wc -l <"$tmp/refused")
+	warn "$_n entries of the guest's results disk refused (see the notes in $run_dir)"
+	{
+		sed 's/^lost //; s/^/latency-vm: refused from the results disk: /; 20q' "$tmp/refused"
+		[ "$_n" -le 20 ] || echo "latency-vm: and $((_n - 20)) more refused"
+	} >>"$run_dir/notes"
 }
 
 # facts_line KEY VALUE: run.facts keeps one line per key.
@@ -818,6 +867,15 @@ finish_result() {
 		warn "latency-summarize failed on $run_dir"
 }
 
+# no_result: a result directory without result.json (latency-summarize
+# failed) is no result: said, status 1 (not success).
+no_result() {
+	[ -n "$run_dir" ] && ! [ -f "$run_dir/result.json" ] || return 1
+	printf '%s: no result: latency-summarize made no result.json in %s%s\n' \
+		"$prog" "$run_dir" "${why:+ ($why)}" >&2
+	[ "$status" != 0 ] || status=1
+}
+
 # --- --build-image ----------------------------------------------------------------
 # print_paths KERNEL INITRD ROOTFS CMDLINE: what a LAVA job deploys.
 print_paths() {
@@ -830,8 +888,12 @@ print_paths() {
 
 build_image() {
 	trap 'cleanup $?' EXIT
+	trap 'cleanup 130' INT
+	trap 'cleanup 143' TERM
+	trap 'cleanup 129' HUP
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/latency-vm.XXXXXX") ||
 		die "cannot make a temporary directory"
+	[ "$opt_dry_run" = yes ] || sweep
 	case $opt_build_image in
 	quick)
 		need_tools busybox cryptsetup lvm dmsetup mke2fs mkswap kmod \
@@ -922,7 +984,17 @@ install_build_deps() {
 }
 
 # --- the run -----------------------------------------------------------------------
-tmp='' qemu_pid='' console_pid='' run_dir='' guest_result='' stop_sig=''
+# sweep: what killed runs left in the cache, removed and said.
+sweep() {
+	vm_sweep "$cache_dir" | while IFS= read -r _d; do
+		progress "removed $_d (its latency-vm is gone)"
+	done
+}
+
+tmp='' qemu_pid='' console_off=0 run_dir='' guest_result='' stop_sig=''
+lost_files=0 guest_status='' guest_error='' qemu_status='' vm_building=''
+disk_error=''
+stop_now='' stop_writer=''
 outcome=setup qemu_line='' lockup_line='' host_json=null
 
 # The guest cannot see the host: its others_cpu_s is blind to work beside
@@ -996,13 +1068,28 @@ cleanup() {
 		kill -TERM "$qemu_pid" 2>/dev/null
 		wait "$qemu_pid" 2>/dev/null
 	fi
-	[ -z "$console_pid" ] || kill -TERM "$console_pid" 2>/dev/null
+	[ -z "$stop_writer" ] || kill -TERM "$stop_writer" 2>/dev/null
 	[ -z "$tmp" ] || rm -rf "$tmp"
+	# An image, repository or kernel half made when the signal came.
+	[ -z "$vm_building" ] || rm -rf "$vm_building"
 	exit "$_st"
 }
 
 uptime_s() {
 	cut -d. -f1 /proc/uptime
+}
+
+# console_copy: with --verbose, what the console got since the last
+# call, on stderr.  The guest's bytes reach a terminal: control
+# characters (escape sequences) and bytes above 126 are dropped.
+console_copy() {
+	[ "$opt_verbose" = yes ] && [ -f "$tmp/console.log" ] || return 0
+	_size=$(wc -c <"$tmp/console.log")
+	[ "$_size" -gt "$console_off" ] || return 0
+	tail -c +$((console_off + 1)) "$tmp/console.log" |
+		head -c $((_size - console_off)) |
+		LC_ALL=C tr -d '\000-\010\013-\037\177-\377' >&2
+	console_off=$_size
 }
 
 # lockup_check: the longest a guest CPU was reported stuck so far
@@ -1040,13 +1127,20 @@ watch() {
 			outcome=stopped
 			if [ $_started = yes ]; then
 				progress "SIG$stop_sig: asking the guest to stop (a partial result)"
-				printf 'stop\n' >"$tmp/control.in"
+				# In the background and bounded: opening the FIFO
+				# waits for its reader, QEMU, which may be gone.
+				# (timeout passes a TERM on to dd.)
+				printf 'stop\n' | timeout 10 dd of="$tmp/control.in" \
+					status=none 2>/dev/null &
+				stop_writer=$!
 				_stop_end=$((_now + ${LATENCY_VM_STOP_GRACE:-60}))
 			else
 				_stop_end=$_now
 			fi
 		fi
-		if [ -n "$_stop_end" ] && [ "$_now" -ge "$_stop_end" ]; then
+		if [ -n "$stop_now" ]; then
+			break
+		elif [ -n "$_stop_end" ] && [ "$_now" -ge "$_stop_end" ]; then
 			break
 		elif [ $_started = no ] && [ "$_now" -ge $_boot_end ]; then
 			outcome=boot-timeout
@@ -1060,19 +1154,38 @@ watch() {
 			outcome=lockup
 			break
 		fi
+		console_copy
 		sleep 1
 	done
 	if kill -0 "$qemu_pid" 2>/dev/null; then
 		kill -TERM "$qemu_pid" 2>/dev/null
 	fi
-	if wait "$qemu_pid"; then
-		qemu_status=0
-	else
-		qemu_status=$?
+	wait_gone "$qemu_pid"
+	qemu_status=$wait_status
+	console_copy
+	if [ -n "$stop_writer" ]; then
+		kill -TERM "$stop_writer" 2>/dev/null || :
+		wait "$stop_writer" 2>/dev/null || :
+		stop_writer=
 	fi
 	qemu_pid=
 	[ ! -f "$tmp/host-start.json" ] || host_snapshot "$tmp/host-end.json"
 	[ $_started = no ] || [ "$outcome" != running ] || outcome=finished
+}
+
+# wait_gone PID [HOOK]: wait for PID until it is gone (a trap ends a
+# wait, not the process), HOOK run before each wait; its status in
+# wait_status.
+wait_gone() {
+	while :; do
+		[ -z "${2:-}" ] || "$2"
+		if wait "$1"; then
+			wait_status=0
+		else
+			wait_status=$?
+		fi
+		kill -0 "$1" 2>/dev/null || return 0
+	done
 }
 
 # verdict: why the run is partial (empty when the guest says nothing is
@@ -1094,6 +1207,8 @@ verdict() {
 		why="the guest kernel panicked: $_panic, after $_oops"
 	elif [ -z "$why" ] && [ -n "$_panic" ]; then
 		why="the guest kernel panicked: $_panic"
+	elif [ -z "$why" ] && [ -n "$disk_error" ]; then
+		why=$disk_error
 	elif [ -z "$why" ] && [ -z "$guest_status" ]; then
 		if [ "$qemu_status" != 0 ] && [ -s "$tmp/qemu.err" ]; then
 			why="QEMU failed (status $qemu_status): $(tr -cd '[:print:]\n' <"$tmp/qemu.err" | sed -n 1p)"
@@ -1109,6 +1224,9 @@ verdict() {
 	if [ -z "$why" ] && [ -z "$guest_result" ]; then
 		why="the guest's latency-run-test made no result (status $guest_status; see console.log)"
 	fi
+	if [ -z "$why" ] && [ "$lost_files" != 0 ]; then
+		why="$lost_files files of the guest's result were refused (see notes)"
+	fi
 	if [ -n "$stop_sig" ]; then
 		case $stop_sig in
 		INT) status=130 ;;
@@ -1123,10 +1241,14 @@ verdict() {
 	[ -z "$why" ] || [ "$status" != 0 ] || status=1
 }
 
+# on_signal SIG: the guest asked to stop, keeping a partial result; a
+# second signal stops it at once (the partial result is still written).
+# Before QEMU runs (or after) there is nothing to wait for.
 on_signal() {
+	[ -z "$stop_sig" ] || stop_now=yes
 	stop_sig=$1
-	# Before QEMU runs there is nothing to wait for.
 	[ -n "$qemu_pid" ] || {
+		trap '' INT TERM HUP
 		outcome=stopped
 		verdict
 		finish_result "$why"
@@ -1136,7 +1258,7 @@ on_signal() {
 
 run() {
 	need_tools qemu-system-x86_64 busybox cryptsetup lvm dmsetup mke2fs \
-		debugfs e2fsck mkswap kmod cpio gzip ldd dash
+		debugfs e2fsck mkswap kmod cpio gzip ldd dash setpriv
 	command_line="$prog $(quote_args "$@")"
 	accel_choice
 	trap 'cleanup $?' EXIT
@@ -1149,9 +1271,12 @@ run() {
 	if [ "$opt_dry_run" = yes ]; then
 		tmp=$(mktemp -d "${TMPDIR:-/tmp}/latency-vm.XXXXXX")
 	else
-		tmp=$(mktemp -d "$cache_dir/vm/run.XXXXXX")
+		sweep
+		tmp=$(mktemp -d "$cache_dir/vm/run.XXXXXX") && vm_own "$tmp"
 	fi || die "cannot make a temporary directory"
 	resolve_kernel
+	[ -n "$opt_label" ] || ! [ -f "$kernel_image" ] ||
+		release_label "$kernel_release" "--kernel=$opt_kernel"
 	label=${opt_label:-$kernel_release}
 	quick_images
 	repo_image
@@ -1166,12 +1291,10 @@ run() {
 	qemu_line=$(qemu_command)
 	progress "booting $kernel_release ($accel, $opt_memory, $opt_cpus CPUs) for $run_dir"
 	eval "set -- $qemu_line"
-	"$@" </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err" &
+	# QEMU dies with latency-vm, also of SIGKILL: no guest runs on, unwatched.
+	setpriv --pdeathsig KILL -- "$@" </dev/null >"$tmp/qemu.out" \
+		2>"$tmp/qemu.err" &
 	qemu_pid=$!
-	if [ "$opt_verbose" = yes ]; then
-		tail -n +1 -F "$tmp/console.log" 2>/dev/null >&2 &
-		console_pid=$!
-	fi
 	watch
 	host_load
 	copy_back
@@ -1180,7 +1303,9 @@ run() {
 	if [ -f "$run_dir/summary.txt" ]; then
 		sed -n 1p "$run_dir/summary.txt" >&2
 	fi
-	if [ -n "$why" ]; then
+	if no_result; then
+		:
+	elif [ -n "$why" ]; then
 		printf '%s: %s (result in %s)\n' "$prog" "$why" "$run_dir" >&2
 	elif [ "$status" != 0 ]; then
 		printf '%s: latency-run-test in the guest exited with status %s (result in %s; see its console.log)\n' \
@@ -1235,18 +1360,15 @@ series_labels() {
 	opt_kernel=$_k
 	[ "$label_a" != "$label_b" ] || label_a=$label_a-a label_b=$label_b-b
 	[ "$opt_dry_run" = yes ] && return 0
-	for _l in "$label_a" "$label_b"; do
-		case $_l in
-		.* | *[!A-Za-z0-9._+-]*) die "the release '$_l' is not a label: give --label=A,B" ;;
-		esac
-	done
+	release_label "$label_a" "--kernel=$opt_kernel"
+	release_label "$label_b" "--kernel=$opt_kernel_b"
 }
 
 # series_results ARM SERIES: the result directories of the series' boots
 # of ARM, in pair order.
 series_results() {
 	for _f in "$opt_results"/*/vm.json; do
-		[ -f "$_f" ] || continue
+		if ! [ -f "$_f" ] || [ -L "$_f" ]; then continue; fi
 		if ! grep -q -F "\"series\": \"$2\"," "$_f" ||
 			! grep -q -F "\"arm\": \"$1\"," "$_f"; then
 			continue
@@ -1295,17 +1417,9 @@ run_series() {
 		progress "boot $_i of $_n: pair $_pair, arm $_arm ($_label)"
 		series_told=
 		eval "series_boot $_cmd"
-		while :; do
-			# A signal between the start and \$! is told here.
-			series_tell
-			if wait "$series_child"; then
-				_st=0
-			else
-				_st=$?
-			fi
-			# A trap ends the wait, not the boot.
-			kill -0 "$series_child" 2>/dev/null || break
-		done
+		# A signal between the start and \$! is told by series_tell.
+		wait_gone "$series_child" series_tell
+		_st=$wait_status
 		series_child=
 		[ -n "$series_sig" ] || [ "$_st" = 0 ] || {
 			_failed=$((_failed + 1))

@@ -26,6 +26,14 @@ if [ -n "${LATENCY_VM_TEST_KERNEL:-}" ] && [ -f "$LATENCY_VM_TEST_KERNEL" ]; the
 	test_set_prereq VM_KERNEL
 fi
 
+# vm_need_qemu: skip the whole script without QEMU or the image's tools.
+vm_need_qemu() {
+	test_have_prereq QEMU ||
+		test_skip_all 'qemu-system-x86_64 is not installed (package qemu-system-x86)'
+	test_have_prereq VM_TOOLS ||
+		test_skip_all 'the quick image tools are not installed (busybox-static cryptsetup-bin lvm2 dmsetup e2fsprogs kmod cpio dash)'
+}
+
 # fake_bzimage FILE RELEASE: a kernel image in the x86 boot protocol
 # (version 2.03, RELEASE in its header) whose setup code is one
 # instruction, a jump to itself: QEMU loads it and the guest loops for
@@ -91,4 +99,39 @@ vm_wait_qemu() {
 # vm_runs_left: the run directories latency-vm left in the cache.
 vm_runs_left() {
 	ls -d "$LATENCY_CACHE_DIR"/vm/run.* 2>/dev/null
+}
+
+# fake_guest_qemu FILE TREE: a stand-in for QEMU (LATENCY_VM_QEMU=FILE)
+# that does what a hostile guest could: it writes TREE (a directory,
+# its links, modes, owners and holes as they are) as the whole content of
+# the results disk (the -drive of id=results), says it started on the
+# console (then writes the file FAKE_CONSOLE there) and exits, as a
+# guest that powers off.  FAKE_GUEST_WAIT=yes: it waits for a signal
+# first (a guest still running); FAKE_GUEST_DISK=garbage: it makes the
+# disk one MiB of bytes that are no file system instead.
+fake_guest_qemu() {
+	cat >"$1" <<-EOF2
+	#!/bin/sh
+	[ "\$1" != --version ] || { echo "QEMU emulator version 9.9.9 (fake)"; exit 0; }
+	for a; do
+		case \$a in
+		file,id=console,path=*) console=\${a#file,id=console,path=} ;;
+		file=*,id=results,*)
+			img=\$(printf '%s' "\${a#file=}" | sed 's/,format=raw,.*//; s/,,/,/g') ;;
+		esac
+	done
+	echo \$\$ >"\${console%/*}/qemu.pid"
+	echo "latency-vm-guest: started" >"\$console"
+	[ -z "\${FAKE_CONSOLE:-}" ] || cat "\$FAKE_CONSOLE" >>"\$console"
+	if [ "\${FAKE_GUEST_DISK:-}" = garbage ]; then
+		head -c 1048576 /dev/zero | tr "\\0" x | dd of="\$img" status=none
+	else
+		mke2fs -q -F -t ext4 -d "$2" "\$img" >/dev/null 2>&1 || exit 1
+	fi
+	if [ "\${FAKE_GUEST_WAIT:-}" = yes ]; then
+		trap 'exit 0' TERM
+		while :; do sleep 1; done
+	fi
+	EOF2
+	chmod +x "$1"
 }

@@ -174,6 +174,14 @@ test_expect_success 'swap on tmpfs is refused before any work (exit 3)' '
 	fi
 '
 
+test_expect_success ROOT 'a swap file larger than the free space: one line, exit 3, before any work' '
+	test_expect_code 3 "$rt" --label=big --commits=300 --confine=none \
+		--swap=100T --results=res-big >out 2>err &&
+	grep -x "$(basename "$rt"): cannot make a swap file of 100T in res-big: [0-9]* bytes are free there (give --scratch=DIR on a disk, or --swap=DEVICE)" err &&
+	test "$(wc -l <err)" = 1 &&
+	! test -e res-big/big && test -z "$(ls res-big/latency-swapfile.* 2>/dev/null)"
+'
+
 test_expect_success ROOT 'sysctls of the run are set through the record and restored' '
 	old=$(cat /proc/sys/vm/page-cluster) &&
 	new=$(( (old + 1) % 4 )) &&

@@ -81,6 +81,30 @@ test_expect_success 'swapfile: refused outside the run'"'"'s directories, an exi
 	test -f run/taken && ! test -e run/x && ! test -e tools.log
 '
 
+test_expect_success 'swapfile: larger than the free space: refused before anything is made' '
+	setup &&
+	for size in 18446744073709551615 100T; do
+		test_expect_code 3 machine swapfile --owner=4242 "$PWD/run/x" $size 2>err &&
+		grep -x "latency-machine: swapfile: [0-9]* bytes for .$PWD/run/x. are more than the [0-9]* bytes free in .$PWD/run." err &&
+		test "$(wc -l <err)" = 1 || return 1
+	done &&
+	record_head 4242 1000 0 "$PWD/run" >expect &&
+	record_body >actual &&
+	test_cmp expect actual &&
+	! test -e run/x && ! test -e tools.log
+'
+
+test_expect_success 'swapfile: allocation failing (too large here): no zeros written, the file removed' '
+	setup &&
+	limited() { (trap "" XFSZ && ulimit -f 64 && machine "$@"); } &&
+	test_expect_code 1 limited swapfile --owner=4242 "$PWD/run/x" 1M 2>err &&
+	grep -x "latency-machine: swapfile: cannot write .$PWD/run/x.: File too large" err &&
+	! test -e run/x &&
+	record_head 4242 1000 0 "$PWD/run" >expect &&
+	record_body >actual &&
+	test_cmp expect actual && ! test -e tools.log
+'
+
 test_expect_success 'swapfile --cache: kept, reused at its size, only turned off' '
 	setup &&
 	machine swapfile --owner=4242 --cache "$PWD/run/cached" 64k &&

@@ -27,6 +27,46 @@ test_expect_success 'bad values are usage errors, before any work' '
 	grep -q "^Try '\''latency-vm --help'\'' for more information.$" err
 '
 
+# bad_value OPTION=VALUE CAUSE: a usage error, before any work, naming
+# the value and the cause in one line.
+bad_value() {
+	test_expect_code 2 "$vm" "--$1" --results=res 2>err &&
+	printf "latency-vm: invalid value '%s' for --%s (%s)\n" \
+		"${1#*=}" "${1%%=*}" "$2" >expect &&
+	sed -n 1p err >got && test_cmp expect got &&
+	test "$(wc -l <err)" = 2 && ! test -e res
+}
+
+test_expect_success 'sizes, CPUs and durations out of range: one line each, exit 2' '
+	bad_value memory=99999999999T "at most 16T" &&
+	bad_value memory=17T "at most 16T" &&
+	bad_value memory=18446744073709551616 "at most 16T" &&
+	bad_value disk-size=99999999999999999999999 "at most 16T" &&
+	bad_value swap-size=9999999T "at most 16T" &&
+	bad_value swap-size=1M "at least 16M" &&
+	bad_value disk-size=100M "at least 256M" &&
+	bad_value cpus=256 "expected 1 to 255" &&
+	bad_value cpus=299 "expected 1 to 255" &&
+	bad_value cpus=1000 "expected 1 to 255" &&
+	bad_value timeout=99999999999999999999m "at most 9999999s or 9999999m" &&
+	bad_value boot-timeout=99999999s "at most 9999999s or 9999999m"
+'
+
+test_expect_success VM_TOOLS 'the largest values in range are taken' '
+	fake_bzimage bzImage 9.8.7-test &&
+	"$vm" --dry-run --kernel=bzImage --accel=tcg --cpus=255 --memory=16T \
+		--timeout=9999999m -- --commits=2000 >out 2>err &&
+	grep -q -- " -smp 255 -m 16777216M " out
+'
+
+test_expect_success VM_TOOLS 'a comma in the cache directory is doubled in QEMU options' '
+	fake_bzimage bzImage 9.8.7-test &&
+	LATENCY_CACHE_DIR=$PWD/ca,che "$vm" --dry-run --kernel=bzImage \
+		--accel=tcg -- --commits=2000 >out 2>err &&
+	grep -q -- " -drive file=$PWD/ca,,che/vm/images/quick-[0-9a-f]*/rootfs.img,format=raw,if=none,id=root," out &&
+	grep -q -- " -drive file=$PWD/ca,,che/vm/repos/repo-2000-137/repo.img,format=raw," out
+'
+
 test_expect_success 'the driver options after -- are checked as the driver checks them' '
 	test_expect_code 2 "$vm" -- --results=/tmp/x 2>err &&
 	grep -x "latency-vm: '\''--results'\'' is latency-vm'\''s to give: see latency-vm --help" err &&

@@ -4,10 +4,7 @@ test_description='latency-vm under QEMU with a kernel that never reports: the bo
 . "$abs_top_srcdir/tests/t/test-lib.sh"
 . "$abs_top_srcdir/tests/t/lib-vm.sh"
 
-test_have_prereq QEMU ||
-	test_skip_all 'qemu-system-x86_64 is not installed (package qemu-system-x86)'
-test_have_prereq VM_TOOLS ||
-	test_skip_all 'the quick image tools are not installed (busybox-static cryptsetup-bin lvm2 dmsetup e2fsprogs kmod cpio dash)'
+vm_need_qemu
 
 # A kernel QEMU boots that loops in its first instruction: the guest never
 # reaches the suite, whatever the timeout.

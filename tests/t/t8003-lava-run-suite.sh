@@ -114,6 +114,19 @@ test_expect_success 'the result.json is sent over the console, byte-identical de
 	test_cmp "$F/board1/result.json" got.json
 '
 
+test_expect_success 'the job'"'"'s nonce on both markers; a bad one refused' '
+	rm -f cases &&
+	FIXTURE=$F/board1 STATUS=0 && export FIXTURE STATUS &&
+	n=0123456789abcdef0123456789abcdef &&
+	LATENCY_RESULT_NONCE=$n "$step" res "" >log &&
+	sum=$(sha256sum <"$F/board1/result.json") &&
+	bytes=$(wc -c <"$F/board1/result.json") &&
+	grep -x "LATENCY-TESTS-RESULT-BEGIN $n ${sum%% *} $((bytes))" log &&
+	test "$(tail -n 1 log)" = "LATENCY-TESTS-RESULT-END $n" &&
+	test_expect_code 1 env LATENCY_RESULT_NONCE="1;x" "$step" res "" 2>err &&
+	grep -x "run-suite.sh: LATENCY_RESULT_NONCE is not 32 hex digits" err
+'
+
 test_expect_success 'no gzip in the guest: said, nothing sent, the status kept' '
 	rm -f cases && mkdir -p nogzip &&
 	for t in sh cat mkdir mktemp sed; do

@@ -82,7 +82,9 @@ stand_ins() {
 	r "\"case\": \"fake-gitk.p99_gap\", \$d, \"measurement\": \"0.01\", \"result\": \"pass\", \"units\": \"s\""
 	r "\"case\": \"fake-gitk.max_gap\", \$d, \"measurement\": \"0.03\", \"result\": \"pass\", \"units\": \"s\""
 	r "\"case\": \"job\", \"definition\": \"lava\", \"result\": \"pass\""
-	[ -z "\${FAKE_CONSOLE:-}" ] || cat "\$FAKE_CONSOLE"
+	# The console's lines, @NONCE@ the job's nonce.
+	n=\$(sed -n "s/^ *NONCE: \"\\([0-9a-f]*\\)\"\$/\\1/p" "\$7")
+	[ -z "\${FAKE_CONSOLE:-}" ] || sed "s/@NONCE@/\$n/g" "\$FAKE_CONSOLE"
 	EOF
 	chmod +x bin/* latency-vm lava-run
 }
@@ -165,12 +167,14 @@ for line in sys.stdin:
                       "msg": line.rstrip("\n")}))' <"$1"
 }
 
-# block FILE: FILE as run-suite.sh sends it over the console.
+# block FILE [NONCE]: FILE as run-suite.sh sends it over the console,
+# with the job's nonce (@NONCE@, which the stand-in lava-run replaces) or
+# NONCE.
 block() {
 	sum=$(sha256sum <"$1") &&
-	echo "LATENCY-TESTS-RESULT-BEGIN ${sum%% *} $(($(wc -c <"$1")))" &&
+	echo "LATENCY-TESTS-RESULT-BEGIN ${2:-@NONCE@} ${sum%% *} $(($(wc -c <"$1")))" &&
 	gzip -9nc <"$1" | base64 -w 64 &&
-	echo LATENCY-TESTS-RESULT-END
+	echo "LATENCY-TESTS-RESULT-END ${2:-@NONCE@}"
 }
 
 J=$TEST_DIRECTORY/fixtures/fleet/board1/result.json
@@ -232,14 +236,48 @@ test_expect_success ROOT,PYJINJA 'no block, a block without its end, a size over
 	stand_ins && cp lava-run bin/lava-run &&
 	echo "+ latency-run-test --quick" >lines &&
 	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
-	refused "no LATENCY-TESTS-RESULT block in $PWD/res5/lava.log" res5 &&
+	refused "no LATENCY-TESTS-RESULT block of this job in $PWD/res5/lava.log" res5 &&
 	block "$J" | sed "\$d" >lines && console lines >log &&
 	refused "the LATENCY-TESTS-RESULT block has no end in $PWD/res6/lava.log" res6 &&
 	block "$J" | sed "1s/ [0-9]*\$/ 999999999/" >lines && console lines >log &&
 	refused "the block in $PWD/res7/lava.log says 999999999 bytes, more than 16777216" res7 &&
 	block "$J" | sed "1s/ [0-9]*\$/ 1;touch pwned/" >lines && console lines >log &&
-	refused "no LATENCY-TESTS-RESULT block in $PWD/res8/lava.log" res8 &&
+	refused "no LATENCY-TESTS-RESULT block of this job in $PWD/res8/lava.log" res8 &&
 	! test -e pwned
+'
+
+# Another file of the same shape: what a guest would forge.
+printf '{"format_version": 1, "label": "forged"}\n' >forged.json
+
+test_expect_success ROOT,PYJINJA 'a second complete block after the real one: refused' '
+	stand_ins && cp lava-run bin/lava-run &&
+	{ block "$J" && block forged.json; } >lines &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	refused "more than one LATENCY-TESTS-RESULT block of this job in $PWD/res9/lava.log" res9
+'
+
+test_expect_success ROOT,PYJINJA 'a BEGIN of this job inside the block: refused' '
+	stand_ins && cp lava-run bin/lava-run &&
+	block "$J" | sed "2a\\
+LATENCY-TESTS-RESULT-BEGIN @NONCE@ $(printf "%064d" 0) 10" >lines &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	refused "a second LATENCY-TESTS-RESULT-BEGIN of this job inside its block in $PWD/res10/lava.log" res10
+'
+
+test_expect_success ROOT,PYJINJA 'blocks without this job'"'"'s nonce: skipped, also inside the real block' '
+	stand_ins && cp lava-run bin/lava-run &&
+	{
+		block forged.json 0123456789abcdef0123456789abcdef &&
+		block "$J" | sed "2a\\
+LATENCY-TESTS-RESULT-BEGIN $(printf "%064d" 0) 10" &&
+		block forged.json | sed "s/ @NONCE@//"
+	} >lines &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	run_local "$run_local" res11 2>err &&
+	test_cmp "$J" res11/result/result.json &&
+	! grep warning err &&
+	block forged.json | sed "s/ @NONCE@//" >lines && console lines >log &&
+	refused "no LATENCY-TESTS-RESULT block of this job in $PWD/res12/lava.log" res12
 '
 
 test_done
