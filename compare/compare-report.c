@@ -23,10 +23,9 @@
 #include "compare/compare.h"
 
 const char *const cmp_format_names[] = {
-	[CMP_2009] = "2009",	     [CMP_TEXT] = "text",
-	[CMP_CSV] = "csv",	     [CMP_JSON] = "json",
-	[CMP_MARKDOWN] = "markdown", [CMP_LAVA] = "lava",
-	[CMP_KCIDB] = "kcidb",	     NULL,
+	[CMP_2009] = "2009",   [CMP_TEXT] = "text",	    [CMP_CSV] = "csv",
+	[CMP_JSON] = "json",   [CMP_MARKDOWN] = "markdown", [CMP_LAVA] = "lava",
+	[CMP_KCIDB] = "kcidb", [CMP_HTML] = "html",	    NULL,
 };
 
 static const char *const test_names[] = {
@@ -863,6 +862,9 @@ void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_label *l,
 		break;
 	case CMP_KCIDB:
 		cmp_report_kcidb(f, l, n, o);
+		break;
+	case CMP_HTML:
+		cmp_report_html(f, l, n, o, ri);
 		break;
 	}
 }
