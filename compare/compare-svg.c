@@ -225,8 +225,8 @@ static void put_renamed(FILE *o, const char *s, const char *end, unsigned id)
 
 /*
  * Write gnuplot's SVG S (of LEN bytes) to O as an inline element: from
- * <svg to </svg>, comments dropped, a '>' in text spelled out (gnuplot
- * escapes '<' and '&' only, and "]]>" is not XML).  Returns 0, or -1
+ * <svg to </svg>, comments dropped, '>' and quotes in text spelled out
+ * (gnuplot escapes '<' and '&' only, and "]]>" is not XML).  Returns 0, or -1
  * when anything in it is not inert, and then writes nothing.
  */
 static int svg_embed(FILE *o, const char *s, size_t len, unsigned id)
@@ -254,8 +254,9 @@ static int svg_embed(FILE *o, const char *s, size_t len, unsigned id)
 	for (p = start; p < close;) {
 		const char *gt, *t;
 
-		if (*p == '>') {
-			fputs("&gt;", b);
+		if (*p == '>' || *p == '"' || *p == '\'') {
+			fputs(*p == '>' ? "&gt;" : *p == '"' ? "&quot;" : "&#39;",
+			      b);
 			p++;
 			continue;
 		}
