@@ -24,12 +24,11 @@
 #include "lib/xalloc.h"
 #include "compare/compare.h"
 
-void cmp_html_write(FILE *f, const char *s)
+/* The characters HTML gives a meaning, as references; the rest as is. */
+static void html_chars(FILE *f, const char *s)
 {
-	char *e = text_escape(s), *p;
-
-	for (p = e; *p; p++) {
-		switch (*p) {
+	for (; *s; s++) {
+		switch (*s) {
 		case '&':
 			fputs("&amp;", f);
 			break;
@@ -46,9 +45,16 @@ void cmp_html_write(FILE *f, const char *s)
 			fputs("&#39;", f);
 			break;
 		default:
-			fputc(*p, f);
+			fputc(*s, f);
 		}
 	}
+}
+
+void cmp_html_write(FILE *f, const char *s)
+{
+	char *e = text_escape(s);
+
+	html_chars(f, e);
 	free(e);
 }
 
@@ -260,21 +266,24 @@ static void figure_rows(FILE *f, const struct cmp_label *l, size_t i,
 	size_t k;
 	int g;
 
-	cmp_changed_find(b, &l[i], alpha, &ch);
+	if (i)
+		cmp_changed_find(b, &l[i], alpha, &ch);
 	for (g = 0; g < FIG_COUNT; g++) {
-		struct change c;
-		enum html_state s;
+		struct change c = CHANGE_UNTESTED;
+		enum html_state s = ST_NONE;
 		bool sig;
 
 		if (fig_desc[g].change == CHANGE_NONE ||
 		    (isnan(b->fig[g].value) && isnan(l[i].fig[g].value)))
 			continue;
-		c = cmp_change(b, &l[i], (enum fig)g, alpha);
-		/* The lead is tested alone; the others survive Holm's. */
-		sig = g == (int)lead ? c.significant : false;
-		for (k = 0; k < ch.n_fig && g != (int)lead; k++)
-			sig |= ch.fig[k] == g;
-		s = state_of(&c, sig, true, fig_desc[g].machine);
+		if (i) {
+			c = cmp_change(b, &l[i], (enum fig)g, alpha);
+			/* The lead is tested alone; the others survive Holm's. */
+			sig = g == (int)lead ? c.significant : false;
+			for (k = 0; k < ch.n_fig && g != (int)lead; k++)
+				sig |= ch.fig[k] == g;
+			s = state_of(&c, sig, true, fig_desc[g].machine);
+		}
 		tr_open(f, i, fig_desc[g].key, s);
 		fprintf(f, "<td class=\"t\">%s</td>", fig_desc[g].name);
 		td_text(f, l[i].label);
@@ -283,6 +292,14 @@ static void figure_rows(FILE *f, const struct cmp_label *l, size_t i,
 		       false, "");
 		td_num(f, l[i].fig[g].value, decimals_of((enum fig)g), false,
 		       "");
+		if (!i) {
+			/* One label alone: its figures, nothing to compare. */
+			fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</"
+			      "td>"
+			      "<td class=\"state t\">baseline</td></tr>\n",
+			      f);
+			continue;
+		}
 		td_change(f, &c, fig_desc[g].change);
 		td_p(f, c.p);
 		fprintf(f, "<td class=\"t\">%s</td>",
@@ -322,7 +339,8 @@ static void table_figures(FILE *f, const struct cmp_label *l, size_t n,
 
 	fputs("<table id=\"verdict\" class=\"figures\">\n", f);
 	thead(f, figure_heads, sizeof(figure_heads) / sizeof(*figure_heads));
-	for (i = 1; i < n; i++)
+	/* A label alone (a run's own page) shows its figures. */
+	for (i = n > 1; i < n; i++)
 		if (l[0].has_run && l[i].has_run)
 			figure_rows(f, l, i, alpha);
 	fputs("</tbody></table>\n", f);
@@ -648,10 +666,33 @@ static void page_head(FILE *f, const struct cmp_label *l, size_t n)
 	fputs("</h1>\n", f);
 }
 
+/* The 2009 lines (summary.txt's headline) of every label, as they are. */
+static void headline(FILE *f, const struct cmp_label *l, size_t n,
+		     const struct cmp_options *o, const struct run_info *ri)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		xalloc_die();
+	/* Escaped for a terminal already: only HTML's characters remain. */
+	cmp_report(m, CMP_2009, l, n, o, ri);
+	if (fclose(m))
+		xalloc_die();
+	if (len) {
+		fputs("<pre id=\"headline\">", f);
+		html_chars(f, buf);
+		fputs("</pre>\n", f);
+	}
+	free(buf);
+}
+
 void cmp_report_html(FILE *f, const struct cmp_label *l, size_t n,
 		     const struct cmp_options *o, const struct run_info *ri)
 {
 	page_head(f, l, n);
+	headline(f, l, n, o, ri);
 	provenance(f, l, n, o, ri);
 	verdicts(f, l, n, o->alpha);
 	fputs("<h2 id=\"figures\">Figures</h2>\n"

@@ -255,7 +255,9 @@ static int svg_embed(FILE *o, const char *s, size_t len, unsigned id)
 		const char *gt, *t;
 
 		if (*p == '>' || *p == '"' || *p == '\'') {
-			fputs(*p == '>' ? "&gt;" : *p == '"' ? "&quot;" : "&#39;",
+			fputs(*p == '>'	  ? "&gt;"
+			      : *p == '"' ? "&quot;"
+					  : "&#39;",
 			      b);
 			p++;
 			continue;
@@ -379,6 +381,7 @@ static void plot_intervals(struct plotter *p, const struct iplot *ip)
 	FILE *d, *g;
 	size_t s, k, block = 0;
 	bool first = true;
+	double ylo, yhi;
 
 	if (p->off || !ip->npt)
 		return;
@@ -394,6 +397,16 @@ static void plot_intervals(struct plotter *p, const struct iplot *ip)
 	fputs(")\n", g);
 	if (ip->ntic > 4)
 		fputs("set xtics rotate by -25\n", g);
+	ylo = INFINITY;
+	yhi = -INFINITY;
+	for (k = 0; k < ip->npt; k++) {
+		const struct ipoint *q = &ip->pt[k];
+
+		ylo = fmin(ylo, isnan(q->lo) ? q->y : q->lo);
+		yhi = fmax(yhi, isnan(q->hi) ? q->y : q->hi);
+	}
+	/* One value alone: gnuplot would warn into the run's report.log. */
+	gnuplot_range(g, "y", ylo, yhi, 0);
 	fputs("plot", g);
 	for (s = 0; s < p->n; s++) {
 		for (int mean = 0; mean < 2; mean++) {
@@ -723,8 +736,12 @@ static int series_read(const char *path, struct series *s)
 	return s->n ? 0 : -1;
 }
 
-/* Write S downsampled: the largest gap of each of SERIES_POINTS slices. */
-static void series_write(FILE *d, const struct series *s)
+/*
+ * Write S downsampled: the largest gap of each of SERIES_POINTS slices;
+ * the smallest and largest gap written widen *LO and *HI.
+ */
+static void series_write(FILE *d, const struct series *s, double *lo,
+			 double *hi)
 {
 	size_t per = (s->n + SERIES_POINTS - 1) / SERIES_POINTS, k, j;
 
@@ -735,6 +752,8 @@ static void series_write(FILE *d, const struct series *s)
 			if (s->gap[j] > s->gap[best])
 				best = j;
 		fprintf(d, "%.9g %.9g\n", s->t[best], s->gap[best]);
+		*lo = fmin(*lo, s->gap[best]);
+		*hi = fmax(*hi, s->gap[best]);
 	}
 	fputs("\n\n", d);
 }
@@ -768,7 +787,9 @@ static void plot_progress(struct plotter *p)
 {
 	char *cap = NULL, *part;
 	size_t i, block = 0, caplen = 0;
-	FILE *d, *g, *c;
+	double lo = INFINITY, hi = -INFINITY;
+	FILE *d, *g, *c, *rg;
+	bool ranged = false;
 
 	if (p->off)
 		return;
@@ -783,7 +804,9 @@ static void plot_progress(struct plotter *p)
 		"largest gap of each of at most %d slices), log axis:",
 		SERIES_POINTS);
 	script_head(g, 640, 360, "gap (s)");
-	fputs("set logscale y\nset xlabel 'seconds into the run'\nplot", g);
+	fputs("set logscale y\nset xlabel 'seconds into the run'\n", g);
+	/* The range is known only once the data is: after the plot line. */
+	fputs("load 'r.gp'\nplot", g);
 	for (i = 0; i < p->n; i++) {
 		const struct cmp_result *r = NULL;
 		struct series s;
@@ -794,7 +817,7 @@ static void plot_progress(struct plotter *p)
 			free(path);
 			continue;
 		}
-		series_write(d, &s);
+		series_write(d, &s, &lo, &hi);
 		fprintf(g,
 			"%s 'd.dat' index %zu using 1:2 with lines lw 1 "
 			"lc %zu title ",
@@ -813,7 +836,14 @@ static void plot_progress(struct plotter *p)
 	fputc('\n', g);
 	if (fclose(c))
 		xalloc_die();
-	if (!files_close(p, d, g) && block)
+	rg = open_in(p, "r.gp");
+	if (rg) {
+		gnuplot_range(rg, "y", lo, hi, GNUPLOT_LOG);
+		ranged = !close_checked(rg);
+	}
+	if (!ranged)
+		plots_off(p, "the pictures' temporary files cannot be written");
+	if (!files_close(p, d, g) && block && ranged)
 		plot_run(p, "progress", cap);
 	free(cap);
 }
@@ -841,7 +871,7 @@ static bool any_runs(const struct cmp_label *l, size_t n)
 /* Remove the temporary directory and what gnuplot was given in it. */
 static void plots_clean(struct plotter *p)
 {
-	static const char *const files[] = { "d.dat", "p.gp", "o.svg" };
+	static const char *const files[] = { "d.dat", "p.gp", "r.gp", "o.svg" };
 	size_t k;
 
 	for (k = 0; k < sizeof(files) / sizeof(*files); k++) {
