@@ -1317,7 +1317,37 @@ run_series() {
 	printf '%s: %s of %s boots made, %s failed%s; compare them with:\n  latency-compare %s\n' \
 		"$prog" "$_i" "$_n" "$_failed" "${series_sig:+, stopped by SIG$series_sig}" \
 		"$_dirs" >&2
+	# Told to stop: the page too can wait (latency-compare makes it later).
+	[ -n "$series_sig" ] || series_page "$_series"
 	exit "$_status"
+}
+
+# series_page SERIES: the series' own page, its boots side by side
+# (latency-compare --format=html), as series-SERIES.html beside them.  A
+# view of the results, not one: a page that cannot be made is said, and
+# the series' exit status stands.
+series_page() {
+	_page=$opt_results/series-$1.html
+	# Globbing on while series_results looks for the results.
+	_dirs=$(series_results a "$1")
+	_dirs_b=$(series_results b "$1")
+	_ifs=$IFS
+	IFS='
+'
+	set -f
+	# shellcheck disable=SC2086 # result directories, split on newlines
+	set -- $_dirs $_dirs_b
+	set +f
+	IFS=$_ifs
+	[ "$#" -gt 0 ] || return 0
+	if ! _lc=$(find_prog latency-compare); then
+		warn "no series page: latency-compare is not installed"
+	elif "$_lc" --format=html -o "$_page" "$@" 2>"$_page.log"; then
+		rm -f "$_page.log"
+		printf '%s: the series as a page: %s\n' "$prog" "$_page" >&2
+	else
+		warn "no series page: latency-compare failed (see $_page.log)"
+	fi
 }
 
 main() {
