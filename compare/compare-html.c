@@ -113,66 +113,29 @@ static const char page_script[] =
 /* base64 of the SHA-256 of page_script, as the policy names it. */
 #define PAGE_SCRIPT_SHA256 "sha256-Vly773xdHojdvmh5krOuIMJJ3ObZ0REIN5Xkh+xzQvo="
 
-/* What the state of a change is, direction-aware. */
-enum html_state {
-	ST_NONE,	 /* not compared (the baseline itself) */
-	ST_WORSE,	 /* significant, the bad way */
-	ST_BETTER,	 /* significant, the good way */
-	ST_SAME,	 /* no change larger than the MDE */
-	ST_INCONCLUSIVE, /* too few samples or too wide an interval */
-	ST_MACHINE,	 /* the machine's state: named, not judged */
-};
-
-static const char *const state_class[] = {
-	[ST_NONE] = "none",
-	[ST_WORSE] = "worse",
-	[ST_BETTER] = "better",
-	[ST_SAME] = "same",
-	[ST_INCONCLUSIVE] = "inconclusive",
-	[ST_MACHINE] = "machine",
-};
-
-/* What would decide an inconclusive change measured by test T. */
-static const char *decider(enum cmp_test t)
+/* The class of a row and its state cell; uncompared rows have none. */
+static const char *state_class(enum cmp_state s)
 {
-	switch (t) {
-	case TEST_NONE:
-		return "needs two runs or more on each side";
-	case TEST_RUNS:
-		return "more runs would decide";
-	case TEST_RESULTS:
-	case TEST_SPREAD:
-		return "more boots (results) of each label would decide";
-	case TEST_PAIRED:
-		return "more interleaved pairs would decide";
-	case TEST_PAIRED_BOOTS:
-		return "more paired boots would decide";
-	}
-	return "";
+	return cmp_state_name(s) ? cmp_state_name(s) : "none";
 }
 
-/*
- * The state of change C: SIG is its significance as judged (corrected
- * for the other figures where it is not the lead), UP_WORSE whether a
- * rise is worse.  "Same" needs the whole interval inside the MDE, else
- * the data could still hide a change it was meant to see.
- */
-static enum html_state state_of(const struct change *c, bool sig, bool up_worse,
-				bool machine)
+/* What would decide an inconclusive change, in words. */
+static const char *need_words(enum cmp_need n)
 {
-	if (c->test == TEST_NONE || isnan(c->delta))
-		return ST_INCONCLUSIVE;
-	if (machine)
-		return ST_MACHINE;
-	if (sig)
-		return (c->delta > 0) == up_worse ? ST_WORSE : ST_BETTER;
-	/* Both sides the same constant (no pages swapped): nothing moved. */
-	if (isnan(c->mde_pct))
-		return c->delta == 0 && c->p == 1 ? ST_SAME : ST_INCONCLUSIVE;
-	if (!isnan(c->ci_lo) && !isnan(c->ci_hi) &&
-	    (c->ci_lo < -c->mde_pct || c->ci_hi > c->mde_pct))
-		return ST_INCONCLUSIVE;
-	return ST_SAME;
+	switch (n) {
+	case CMP_NEED_NOTHING:
+		break;
+	case CMP_NEED_RUNS:
+		return "more runs would decide";
+	case CMP_NEED_BOOTS:
+		return "more boots (results) of each label would decide";
+	case CMP_NEED_PAIRS:
+		return "pairs would decide: paired boots or an interleaved run";
+	case CMP_NEED_QUIET:
+		return "a run where neither side's machine or host is busier "
+		       "would decide";
+	}
+	return "too few samples to test";
 }
 
 /* A number cell, its value kept for sorting; "-" when absent. */
@@ -219,29 +182,47 @@ static void td_change(FILE *f, const struct change *c, enum change_kind kind)
 	td_num(f, c->mde_pct, 2, false, "%");
 }
 
-static void td_state(FILE *f, enum html_state s, const struct change *c)
+static void td_state(FILE *f, const struct cmp_judged *j)
 {
-	fprintf(f, "<td class=\"state t\">%s", state_class[s]);
-	if (s == ST_SAME && !isnan(c->mde_pct))
+	fprintf(f, "<td class=\"state t\">%s",
+		j->state == CMP_UNCOMPARED ? "not compared"
+					   : state_class(j->state));
+	if (j->state == CMP_SAME)
 		fprintf(f,
 			" <span class=\"note\">(no change larger than "
 			"%.2f%%)</span>",
-			c->mde_pct);
-	else if (s == ST_INCONCLUSIVE)
+			j->c.mde_pct);
+	else if (j->state == CMP_INCONCLUSIVE)
 		fprintf(f, " <span class=\"note\">(%s)</span>",
-			decider(c->test));
-	else if (s == ST_MACHINE)
-		fputs(" <span class=\"note\">(the machine's, not "
-		      "judged)</span>",
-		      f);
+			need_words(j->need));
 	fputs("</td>", f);
 }
 
 /* A row of label I and figure KEY (ours, never a result's string). */
-static void tr_open(FILE *f, size_t i, const char *key, enum html_state s)
+static void tr_open(FILE *f, size_t i, const char *key, enum cmp_state s)
 {
 	fprintf(f, "<tr id=\"row-%zu-%s\" class=\"%s\" data-changed=\"%d\">", i,
-		key, state_class[s], s == ST_WORSE || s == ST_BETTER);
+		key, state_class(s), s == CMP_WORSE || s == CMP_BETTER);
+}
+
+/* The cells of a compared row after its values: change to state. */
+static void td_judged(FILE *f, const struct cmp_judged *j,
+		      enum change_kind kind)
+{
+	td_change(f, &j->c, kind);
+	td_p(f, j->c.p);
+	fprintf(f, "<td class=\"t\">%s</td>",
+		j->c.test == TEST_NONE ? "-" : cmp_test_name(j->c.test));
+	td_state(f, j);
+	fputs("</tr>\n", f);
+}
+
+/* The same for the baseline's own row: nothing compared. */
+static void td_baseline(FILE *f)
+{
+	fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>"
+	      "<td class=\"state t\">baseline</td></tr>\n",
+	      f);
 }
 
 /* Spread of the samples a label's figure is tested on (NaN under 2). */
@@ -257,55 +238,33 @@ static int decimals_of(enum fig f)
 	return fig_desc[f].count ? 1 : 3;
 }
 
-static void figure_rows(FILE *f, const struct cmp_label *l, size_t i,
-			double alpha)
+/*
+ * A row a compared figure of entry I against the baseline; for a label
+ * alone (a run's own page) a row a figure it has, nothing compared.
+ */
+static void figure_rows(FILE *f, const struct cmp_comparison *c, size_t i)
 {
-	const struct cmp_label *b = &l[0];
-	struct cmp_changed ch;
-	enum fig lead = cmp_lead(b, &l[i]);
-	size_t k;
+	const struct cmp_label *b = &c->labels[0], *l = &c->labels[i];
+	const struct cmp_entry *e = &c->e[i];
 	int g;
 
-	if (i)
-		cmp_changed_find(b, &l[i], alpha, &ch);
 	for (g = 0; g < FIG_COUNT; g++) {
-		struct change c = CHANGE_UNTESTED;
-		enum html_state s = ST_NONE;
-		bool sig;
+		const struct cmp_judged *j = &e->fig[g];
+		int dec = decimals_of((enum fig)g);
 
 		if (fig_desc[g].change == CHANGE_NONE ||
-		    (isnan(b->fig[g].value) && isnan(l[i].fig[g].value)))
+		    (isnan(b->fig[g].value) && isnan(l->fig[g].value)))
 			continue;
-		if (i) {
-			c = cmp_change(b, &l[i], (enum fig)g, alpha);
-			/* The lead is tested alone; the others survive Holm's. */
-			sig = g == (int)lead ? c.significant : false;
-			for (k = 0; k < ch.n_fig && g != (int)lead; k++)
-				sig |= ch.fig[k] == g;
-			s = state_of(&c, sig, true, fig_desc[g].machine);
-		}
-		tr_open(f, i, fig_desc[g].key, s);
+		tr_open(f, i, fig_desc[g].key, i ? j->state : CMP_UNCOMPARED);
 		fprintf(f, "<td class=\"t\">%s</td>", fig_desc[g].name);
-		td_text(f, l[i].label);
-		td_num(f, b->fig[g].value, decimals_of((enum fig)g), false, "");
-		td_num(f, spread_of(&b->fig[g]), decimals_of((enum fig)g),
-		       false, "");
-		td_num(f, l[i].fig[g].value, decimals_of((enum fig)g), false,
-		       "");
-		if (!i) {
-			/* One label alone: its figures, nothing to compare. */
-			fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</"
-			      "td>"
-			      "<td class=\"state t\">baseline</td></tr>\n",
-			      f);
-			continue;
-		}
-		td_change(f, &c, fig_desc[g].change);
-		td_p(f, c.p);
-		fprintf(f, "<td class=\"t\">%s</td>",
-			c.test == TEST_NONE ? "-" : cmp_test_name(c.test));
-		td_state(f, s, &c);
-		fputs("</tr>\n", f);
+		td_text(f, l->label);
+		td_num(f, b->fig[g].value, dec, false, "");
+		td_num(f, spread_of(&b->fig[g]), dec, false, "");
+		td_num(f, l->fig[g].value, dec, false, "");
+		if (i)
+			td_judged(f, j, fig_desc[g].change);
+		else
+			td_baseline(f);
 	}
 }
 
@@ -314,17 +273,14 @@ static const char *const figure_heads[] = {
 	"CI",	  "MDE",   "p",	       "test",	 "state",
 };
 
-static void thead(FILE *f, const char *const *heads, size_t n)
+static void thead(FILE *f, const char *const *heads, size_t n, size_t left)
 {
 	size_t k;
 
 	fputs("<thead><tr>", f);
 	for (k = 0; k < n; k++)
 		fprintf(f, "<th%s>%s</th>",
-			!strcmp(heads[k], "figure") ||
-					!strcmp(heads[k], "label") ||
-					!strcmp(heads[k], "config") ||
-					!strcmp(heads[k], "test") ||
+			k < left || !strcmp(heads[k], "test") ||
 					!strcmp(heads[k], "state")
 				? " class=\"t\""
 				: "",
@@ -332,187 +288,195 @@ static void thead(FILE *f, const char *const *heads, size_t n)
 	fputs("</tr></thead>\n<tbody>\n", f);
 }
 
-static void table_figures(FILE *f, const struct cmp_label *l, size_t n,
-			  double alpha)
+static void table_figures(FILE *f, const struct cmp_comparison *c)
 {
 	size_t i;
 
 	fputs("<table id=\"verdict\" class=\"figures\">\n", f);
-	thead(f, figure_heads, sizeof(figure_heads) / sizeof(*figure_heads));
-	/* A label alone (a run's own page) shows its figures. */
-	for (i = n > 1; i < n; i++)
-		if (l[0].has_run && l[i].has_run)
-			figure_rows(f, l, i, alpha);
+	thead(f, figure_heads, sizeof(figure_heads) / sizeof(*figure_heads), 2);
+	for (i = c->n > 1; i < c->n; i++)
+		if (c->labels[0].has_run && c->labels[i].has_run)
+			figure_rows(f, c, i);
 	fputs("</tbody></table>\n", f);
 }
 
-/* seqbench: a rate, higher is better. */
-struct sb_ctx {
-	FILE *f;
-	double alpha;
-	size_t row;
-};
-
-static void sb_row(void *ctx, const struct cmp_label *l, size_t i,
-		   const struct sb_group *g, const struct cmp_sb_row *row)
-{
-	struct sb_ctx *x = ctx;
-	char ph[SB_PHASE_TEXT], key[96];
-	enum html_state s = i ? state_of(&row->change, row->change.significant,
-					 false, false)
-			      : ST_NONE;
-
-	snprintf(key, sizeof(key), "sb%zu", x->row++);
-	tr_open(x->f, i, key, s);
-	fprintf(x->f, "<td class=\"t\">%s %gMiB %gB t%g</td>",
-		cmp_sb_phase(g, ph), g->size_mib, g->block_bytes, g->threads);
-	td_text(x->f, l->label);
-	fprintf(x->f, "<td>%zu</td>", g->n);
-	td_num(x->f, row->mean, 2, false, "");
-	td_num(x->f, row->sd, 2, false, "");
-	if (!i) {
-		fputs("<td>-</td><td>-</td><td>-</td><td>-</td>"
-		      "<td class=\"state t\">baseline</td></tr>\n",
-		      x->f);
-		return;
-	}
-	td_change(x->f, &row->change, CHANGE_PCT);
-	td_p(x->f, row->change.p);
-	td_state(x->f, s, &row->change);
-	fputs("</tr>\n", x->f);
-}
-
-static void table_seqbench(FILE *f, const struct cmp_label *l, size_t n,
-			   double alpha)
+/* High-order allocation success per order: higher is better. */
+static void table_high_order(FILE *f, const struct cmp_comparison *c)
 {
 	static const char *const heads[] = {
-		"config", "label", "runs", "MiB/s", "stddev",
-		"change", "CI",	   "MDE",  "p",	    "state",
+		"order",  "label", "attempts", "success%",
+		"change", "p",	   "MDE",      "state",
 	};
-	struct sb_ctx x = { f, alpha, 0 };
+	size_t i, k;
 
-	if (!cmp_has_seqbench(l, n))
+	if (!c->has_ho)
+		return;
+	fputs("<h2 id=\"high-order\">High-order allocations</h2>\n"
+	      "<table id=\"high-order-table\" class=\"figures\">\n",
+	      f);
+	thead(f, heads, sizeof(heads) / sizeof(*heads), 2);
+	for (i = 0; i < c->n; i++) {
+		for (k = 0; k < c->labels[i].n_ho; k++) {
+			const struct cmp_ho *h = &c->labels[i].ho[k];
+			const struct cmp_ho_judged *j = &c->e[i].ho[k];
+			char key[32];
+			struct cmp_judged s = { .state = j->state,
+						.need = j->need };
+
+			s.c.mde_pct = j->c.mde_pp;
+			snprintf(key, sizeof(key), "order-%u", h->order);
+			tr_open(f, i, key, i ? j->state : CMP_UNCOMPARED);
+			fprintf(f, "<td class=\"t\">%u</td>", h->order);
+			td_text(f, c->labels[i].label);
+			fprintf(f, "<td>%llu</td>",
+				(unsigned long long)h->attempts);
+			td_num(f, cmp_ho_pct(h), 1, false, "");
+			if (!i || !j->c.tested) {
+				fputs("<td>-</td><td>-</td><td>-</td>"
+				      "<td class=\"state t\">-</td></tr>\n",
+				      f);
+				continue;
+			}
+			td_num(f, j->c.diff_pp, 1, true, " pp");
+			td_p(f, j->c.p);
+			td_num(f, j->c.mde_pp, 1, false, " pp");
+			td_state(f, &s);
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+/* seqbench: a rate, higher is better; a row a configuration and label. */
+static void table_seqbench(FILE *f, const struct cmp_comparison *c)
+{
+	static const char *const heads[] = {
+		"config", "label", "runs", "MiB/s", "stddev", "change",
+		"CI",	  "MDE",   "p",	   "test",  "state",
+	};
+	size_t i;
+
+	if (!c->has_seqbench)
 		return;
 	fputs("<h2 id=\"seqbench\">seqbench</h2>\n"
 	      "<table id=\"seqbench-table\" class=\"figures\">\n",
 	      f);
-	thead(f, heads, sizeof(heads) / sizeof(*heads));
-	cmp_sb_each(l, n, alpha, sb_row, &x);
+	thead(f, heads, sizeof(heads) / sizeof(*heads), 2);
+	for (i = 0; i < c->n_sb_rows; i++) {
+		const struct cmp_row_ref *r = &c->sb_rows[i];
+		const struct sb_group *g = &c->labels[r->label].sb[r->k];
+		const struct cmp_sb_row *row = &c->e[r->label].sb[r->k];
+		const struct cmp_judged *j = &c->e[r->label].sb_judged[r->k];
+		char ph[SB_PHASE_TEXT], key[32];
+
+		snprintf(key, sizeof(key), "sb%zu", i);
+		tr_open(f, r->label, key, r->label ? j->state : CMP_UNCOMPARED);
+		fprintf(f, "<td class=\"t\">%s %gMiB %gB t%g</td>",
+			cmp_sb_phase(g, ph), g->size_mib, g->block_bytes,
+			g->threads);
+		td_text(f, c->labels[r->label].label);
+		fprintf(f, "<td>%zu</td>", g->n);
+		td_num(f, row->mean, 2, false, "");
+		td_num(f, row->sd, 2, false, "");
+		if (r->label)
+			td_judged(f, j, CHANGE_PCT);
+		else
+			td_baseline(f);
+	}
 	fputs("</tbody></table>\n", f);
 }
 
 /* ringbench: the rate higher is better, the times lower. */
-struct rb_ctx {
-	FILE *f;
-	size_t row;
-};
-
-static void rb_row(void *ctx, const struct cmp_label *l, size_t i,
-		   const struct rb_group *g, const struct cmp_rb_row *row)
-{
-	struct rb_ctx *x = ctx;
-	char key[64];
-	int k;
-
-	for (k = 0; k < RBF_COUNT; k++) {
-		const struct change *c = &row->change[k];
-		enum html_state s =
-			i ? state_of(c, c->significant, k != RBF_RATE, false)
-			  : ST_NONE;
-
-		if (isnan(row->mean[k]))
-			continue;
-		snprintf(key, sizeof(key), "rb%zu-%s", x->row, rb_fig_name[k]);
-		tr_open(x->f, i, key, s);
-		td_text(x->f, g->config);
-		fprintf(x->f, "<td class=\"t\">%s</td>", rb_fig_name[k]);
-		td_text(x->f, l->label);
-		td_num(x->f, row->mean[k], 3, false, "");
-		td_num(x->f, row->sd[k], 3, false, "");
-		if (!i) {
-			fputs("<td>-</td><td>-</td><td>-</td><td>-</td>"
-			      "<td class=\"state t\">baseline</td></tr>\n",
-			      x->f);
-			continue;
-		}
-		td_change(x->f, c, CHANGE_PCT);
-		td_p(x->f, c->p);
-		td_state(x->f, s, c);
-		fputs("</tr>\n", x->f);
-	}
-	x->row++;
-}
-
-static void table_ringbench(FILE *f, const struct cmp_label *l, size_t n,
-			    double alpha)
+static void table_ringbench(FILE *f, const struct cmp_comparison *c)
 {
 	static const char *const heads[] = {
-		"config", "figure", "label", "mean", "stddev",
-		"change", "CI",	    "MDE",   "p",    "state",
+		"config", "figure", "label", "mean", "stddev", "change",
+		"CI",	  "MDE",    "p",     "test", "state",
 	};
-	struct rb_ctx x = { f, 0 };
+	size_t i;
+	int k;
 
-	if (!cmp_has_ringbench(l, n))
+	if (!c->has_ringbench)
 		return;
 	fputs("<h2 id=\"ringbench\">ringbench</h2>\n"
 	      "<table id=\"ringbench-table\" class=\"figures\">\n",
 	      f);
-	thead(f, heads, sizeof(heads) / sizeof(*heads));
-	cmp_rb_each(l, n, alpha, rb_row, &x);
+	thead(f, heads, sizeof(heads) / sizeof(*heads), 3);
+	for (i = 0; i < c->n_rb_rows; i++) {
+		const struct cmp_row_ref *r = &c->rb_rows[i];
+		const struct rb_group *g = &c->labels[r->label].rb[r->k];
+		const struct cmp_rb_row *row = &c->e[r->label].rb[r->k];
+
+		for (k = 0; k < RBF_COUNT; k++) {
+			const struct cmp_judged *j =
+				&c->e[r->label].rb_judged[r->k][k];
+			char key[48];
+
+			if (isnan(row->mean[k]))
+				continue;
+			snprintf(key, sizeof(key), "rb%zu-%s", i,
+				 rb_fig_name[k]);
+			tr_open(f, r->label, key,
+				r->label ? j->state : CMP_UNCOMPARED);
+			td_text(f, g->config);
+			fprintf(f, "<td class=\"t\">%s</td>", rb_fig_name[k]);
+			td_text(f, c->labels[r->label].label);
+			td_num(f, row->mean[k], 3, false, "");
+			td_num(f, row->sd[k], 3, false, "");
+			if (r->label)
+				td_judged(f, j, CHANGE_PCT);
+			else
+				td_baseline(f);
+		}
+	}
 	fputs("</tbody></table>\n", f);
 }
 
-/* The verdict of each label against the baseline, its notes under it. */
-static void verdicts(FILE *f, const struct cmp_label *l, size_t n, double alpha)
+static void put_notes(FILE *f, const struct cmp_notes *no, const char *open,
+		      const char *close)
 {
-	struct cmp_notes no = { 0, NULL };
-	size_t i, k;
+	size_t k;
+
+	for (k = 0; k < no->n; k++) {
+		fputs(open, f);
+		cmp_html_write(f, no->line[k]);
+		fputs(close, f);
+	}
+}
+
+/* The verdict of each label against the baseline, its notes under it. */
+static void verdicts(FILE *f, const struct cmp_comparison *c)
+{
+	size_t i;
 
 	fputs("<h2 id=\"verdicts\">Verdict</h2>\n<ul id=\"verdict-list\">\n",
 	      f);
-	if (n < 2)
+	if (c->n < 2)
 		fputs("<li>one label: nothing to compare, its figures "
 		      "below</li>\n",
 		      f);
-	for (i = 1; i < n; i++) {
-		struct change c;
-		char *v;
+	for (i = 1; i < c->n; i++) {
+		const struct cmp_entry *e = &c->e[i];
 
-		if (!l[0].has_run || !l[i].has_run)
+		if (!e->judged)
 			continue;
-		c = cmp_change(&l[0], &l[i], cmp_lead(&l[0], &l[i]), alpha);
-		v = cmp_verdict(&l[0], &l[i], alpha);
 		fprintf(f, "<li class=\"%s\">",
-			state_class[state_of(&c, c.significant, true, false)]);
-		cmp_html_write(f, v);
-		free(v);
-		cmp_verdict_notes(&l[0], &l[i], &no);
-		if (no.n)
+			state_class(e->fig[e->lead].state));
+		cmp_html_write(f, e->verdict);
+		if (e->notes.n) {
 			fputs("<ul>", f);
-		for (k = 0; k < no.n; k++) {
-			fputs("<li class=\"note\">", f);
-			cmp_html_write(f, no.line[k]);
-			fputs("</li>", f);
-		}
-		if (no.n)
+			put_notes(f, &e->notes, "<li class=\"note\">", "</li>");
 			fputs("</ul>", f);
-		cmp_notes_release(&no);
+		}
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
-	if (cmp_spread_note(l, n)) {
+	if (c->spread_note) {
 		fputs("<p class=\"note\">", f);
-		cmp_html_write(f, cmp_spread_note(l, n));
+		cmp_html_write(f, c->spread_note);
 		fputs("</p>\n", f);
 	}
-	for (i = 0; i < n; i++)
-		cmp_host_notes(&l[i], &no);
-	for (k = 0; k < no.n; k++) {
-		fputs("<p class=\"note\">", f);
-		cmp_html_write(f, no.line[k]);
-		fputs("</p>\n", f);
-	}
-	cmp_notes_release(&no);
+	put_notes(f, &c->notes, "<p class=\"note\">", "</p>\n");
 }
 
 static void put_or_dash(FILE *f, const char *s)
@@ -605,15 +569,16 @@ static void provenance_labels(FILE *f, const struct cmp_label *l, size_t n)
 	fputs("</tbody></table>\n", f);
 }
 
-static void provenance(FILE *f, const struct cmp_label *l, size_t n,
-		       const struct cmp_options *o, const struct run_info *ri)
+static void provenance(FILE *f, const struct cmp_comparison *c,
+		       const struct run_info *ri)
 {
+	const struct cmp_options *o = c->o;
 	char cmd[4096], when[64];
 
 	format_command_line(cmd, sizeof(cmd), ri->argc, ri->argv);
 	format_iso8601(when, sizeof(when), ri->start_real_ns);
 	fputs("<h2 id=\"provenance\">What was compared</h2>\n", f);
-	provenance_labels(f, l, n);
+	provenance_labels(f, c->labels, c->n);
 	fputs("<dl id=\"meta\">\n<dt>made by</dt><dd>latency-compare "
 	      "(" PACKAGE_NAME " " PACKAGE_VERSION ") at ",
 	      f);
@@ -667,8 +632,8 @@ static void page_head(FILE *f, const struct cmp_label *l, size_t n)
 }
 
 /* The 2009 lines (summary.txt's headline) of every label, as they are. */
-static void headline(FILE *f, const struct cmp_label *l, size_t n,
-		     const struct cmp_options *o, const struct run_info *ri)
+static void headline(FILE *f, const struct cmp_comparison *c,
+		     const struct run_info *ri)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -677,7 +642,7 @@ static void headline(FILE *f, const struct cmp_label *l, size_t n,
 	if (!m)
 		xalloc_die();
 	/* Escaped for a terminal already: only HTML's characters remain. */
-	cmp_report(m, CMP_2009, l, n, o, ri);
+	cmp_report(m, CMP_2009, c, ri);
 	if (fclose(m))
 		xalloc_die();
 	if (len) {
@@ -688,23 +653,24 @@ static void headline(FILE *f, const struct cmp_label *l, size_t n,
 	free(buf);
 }
 
-void cmp_report_html(FILE *f, const struct cmp_label *l, size_t n,
-		     const struct cmp_options *o, const struct run_info *ri)
+void cmp_report_html(FILE *f, const struct cmp_comparison *c,
+		     const struct run_info *ri)
 {
-	page_head(f, l, n);
-	headline(f, l, n, o, ri);
-	provenance(f, l, n, o, ri);
-	verdicts(f, l, n, o->alpha);
+	page_head(f, c->labels, c->n);
+	headline(f, c, ri);
+	provenance(f, c, ri);
+	verdicts(f, c);
 	fputs("<h2 id=\"figures\">Figures</h2>\n"
 	      "<p><label><input type=\"checkbox\" id=\"changed-only\"> "
 	      "changed rows only</label> <span class=\"note\">(worse or "
 	      "better: significant at alpha, the figures besides the lead "
-	      "after Holm's correction; a click on a heading sorts)</span>"
-	      "</p>\n",
+	      "after Holm's correction; same: the interval lies within the "
+	      "MDE; a click on a heading sorts)</span></p>\n",
 	      f);
-	table_figures(f, l, n, o->alpha);
-	table_seqbench(f, l, n, o->alpha);
-	table_ringbench(f, l, n, o->alpha);
-	cmp_html_plots(f, l, n, o);
+	table_figures(f, c);
+	table_high_order(f, c);
+	table_seqbench(f, c);
+	table_ringbench(f, c);
+	cmp_html_plots(f, c);
 	fprintf(f, "<script>\n%s</script>\n</body>\n</html>\n", page_script);
 }

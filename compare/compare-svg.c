@@ -567,63 +567,62 @@ static void cat_points(struct cat_plot *x, size_t i, const double *v, size_t n)
 	ip_mean(&x->ip, at + 0.04, v, n, i);
 }
 
-static void sb_point(void *ctx, const struct cmp_label *l, size_t i,
-		     const struct sb_group *g, const struct cmp_sb_row *row)
+/* A new category when group G's configuration is not the last one's. */
+static void sb_tic(struct cat_plot *x, const struct sb_group *g)
 {
-	struct cat_plot *x = ctx;
 	char ph[SB_PHASE_TEXT];
 
-	(void)l;
-	(void)row;
 	if (!x->sb || cmp_sb_order(x->sb, g))
 		ip_tic(&x->ip,
 		       xasprintf("%s %gM %gB t%g", cmp_sb_phase(g, ph),
 				 g->size_mib, g->block_bytes, g->threads));
 	x->sb = g;
-	cat_points(x, i, g->rate, g->n);
 }
 
-static void plot_seqbench(struct plotter *p, double alpha)
+static void plot_seqbench(struct plotter *p, const struct cmp_comparison *c)
 {
 	struct cat_plot x = { { 0 }, p->n, NULL, NULL };
+	size_t i;
 
-	if (!cmp_has_seqbench(p->l, p->n))
+	if (!c->has_seqbench)
 		return;
 	x.ip.name = "seqbench";
 	x.ip.ylabel = "MiB/s";
 	x.ip.caption = xstrdup("seqbench: the rate of each run and each "
 			       "label's mean with its 95% interval, per "
 			       "phase, size, block and threads");
-	cmp_sb_each(p->l, p->n, alpha, sb_point, &x);
+	for (i = 0; i < c->n_sb_rows; i++) {
+		const struct cmp_row_ref *r = &c->sb_rows[i];
+		const struct sb_group *g = &p->l[r->label].sb[r->k];
+
+		sb_tic(&x, g);
+		cat_points(&x, r->label, g->rate, g->n);
+	}
 	plot_intervals(p, &x.ip);
 	ip_release(&x.ip);
 }
 
-static void rb_point(void *ctx, const struct cmp_label *l, size_t i,
-		     const struct rb_group *g, const struct cmp_rb_row *row)
-{
-	struct cat_plot *x = ctx;
-
-	(void)l;
-	(void)row;
-	if (!x->rb || strcmp(x->rb, g->config))
-		ip_tic(&x->ip, xstrdup(g->config));
-	x->rb = g->config;
-	cat_points(x, i, g->v[RBF_RATE], g->n[RBF_RATE]);
-}
-
-static void plot_ringbench(struct plotter *p, double alpha)
+static void plot_ringbench(struct plotter *p, const struct cmp_comparison *c)
 {
 	struct cat_plot x = { { 0 }, p->n, NULL, NULL };
+	size_t i;
 
-	if (!cmp_has_ringbench(p->l, p->n))
+	if (!c->has_ringbench)
 		return;
 	x.ip.name = "ringbench";
 	x.ip.ylabel = "cycles or transactions per second";
 	x.ip.caption = xstrdup("ringbench: the rate of each run and each "
 			       "label's mean with its 95% interval, per "
 			       "configuration");
-	cmp_rb_each(p->l, p->n, alpha, rb_point, &x);
+	for (i = 0; i < c->n_rb_rows; i++) {
+		const struct cmp_row_ref *r = &c->rb_rows[i];
+		const struct rb_group *g = &p->l[r->label].rb[r->k];
+
+		if (!x.rb || strcmp(x.rb, g->config))
+			ip_tic(&x.ip, xstrdup(g->config));
+		x.rb = g->config;
+		cat_points(&x, r->label, g->v[RBF_RATE], g->n[RBF_RATE]);
+	}
 	plot_intervals(p, &x.ip);
 	ip_release(&x.ip);
 }
@@ -885,9 +884,11 @@ static void plots_clean(struct plotter *p)
 	free(p->dir);
 }
 
-void cmp_html_plots(FILE *f, const struct cmp_label *l, size_t n,
-		    const struct cmp_options *o)
+void cmp_html_plots(FILE *f, const struct cmp_comparison *c)
 {
+	const struct cmp_label *l = c->labels;
+	const struct cmp_options *o = c->o;
+	size_t n = c->n;
 	struct plotter p = { f, l, n, NULL, NULL, 0 };
 	const char *tmp = getenv("TMPDIR");
 
@@ -912,8 +913,8 @@ void cmp_html_plots(FILE *f, const struct cmp_label *l, size_t n,
 			    all_have(l, n, FIG_EPU) ? FIG_EPU : FIG_ELAPSED);
 	}
 	if (p.dir) {
-		plot_seqbench(&p, o->alpha);
-		plot_ringbench(&p, o->alpha);
+		plot_seqbench(&p, c);
+		plot_ringbench(&p, c);
 		plots_clean(&p);
 	}
 	fputs("</div>\n", f);
