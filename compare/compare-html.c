@@ -356,7 +356,7 @@ static void table_seqbench(FILE *f, const struct cmp_comparison *c)
 		"config", "label", "runs", "MiB/s", "stddev", "change",
 		"CI",	  "MDE",   "p",	   "test",  "state",
 	};
-	size_t i;
+	size_t i, config = 0;
 
 	if (!c->has_seqbench)
 		return;
@@ -371,7 +371,10 @@ static void table_seqbench(FILE *f, const struct cmp_comparison *c)
 		const struct cmp_judged *j = &c->e[r->label].sb_judged[r->k];
 		char ph[SB_PHASE_TEXT], key[32];
 
-		snprintf(key, sizeof(key), "sb%zu", i);
+		/* Rows of one configuration share its number. */
+		if (i && cmp_sb_order(&c->labels[r[-1].label].sb[r[-1].k], g))
+			config++;
+		snprintf(key, sizeof(key), "sb%zu", config);
 		tr_open(f, r->label, key, r->label ? j->state : CMP_UNCOMPARED);
 		fprintf(f, "<td class=\"t\">%s %gMiB %gB t%g</td>",
 			cmp_sb_phase(g, ph), g->size_mib, g->block_bytes,
@@ -395,7 +398,7 @@ static void table_ringbench(FILE *f, const struct cmp_comparison *c)
 		"config", "figure", "label", "mean", "stddev", "change",
 		"CI",	  "MDE",    "p",     "test", "state",
 	};
-	size_t i;
+	size_t i, config = 0;
 	int k;
 
 	if (!c->has_ringbench)
@@ -409,6 +412,9 @@ static void table_ringbench(FILE *f, const struct cmp_comparison *c)
 		const struct rb_group *g = &c->labels[r->label].rb[r->k];
 		const struct cmp_rb_row *row = &c->e[r->label].rb[r->k];
 
+		if (i && strcmp(c->labels[r[-1].label].rb[r[-1].k].config,
+				g->config))
+			config++;
 		for (k = 0; k < RBF_COUNT; k++) {
 			const struct cmp_judged *j =
 				&c->e[r->label].rb_judged[r->k][k];
@@ -416,7 +422,7 @@ static void table_ringbench(FILE *f, const struct cmp_comparison *c)
 
 			if (isnan(row->mean[k]))
 				continue;
-			snprintf(key, sizeof(key), "rb%zu-%s", i,
+			snprintf(key, sizeof(key), "rb%zu-%s", config,
 				 rb_fig_name[k]);
 			tr_open(f, r->label, key,
 				r->label ? j->state : CMP_UNCOMPARED);
@@ -456,6 +462,10 @@ static void verdicts(FILE *f, const struct cmp_comparison *c)
 	if (c->n < 2)
 		fputs("<li>one label: nothing to compare, its figures "
 		      "below</li>\n",
+		      f);
+	else if (!c->has_run)
+		fputs("<li>no run-test.sh result to judge: each row below is "
+		      "judged on its own</li>\n",
 		      f);
 	for (i = 1; i < c->n; i++) {
 		const struct cmp_entry *e = &c->e[i];
@@ -669,7 +679,8 @@ void cmp_report_html(FILE *f, const struct cmp_comparison *c,
 	      "after Holm's correction; same: the interval lies within the "
 	      "MDE; a click on a heading sorts)</span></p>\n",
 	      f);
-	table_figures(f, c);
+	if (c->has_run)
+		table_figures(f, c);
 	table_high_order(f, c);
 	table_seqbench(f, c);
 	table_ringbench(f, c);

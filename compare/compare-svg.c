@@ -382,6 +382,7 @@ static void plot_intervals(struct plotter *p, const struct iplot *ip)
 	size_t s, k, block = 0;
 	bool first = true;
 	double ylo, yhi;
+	size_t len;
 
 	if (p->off || !ip->npt)
 		return;
@@ -395,8 +396,11 @@ static void plot_intervals(struct plotter *p, const struct iplot *ip)
 		fprintf(g, " %zu", k);
 	}
 	fputs(")\n", g);
-	if (ip->ntic > 4)
-		fputs("set xtics rotate by -25\n", g);
+	for (k = 0, len = 0; k < ip->ntic; k++)
+		len += strlen(ip->tic[k]);
+	/* Names longer than their share of the axis would overlap. */
+	if (ip->ntic > 4 || len > 60)
+		fputs("set xtics rotate by -20\n", g);
 	ylo = INFINITY;
 	yhi = -INFINITY;
 	for (k = 0; k < ip->npt; k++) {

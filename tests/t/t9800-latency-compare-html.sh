@@ -90,6 +90,36 @@ test_expect_success GNUPLOT 'the pictures are inline SVG, one id each' '
 	! test -s dup
 '
 
+test_expect_success 'seqbench and ringbench rows, a row a configuration and label' '
+	latency-compare --format=html -o sb.html sb-base.json sbdir=sbdir/seqbench.json &&
+	html_check check sb.html &&
+	html_check rows sb.html seqbench-table >rows &&
+	printf "%s\n" "row-0-sb0 none" "row-1-sb0 inconclusive" \
+		"row-0-sb1 none" "row-1-sb1 inconclusive" \
+		"row-0-sb2 none" "row-1-sb2 inconclusive" \
+		"row-0-sb3 none" "row-1-sb3 better" >want &&
+	test_cmp want rows &&
+	html_check verdicts sb.html >got &&
+	echo "no run-test.sh result to judge: each row below is judged on its own" >want &&
+	test_cmp want got &&
+	R=$TEST_DIRECTORY/fixtures/ringbench &&
+	latency-compare --format=html -o rb.html "$R/base.json" "$R/new.json" &&
+	html_check check rb.html &&
+	html_check rows rb.html ringbench-table >rows &&
+	grep -x "row-1-rb0-p99_us worse" rows &&
+	test_line_count = 8 rows
+'
+
+test_expect_success GNUPLOT 'the pictures of boots, of a series, of seqbench' '
+	latency-compare --format=html -o boots.html \
+		A=v2/a1,v2/a2,v2/a3 B=v2/b1,v2/b2,v2/b3 base &&
+	html_check check boots.html &&
+	grep -o "<figure id=\"plot-[a-z-]*\"" boots.html >figs &&
+	printf "<figure id=\"plot-%s\"\n" runs-elapsed latency boots series >want &&
+	test_cmp want figs &&
+	grep -c "<figure id=\"plot-seqbench\"" sb.html
+'
+
 test_expect_success 'a hostile label stays text, in the tables and the pictures' '
 	latency-compare --format=html -o evil.html ten-a evil quote script bidi 2>err &&
 	html_check check evil.html &&
