@@ -56,7 +56,8 @@ struct iplot {
 	char **tic; /* x tic labels at 0, 1, ... */
 	size_t npt;
 	struct ipoint *pt;
-	bool lines; /* join the means (a series) */
+	bool lines;	       /* join the means (a series) */
+	const char *key_title; /* of the one line of a series, else labels */
 };
 
 static void ip_add(struct iplot *ip, double x, double y, double lo, double hi,
@@ -439,7 +440,8 @@ static void plot_intervals(struct plotter *p, const struct iplot *ip)
 					ip->lines ? "yerrorlines"
 						  : "yerrorbars",
 					s + 1);
-				gnuplot_quote(g, p->l[s].label);
+				gnuplot_quote(g, ip->key_title ? ip->key_title
+							       : p->l[s].label);
 			} else {
 				fprintf(g,
 					"using 1:2 with points pt 7 ps 0.6 "
@@ -534,6 +536,7 @@ static void plot_series(struct plotter *p, enum fig f)
 	ip.ylabel =
 		f == FIG_EPU ? "elapsed per user-CPU second" : "elapsed (s)";
 	ip.lines = true;
+	ip.key_title = fig_desc[f].name;
 	ip.caption = xasprintf("%s along the labels in the order given, each "
 			       "with its 95%% interval",
 			       fig_desc[f].name);
