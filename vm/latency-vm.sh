@@ -805,6 +805,25 @@ finish_result() {
 	fi
 	"$p_latency_summarize" --result-dir="$run_dir" ||
 		warn "latency-summarize failed on $run_dir"
+	# The run's own page again, now that result.json names the VM (the
+	# guest's did not know it, and may have had no gnuplot).
+	[ -z "$guest_result" ] ||
+		html_page "$run_dir/report.html" "$run_dir/report.log" "$run_dir" ||
+		warn "no report.html in $run_dir: latency-compare failed (see report.log)"
+}
+
+# html_page PAGE LOG DIR...: latency-compare's HTML page of the results
+# DIR... into PAGE, what it said into LOG (removed when it succeeds).  A
+# page is a view of results, not one: callers say a failure and go on.
+html_page() {
+	_hp=$1 _hl=$2
+	shift 2
+	if ! _lc=$(find_prog latency-compare); then
+		echo "latency-compare is not installed" >"$_hl"
+		return 1
+	fi
+	"$_lc" --format=html -o "$_hp" "$@" 2>"$_hl" || return 1
+	rm -f "$_hl"
 }
 
 # --- --build-image ----------------------------------------------------------------
@@ -1340,10 +1359,7 @@ series_page() {
 	set +f
 	IFS=$_ifs
 	[ "$#" -gt 0 ] || return 0
-	if ! _lc=$(find_prog latency-compare); then
-		warn "no series page: latency-compare is not installed"
-	elif "$_lc" --format=html -o "$_page" "$@" 2>"$_page.log"; then
-		rm -f "$_page.log"
+	if html_page "$_page" "$_page.log" "$@"; then
 		printf '%s: the series as a page: %s\n' "$prog" "$_page" >&2
 	else
 		warn "no series page: latency-compare failed (see $_page.log)"
