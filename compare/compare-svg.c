@@ -24,6 +24,7 @@
 #include "lib/err.h"
 #include "lib/gnuplot.h"
 #include "lib/json-read.h"
+#include "lib/sig.h"
 #include "lib/stats.h"
 #include "lib/xalloc.h"
 #include "compare/compare.h"
@@ -321,6 +322,11 @@ static void plots_off(struct plotter *p, const char *why)
 /* The data and the script of a picture; -1 (said once) when not. */
 static int files_open(struct plotter *p, FILE **d, FILE **g)
 {
+	/* Told to stop (latency-compare.c): no more pictures, no page. */
+	if (sig_stop) {
+		plots_off(p, "interrupted");
+		return -1;
+	}
 	*d = open_in(p, "d.dat");
 	*g = open_in(p, "p.gp");
 	if (*d && *g)
@@ -349,6 +355,10 @@ static void plot_run(struct plotter *p, const char *name, const char *caption)
 	int r;
 
 	r = gnuplot_run(p->dir, "p.gp");
+	if (sig_stop) {
+		plots_off(p, "interrupted");
+		return;
+	}
 	if (r == -ENOENT) {
 		plots_off(p, "gnuplot is not installed (package gnuplot-nox): "
 			     "no pictures, the tables above hold every figure");

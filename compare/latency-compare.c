@@ -24,6 +24,7 @@
 #include "lib/gnuplot.h"
 #include "lib/opt.h"
 #include "lib/output.h"
+#include "lib/sig.h"
 #include "lib/xalloc.h"
 #include "compare/compare.h"
 
@@ -232,7 +233,21 @@ static void write_report(const struct args *a, const struct cmp_comparison *c,
 
 	if (ret)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot create '%s'", path);
+	/*
+	 * The HTML page runs gnuplot with files of its own: a stop signal
+	 * leaves neither them nor half a page (compare-svg.c stops drawing).
+	 */
+	if (a->format == CMP_HTML) {
+		ret = sig_stop_install();
+		if (ret)
+			die_err(EXIT_RUN_FAILED, -ret,
+				"cannot install handlers");
+	}
 	cmp_report(af.f, a->format, c, ri);
+	if (sig_stop) {
+		atomic_abort(&af);
+		exit(EXIT_SIGNAL(sig_stop));
+	}
 	ret = atomic_commit(&af);
 	if (ret)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s'", path);

@@ -181,6 +181,22 @@ test_expect_success 'an SVG that could load or run something is left out' '
 	grep "picture holds more than the page allows: left out" err
 '
 
+# A gnuplot that stops latency-compare as Ctrl-C would, while it draws.
+test_expect_success 'SIGINT while drawing: 130, no page, no temporary file left' '
+	mkdir stop tmp &&
+	cat >stop/gnuplot <<-\EOF &&
+	#!/bin/sh
+	kill -INT $PPID
+	exit 1
+	EOF
+	chmod +x stop/gnuplot &&
+	test_expect_code 130 env PATH="$PWD/stop:$PATH" TMPDIR="$PWD/tmp" \
+		"$lc" --format=html -o stopped.html base slow 2>err &&
+	! test -e stopped.html &&
+	ls -A tmp . >left && ! grep "stopped\|latency-compare\." left &&
+	! grep "gnuplot failed" err
+'
+
 test_expect_success 'the page is written atomically: -o to a directory fails, nothing left' '
 	mkdir dir &&
 	test_expect_code 1 latency-compare --format=html -o dir base slow 2>err &&
