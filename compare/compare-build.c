@@ -70,20 +70,25 @@ static bool is_lead(int f)
 
 /*
  * What would narrow the interval of change C: more of the samples its
- * test is on, or pairs where user CPU moved between unpaired sides.
+ * test is on, or pairs where user CPU moved between unpaired sides
+ * (PAIRS_HELP).  Untested: more runs where the figure is measured per run
+ * on both sides (lone results, KB and KV SAMPLES_RUNS, B and V with
+ * samples), else more results (a count per result: failures).
  */
-static enum cmp_need need_of(const struct change *c, bool paired_could_help,
-			     size_t nb, size_t nl)
+static enum cmp_need need_of(const struct change *c, bool pairs_help,
+			     const struct figure *b, enum cmp_samples kb,
+			     const struct figure *v, enum cmp_samples kv)
 {
 	switch (c->test) {
 	case TEST_NONE:
-		/* Too few samples: runs of lone results, else boots. */
-		return nb > 1 || nl > 1 ? CMP_NEED_BOOTS : CMP_NEED_RUNS;
+		if (kb == SAMPLES_RUNS && kv == SAMPLES_RUNS && b->n && v->n)
+			return CMP_NEED_RUNS;
+		return CMP_NEED_BOOTS;
 	case TEST_RUNS:
-		return paired_could_help ? CMP_NEED_PAIRS : CMP_NEED_RUNS;
+		return pairs_help ? CMP_NEED_PAIRS : CMP_NEED_RUNS;
 	case TEST_RESULTS:
 	case TEST_SPREAD:
-		return paired_could_help ? CMP_NEED_PAIRS : CMP_NEED_BOOTS;
+		return pairs_help ? CMP_NEED_PAIRS : CMP_NEED_BOOTS;
 	case TEST_PAIRED:
 	case TEST_PAIRED_BOOTS:
 		return CMP_NEED_PAIRS;
@@ -125,6 +130,26 @@ static void judge(struct cmp_judged *j, const struct change *c,
 	j->need = need;
 }
 
+/*
+ * Do B and V hold two samples or more each, all of one value (page
+ * allocation failures 0 in every run on both sides)?  Nothing moved, yet
+ * a change in percent of 0 has no interval.
+ */
+static bool flat(const struct figure *b, const struct figure *v)
+{
+	size_t i;
+
+	if (b->n < 2 || v->n < 2 || b->value != v->value)
+		return false;
+	for (i = 0; i < b->n; i++)
+		if (b->samples[i] != b->value)
+			return false;
+	for (i = 0; i < v->n; i++)
+		if (v->samples[i] != v->value)
+			return false;
+	return true;
+}
+
 /* Every figure of E's label against BASE, judged. */
 static void judge_figures(struct cmp_entry *e, const struct cmp_label *base,
 			  double alpha)
@@ -151,8 +176,13 @@ static void judge_figures(struct cmp_entry *e, const struct cmp_label *base,
 							: holm[f];
 		need = need_of(
 			&c, e->user_cpu_differs && e->pairing == PAIRING_NONE,
-			base->n, l->n);
+			&base->fig[f], base->kind[f], &l->fig[f], l->kind[f]);
 		judge(&e->fig[f], &c, CMP_LOWER_BETTER, sig, defined, need);
+		if (e->fig[f].state == CMP_INCONCLUSIVE &&
+		    flat(&base->fig[f], &l->fig[f])) {
+			e->fig[f].state = CMP_SAME;
+			e->fig[f].need = CMP_NEED_NOTHING;
+		}
 		/* A busier side: the lead figures are not judged. */
 		if (e->busier && is_lead(f) && defined) {
 			e->fig[f].state = CMP_INCONCLUSIVE;

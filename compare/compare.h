@@ -425,6 +425,9 @@ bool cmp_hist_add(struct cmp_hist *to, const struct cmp_hist *from);
  */
 size_t cmp_group(struct cmp_result *r, size_t n, struct cmp_label **out);
 void cmp_label_release(struct cmp_label *l);
+/* Release the NL labels L and the N results R; free both arrays. */
+void cmp_free_all(struct cmp_label *l, size_t nl, struct cmp_result *r,
+		  size_t n);
 /* Change of figure F of L against BASE. */
 struct change cmp_change(const struct cmp_label *base,
 			 const struct cmp_label *l, enum fig f, double alpha);
@@ -471,7 +474,8 @@ void cmp_boot_pairs(const struct cmp_label *base, const struct cmp_label *l,
 double cmp_fig_mean(enum fig f, const double *v, size_t n);
 /*
  * Change of the samples V[0..NV) against B[0..NB): percent of B's mean,
- * and Welch's test when both have two samples or more.
+ * and Welch's test when both have two samples or more (with its MDE and
+ * its 1 - ALPHA confidence interval, in percent of B's mean).
  */
 struct change cmp_samples_change(const double *b, size_t nb, const double *v,
 				 size_t nv, double alpha);
@@ -767,7 +771,9 @@ char *cmp_workload_of(const char *key);
  *              significant, and the 1 - alpha confidence interval of the
  *              change lies within +/- the MDE (both in percent of the
  *              baseline), so that a change as large as the comparison
- *              could see is ruled out;
+ *              could see is ruled out; also where both sides have two
+ *              samples or more, all of one value (failures 0 in every
+ *              run: a percent of 0 has no interval);
  *              CMP_INCONCLUSIVE: neither: untested for too few samples,
  *              or not significant with an interval wider than that, or
  *              the lead figures of a comparison whose machine or host was
@@ -896,6 +902,9 @@ struct cmp_entry {
 
 struct cmp_comparison {
 	const struct cmp_options *o;
+	/* The run's header (program, version, command line), set by the
+	 * caller after cmp_build() where a format writes it; else NULL. */
+	const struct run_info *ri;
 	size_t n;
 	const struct cmp_label *labels; /* the caller's, [0] the baseline */
 	struct cmp_entry *e;		/* one a label */

@@ -354,7 +354,7 @@ int main(int argc, char **argv)
 	struct run_info ri;
 	struct args a;
 	int first, status = EXIT_OK;
-	size_t n, nl, i;
+	size_t n, nl;
 
 	prog_init(argc, argv);
 	run_info_init(&ri, "latency-compare", argc, argv);
@@ -376,17 +376,13 @@ int main(int argc, char **argv)
 	cmp_setup_warn(l, nl);
 	a.cmp.fleet = a.format == CMP_LAVA || a.format == CMP_KCIDB;
 	c = cmp_build(l, nl, &a.cmp);
+	c->ri = &ri;
 	write_report(&a, c, &ri);
 	if (a.plot && cmp_plot(a.plot, c))
 		status = EXIT_RUN_FAILED;
 	if (!status && !isnan(a.fail_pct))
 		status = verdict(c, a.fail_pct);
 	cmp_comparison_free(c);
-	for (i = 0; i < nl; i++)
-		cmp_label_release(&l[i]);
-	free(l);
-	for (i = 0; i < n; i++)
-		cmp_result_release(&r[i]);
-	free(r);
+	cmp_free_all(l, nl, r, n);
 	return status;
 }
