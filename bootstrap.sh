@@ -21,7 +21,8 @@ cd "$(dirname "$0")"
 deps="build-essential:cc autoconf:autoreconf automake:automake
 pkg-config:pkg-config libgit2-dev:/usr/include/git2.h
 librsync-dev:/usr/include/librsync.h git:git groff-base:groff
-gnuplot-nox:gnuplot jq:jq dbench:tbench_srv linux-perf:perf"
+gnuplot-nox:gnuplot jq:jq dbench:tbench_srv linux-perf:perf
+python3-html5lib:/usr/lib/python3/dist-packages/html5lib"
 missing=
 for d in $deps; do
 	pkg=${d%%:*}

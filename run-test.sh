@@ -651,12 +651,30 @@ finish() {
 		run_logged "$(bin latency-summarize)" --result-dir="$run_dir_b"
 	fi
 	run_logged "$(bin latency-summarize)" --result-dir="$run_dir"
+	report_page "$run_dir"
+	[ -z "$run_dir_b" ] || report_page "$run_dir_b"
+}
+
+# report_page DIR: DIR/report.html, the run alone as a page to look at
+# (latency-compare --format=html: its headline, runs, distributions).  The
+# page is a view of the result, not part of it: one that cannot be made
+# is said (a note, and report.log) and the run stands.
+report_page() {
+	if ! _lc=$(bin latency-compare); then
+		note "no report.html: latency-compare is not installed"
+		warn "no report.html: latency-compare is not installed"
+	elif ! run_logged "$_lc" --format=html -o "$1/report.html" "$1" \
+		>"$1/report.log" 2>&1; then
+		note "no report.html: latency-compare failed (see report.log)"
+		warn "no report.html in $1: latency-compare failed (see report.log)"
+	fi
 }
 
 # tidy: an empty diagnostics file says nothing; remove it.
 tidy() {
 	for _f in "$run_dir"/*.err "$run_dir/kmsg.out" "$run_dir/plot.log" \
-		${run_dir_b:+"$run_dir_b"/*.err}; do
+		"$run_dir/report.log" ${run_dir_b:+"$run_dir_b"/*.err} \
+		${run_dir_b:+"$run_dir_b/report.log"}; do
 		if [ -f "$_f" ] && ! [ -s "$_f" ]; then
 			rm -f "$_f"
 		fi

@@ -44,7 +44,7 @@ static double hist_total(const struct cmp_hist *h)
 	return total;
 }
 
-static void write_data(FILE *f, const struct cmp_label *l, size_t n)
+void cmp_plot_hist_data(FILE *f, const struct cmp_label *l, size_t n)
 {
 	size_t i, k;
 
@@ -77,7 +77,7 @@ static void write_data(FILE *f, const struct cmp_label *l, size_t n)
  * The axes: the buckets' bounds on a log scale (a factor either side of a
  * lone bucket) and the shares from 0, as for any histogram.
  */
-static void write_ranges(FILE *f, const struct cmp_label *l, size_t n)
+void cmp_plot_hist_ranges(FILE *f, const struct cmp_label *l, size_t n)
 {
 	double lo = INFINITY, hi = -INFINITY, top = 0;
 	size_t i, k;
@@ -120,7 +120,7 @@ static void write_script(FILE *f, const char *prefix, const char *dat,
 	      "set ylabel 'share of gaps (%)'\n"
 	      "set grid\nset key top right\n",
 	      f);
-	write_ranges(f, l, n);
+	cmp_plot_hist_ranges(f, l, n);
 	for (t = 0; t < 2; t++) {
 		char *out = xasprintf("%s%s", prefix, terms[t][1]);
 
@@ -156,7 +156,7 @@ static int write_file(const char *path, const char *prefix, const char *dat,
 	if (dat)
 		write_script(af.f, prefix, dat, l, n, workload);
 	else
-		write_data(af.f, l, n);
+		cmp_plot_hist_data(af.f, l, n);
 	ret = atomic_commit(&af);
 	if (ret) {
 		errno = -ret;

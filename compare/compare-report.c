@@ -23,10 +23,9 @@
 #include "compare/compare.h"
 
 const char *const cmp_format_names[] = {
-	[CMP_2009] = "2009",	     [CMP_TEXT] = "text",
-	[CMP_CSV] = "csv",	     [CMP_JSON] = "json",
-	[CMP_MARKDOWN] = "markdown", [CMP_LAVA] = "lava",
-	[CMP_KCIDB] = "kcidb",	     NULL,
+	[CMP_2009] = "2009",   [CMP_TEXT] = "text",	    [CMP_CSV] = "csv",
+	[CMP_JSON] = "json",   [CMP_MARKDOWN] = "markdown", [CMP_LAVA] = "lava",
+	[CMP_KCIDB] = "kcidb", [CMP_HTML] = "html",	    NULL,
 };
 
 /* A grid of cells, filled row by row, holding raw strings. */
@@ -734,6 +733,9 @@ void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_comparison *c,
 		break;
 	case CMP_KCIDB:
 		cmp_report_kcidb(f, c);
+		break;
+	case CMP_HTML:
+		cmp_report_html(f, c, ri);
 		break;
 	}
 }

@@ -672,6 +672,7 @@ enum cmp_format {
 	CMP_MARKDOWN,
 	CMP_LAVA,  /* lava-test-case lines (compare-fleet.c) */
 	CMP_KCIDB, /* a KCIDB v5.3 object (compare-fleet.c) */
+	CMP_HTML,  /* one self-contained page (compare-html.c) */
 };
 
 /* The --format names, in the order of enum cmp_format, NULL-terminated. */
@@ -945,7 +946,32 @@ bool cmp_kcidb_origin_ok(const char *s);
 void cmp_report_lava(FILE *out, const struct cmp_comparison *c);
 void cmp_report_kcidb(FILE *out, const struct cmp_comparison *c);
 
+/* compare-html.c */
+/*
+ * Write S to F as HTML text, inert in an element or a quoted attribute:
+ * escaped as by text_escape() (no control or reordering character
+ * survives), then & < > " ' as character references.
+ */
+void cmp_html_write(FILE *f, const char *s);
+/* Comparison C as one self-contained HTML page. */
+void cmp_report_html(FILE *f, const struct cmp_comparison *c,
+		     const struct run_info *ri);
+
+/* compare-svg.c */
+/*
+ * The page's pictures section: inline SVG drawn by gnuplot (a note
+ * instead when gnuplot is missing).  Warns on stderr about a picture left
+ * out; never fails the report.
+ */
+void cmp_html_plots(FILE *f, const struct cmp_comparison *c);
+
 /* compare-plot.c */
+/*
+ * The labels' histograms as gnuplot data (a block per label that has
+ * one: le_s, count, percent of its gaps), and the axes' ranges for them.
+ */
+void cmp_plot_hist_data(FILE *f, const struct cmp_label *l, size_t n);
+void cmp_plot_hist_ranges(FILE *f, const struct cmp_label *l, size_t n);
 /*
  * Write PREFIX.dat and PREFIX.gp overlaying the histograms of the N
  * labels, and run gnuplot on it when it is in PATH (PREFIX.png and

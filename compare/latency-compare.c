@@ -24,6 +24,7 @@
 #include "lib/gnuplot.h"
 #include "lib/opt.h"
 #include "lib/output.h"
+#include "lib/sig.h"
 #include "lib/xalloc.h"
 #include "compare/compare.h"
 
@@ -90,9 +91,11 @@ static void usage(int status)
 	      "                        summary.txt when a result probed high-order\n"
 	      "                        allocations), csv, json, markdown, lava (a line\n"
 	      "                        per figure of each result: lava-test-case NAME\n"
-	      "                        --result R [--measurement X [--units U]]) or kcidb\n"
+	      "                        --result R [--measurement X [--units U]]), kcidb\n"
 	      "                        (a KCIDB v5.3 object: the kernels, their builds,\n"
-	      "                        a test per figure)\n"
+	      "                        a test per figure) or html (one self-contained\n"
+	      "                        page: the verdicts, a row a figure, inline SVG\n"
+	      "                        pictures drawn by gnuplot when it is in PATH)\n"
 	      "  --kcidb-origin=NAME   the CI system named in KCIDB ids (default\n"
 	      "                        " CMP_KCIDB_ORIGIN "; lower case letters, digits, _)\n"
 	      "  -o, --output=FILE     write the report to FILE instead of stdout\n"
@@ -230,7 +233,21 @@ static void write_report(const struct args *a, const struct cmp_comparison *c,
 
 	if (ret)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot create '%s'", path);
+	/*
+	 * The HTML page runs gnuplot with files of its own: a stop signal
+	 * leaves neither them nor half a page (compare-svg.c stops drawing).
+	 */
+	if (a->format == CMP_HTML) {
+		ret = sig_stop_install();
+		if (ret)
+			die_err(EXIT_RUN_FAILED, -ret,
+				"cannot install handlers");
+	}
 	cmp_report(af.f, a->format, c, ri);
+	if (sig_stop) {
+		atomic_abort(&af);
+		exit(EXIT_SIGNAL(sig_stop));
+	}
 	ret = atomic_commit(&af);
 	if (ret)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s'", path);

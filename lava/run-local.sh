@@ -19,6 +19,7 @@
 # not check out, a warning and no result/), for latency-compare on the
 # host:
 #   latency-compare lab=OUTDIR/result/result.json local=DIR
+# and result/report.html, the run's page, sent and checked the same way.
 # Exits 0 only when LAVA's results hold the suite's test cases with their
 # measurements; 1 when the job or the cases failed, 2 usage error, 3
 # unsupported here (not root).
@@ -472,6 +473,36 @@ print("run-local.sh: the run's result: %s/result.json (%d bytes)" % (d, size),
 EOF
 }
 
+# fetch_report: the run's page, report.html, which run-suite.sh sends
+# after result.json as a block of its own (between
+# "LATENCY-TESTS-REPORT-BEGIN ..." and "LATENCY-TESTS-REPORT-END...",
+# encoded and checked as the result's), into OUTDIR/result/report.html:
+# fetch_result reads a copy of LAVA's log in which only that block is
+# left, its markers named as the result's.  A job without the block (a
+# suite that sends none) says nothing; a bad one is warned of; neither
+# changes the job's status.
+fetch_report() {
+	[ -n "$(sed -n '/LATENCY-TESTS-REPORT-BEGIN/{p;q;}' "$out/lava.log")" ] ||
+		return 0
+	_rout=$out _rtmp=$out/.report
+	rm -rf "$_rtmp" && mkdir "$_rtmp" || return 1
+	sed -e '/LATENCY-TESTS-RESULT-/d' \
+		-e 's/LATENCY-TESTS-REPORT-/LATENCY-TESTS-RESULT-/g' \
+		"$out/lava.log" >"$_rtmp/lava.log" || return 1
+	out=$_rtmp
+	_st=0
+	fetch_result 2>"$_rtmp/err" || _st=$?
+	out=$_rout
+	if [ "$_st" = 0 ] && mkdir -p "$out/result" &&
+		mv "$_rtmp/result/result.json" "$out/result/report.html"; then
+		say "the run's page: $out/result/report.html"
+	else
+		say "warning: no $out/result/report.html: $(sed -n \
+			's/^run-local\.sh: warning: no [^:]*: //p' "$_rtmp/err")"
+	fi
+	rm -rf "$_rtmp"
+}
+
 # check_results: results.yaml from LAVA's log, then whether it holds the
 # suite's cases with their measurements (a table of them on stdout).
 check_results() {
@@ -549,6 +580,7 @@ job_status=0
 run_job || job_status=$?
 [ "$job_status" -eq 0 ] || say "lava-run exited $job_status (see $out/lava.log)"
 fetch_result || :
+fetch_report || :
 check_results || die "LAVA did not record the suite's test cases with their measurements (see $out/lava.log)"
 say "LAVA's results: $out/results.yaml"
 exit "$job_status"

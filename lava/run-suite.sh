@@ -103,4 +103,11 @@ while IFS= read -r line; do
 done <"$base/cases"
 echo "result: $dir"
 send_result "$dir/result.json"
+# The run's page (report.html, when the driver made one) follows as a
+# block of its own, encoded the same, REPORT for RESULT in its markers;
+# the host takes it apart from the result (run-local.sh).
+if [ -f "$dir/report.html" ]; then
+	send_result "$dir/report.html" |
+		sed 's/^LATENCY-TESTS-RESULT-/LATENCY-TESTS-REPORT-/'
+fi
 exit "$status"

@@ -865,6 +865,25 @@ finish_result() {
 	fi
 	"$p_latency_summarize" --result-dir="$run_dir" ||
 		warn "latency-summarize failed on $run_dir"
+	# The run's own page again, now that result.json names the VM (the
+	# guest's did not know it, and may have had no gnuplot).
+	[ -z "$guest_result" ] ||
+		html_page "$run_dir/report.html" "$run_dir/report.log" "$run_dir" ||
+		warn "no report.html in $run_dir: latency-compare failed (see report.log)"
+}
+
+# html_page PAGE LOG DIR...: latency-compare's HTML page of the results
+# DIR... into PAGE, what it said into LOG (removed when it succeeds).  A
+# page is a view of results, not one: callers say a failure and go on.
+html_page() {
+	_hp=$1 _hl=$2
+	shift 2
+	if ! _lc=$(find_prog latency-compare); then
+		echo "latency-compare is not installed" >"$_hl"
+		return 1
+	fi
+	"$_lc" --format=html -o "$_hp" "$@" 2>"$_hl" || return 1
+	rm -f "$_hl"
 }
 
 # no_result: a result directory without result.json (latency-summarize
@@ -1447,7 +1466,34 @@ run_series() {
 	printf '%s: %s of %s boots made, %s failed%s; compare them with:\n  latency-compare %s\n' \
 		"$prog" "$_i" "$_n" "$_failed" "${series_sig:+, stopped by SIG$series_sig}" \
 		"$_dirs" >&2
+	# Told to stop: the page too can wait (latency-compare makes it later).
+	[ -n "$series_sig" ] || series_page "$_series"
 	exit "$_status"
+}
+
+# series_page SERIES: the series' own page, its boots side by side
+# (latency-compare --format=html), as series-SERIES.html beside them.  A
+# view of the results, not one: a page that cannot be made is said, and
+# the series' exit status stands.
+series_page() {
+	_page=$opt_results/series-$1.html
+	# Globbing on while series_results looks for the results.
+	_dirs=$(series_results a "$1")
+	_dirs_b=$(series_results b "$1")
+	_ifs=$IFS
+	IFS='
+'
+	set -f
+	# shellcheck disable=SC2086 # result directories, split on newlines
+	set -- $_dirs $_dirs_b
+	set +f
+	IFS=$_ifs
+	[ "$#" -gt 0 ] || return 0
+	if html_page "$_page" "$_page.log" "$@"; then
+		printf '%s: the series as a page: %s\n' "$prog" "$_page" >&2
+	else
+		warn "no series page: latency-compare failed (see $_page.log)"
+	fi
 }
 
 main() {

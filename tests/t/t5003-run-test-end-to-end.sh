@@ -76,6 +76,32 @@ test_expect_success GNUPLOT 'the plots are drawn' '
 	test -s fake-gitk-1.png && test -s fake-gitk-2.png && test -s fake-music.png
 '
 
+test_expect_success 'report.html: the run alone as one page' '
+	cd res/e2e &&
+	grep -q "^<!DOCTYPE html>" report.html &&
+	grep -q "<tr id=\"row-0-elapsed_mean_s\" " report.html &&
+	grep -q "<pre id=\"headline\">e2e Elapsed:" report.html &&
+	! grep -q "src=\|href=\"http" report.html &&
+	! test -e report.log &&
+	! grep -q "report.html" notes
+'
+
+test_expect_success 'a page that cannot be made is said, and the run stands' '
+	mkdir fakebin &&
+	printf "#!/bin/sh\necho \"latency-compare: broken\" >&2\nexit 1\n" \
+		>fakebin/latency-compare &&
+	chmod +x fakebin/latency-compare &&
+	LATENCY_TESTS_BINDIR=$PWD/fakebin "$rt" --label=nopage --commits=300 \
+		--gitk-runs=2 --warmup=0 --no-drop-caches --confine=none \
+		--gitk-args=--every=50 --music-args="--songs=1 --song-size=64k" \
+		--results=res >out 2>err &&
+	grep -x "no report.html: latency-compare failed (see report.log)" res/nopage/notes &&
+	grep -x "latency-compare: broken" res/nopage/report.log &&
+	grep "warning: no report.html in .*res/nopage: latency-compare failed" err &&
+	! test -e res/nopage/report.html &&
+	test -s res/nopage/result.json
+'
+
 # gnuplot's "empty y range" warnings on a series of a few lines
 # were kept in *.latency-output.err and plot.log.
 test_expect_success GNUPLOT 'plotting leaves no error file, and the scripts stay' '

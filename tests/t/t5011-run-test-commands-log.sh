@@ -44,6 +44,7 @@ latency-output --stall 1s --format json --report res/q/fake-gitk-5.report.json -
 unbuffered fake-gitk --iterations 1 --format json -o res/q/fake-gitk-5.json --every=50 cache/repo-300-137
 env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=latency-machine seqbench -t 1 -s 2 -b 4k -r 20 -d res/q/scratch/seqbench --seed 137 --json-output res/q/seqbench.json
 latency-summarize --result-dir=res/q
+latency-compare --format=html -o res/q/report.html res/q
 EOF
 # The high-order probe runs only where the kernel has THP.
 if ! [ -d /sys/kernel/mm/transparent_hugepage ]; then

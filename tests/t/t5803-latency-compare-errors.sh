@@ -153,7 +153,7 @@ test_expect_success 'usage errors exit 2 with a Try line' '
 	grep -q "^latency-compare: no result given$" err &&
 	grep -q "^Try .latency-compare --help. for more information.$" err &&
 	test_expect_code 2 latency-compare --format=xml base >out 2>err &&
-	grep -q "^latency-compare: invalid value .xml. for --format: not understood (expected 2009, text, csv, json, markdown, lava or kcidb)$" err &&
+	grep -q "^latency-compare: invalid value .xml. for --format: not understood (expected 2009, text, csv, json, markdown, lava, kcidb or html)$" err &&
 	test_expect_code 2 latency-compare --alpha=1 base >out 2>err &&
 	test_expect_code 2 latency-compare --alpha=0 base >out 2>err &&
 	test_expect_code 2 latency-compare --alpha=abc base >out 2>err &&

@@ -146,4 +146,23 @@ test_expect_success 'outside a LAVA test shell it says so' '
 	grep "lava-test-case is not in PATH" err
 '
 
+test_expect_success 'the run'"'"'s report.html follows in a block of its own' '
+	rm -f cases &&
+	cp -R "$F/board1" withpage &&
+	latency-compare --format=html -o withpage/report.html withpage &&
+	FIXTURE=$PWD/withpage STATUS=0 && export FIXTURE STATUS &&
+	"$step" res "" >log &&
+	sum=$(sha256sum <withpage/report.html) &&
+	bytes=$(wc -c <withpage/report.html) &&
+	test "$(grep -c "^LATENCY-TESTS-RESULT-BEGIN " log)" = 1 &&
+	test "$(grep -c "^LATENCY-TESTS-REPORT-BEGIN " log)" = 1 &&
+	grep -x "LATENCY-TESTS-REPORT-BEGIN ${sum%% *} $((bytes))" log &&
+	test "$(tail -n 1 log)" = LATENCY-TESTS-REPORT-END &&
+	sed -n "/^LATENCY-TESTS-REPORT-BEGIN /,/^LATENCY-TESTS-REPORT-END$/p" log |
+		sed "1d; \$d" >block &&
+	! grep -v "^[A-Za-z0-9+/=]\{1,64\}$" block &&
+	base64 -d block | gzip -dc >got.html &&
+	test_cmp withpage/report.html got.html
+'
+
 test_done

@@ -196,6 +196,37 @@ test_expect_success ROOT,PYJINJA 'the result.json sent over the console: OUTDIR/
 	! grep warning err
 '
 
+test_expect_success ROOT,PYJINJA 'the run'"'"'s page after it: OUTDIR/result/report.html, byte-identical' '
+	stand_ins && cp lava-run bin/lava-run &&
+	printf "<!DOCTYPE html>\n<p>a page</p>\n" >page.html &&
+	{
+		block "$J" &&
+		block page.html | sed "s/^LATENCY-TESTS-RESULT-/LATENCY-TESTS-REPORT-/"
+	} >lines &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	run_local "$run_local" resp 2>err &&
+	test_cmp "$J" resp/result/result.json &&
+	test_cmp page.html resp/result/report.html &&
+	ls -A resp >got && ! grep -x .report got &&
+	grep -x "run-local.sh: the run'"'"'s page: $PWD/resp/result/report.html" err &&
+	! grep warning err
+'
+
+test_expect_success ROOT,PYJINJA 'a bad page block: a warning, the result kept' '
+	stand_ins && cp lava-run bin/lava-run &&
+	{
+		block "$J" &&
+		block page.html | sed -e "s/^LATENCY-TESTS-RESULT-/LATENCY-TESTS-REPORT-/" \
+			-e "/^LATENCY-TESTS-REPORT-END/d"
+	} >lines &&
+	console lines >log && FAKE_CONSOLE=$PWD/log && export FAKE_CONSOLE &&
+	run_local "$run_local" resq 2>err &&
+	test_cmp "$J" resq/result/result.json &&
+	! test -e resq/result/report.html &&
+	grep "^run-local.sh: warning: no $PWD/resq/result/report.html: the LATENCY-TESTS-RESULT block has no end" err &&
+	test "$(grep -c warning err)" = 1
+'
+
 # refused CAUSE OUTDIR: run-local.sh on FAKE_CONSOLE exits 0 (the job's
 # status), warns of CAUSE (a pattern of the whole cause) and makes no
 # OUTDIR/result.
