@@ -731,8 +731,10 @@ int main(int argc, char **argv)
 			l.instance = NULL;
 		}
 		/* Drivers and tests wait for this line. */
-		monitor_emit(&l.m, mono_ns(), "started=1 source=%s",
-			     l.b.tracing ? "tracepoints" : "counters");
+		monitor_emit(&l.m, mono_ns(), "started=1 source=%s pid=%ld%s%s",
+			     l.b.tracing ? "tracepoints" : "counters",
+			     (long)getpid(), l.instance ? " instance=" : "",
+			     l.instance ? strrchr(l.instance, '/') + 1 : "");
 		run(&l);
 		if (!l.ndevices)
 			name_active(&l);
