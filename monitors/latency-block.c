@@ -126,15 +126,7 @@ static void usage(int status)
 
 static int machine(char *const args[], bool quiet)
 {
-	const char *prog = getenv("LATENCY_MACHINE");
-	char *argv[8];
-	int i;
-
-	argv[0] = (char *)(prog && *prog ? prog : "latency-machine");
-	for (i = 0; args[i] && i < 6; i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
-	return spawn_wait(argv, quiet ? SPAWN_QUIET : 0);
+	return spawn_machine(args, quiet ? SPAWN_QUIET : 0);
 }
 
 /*
