@@ -5,13 +5,16 @@
  * before it is made; restore removes it, which disables its events and
  * frees its buffer.  Where tracefs is not mounted (the monitor mounted it
  * in a mount namespace of its own, gone with it) restore mounts it in one
- * of its own too, in a child, so nothing outlives the undo.  The name is
- * all a record holds: "latency-PROGRAM-PID" under the tracefs instances
- * directory, never a path.
+ * of its own too, in a child, so nothing outlives the undo.  The record
+ * holds the name, "latency-PROGRAM-PID" under the tracefs instances
+ * directory (never a path), and the start time of process PID: a monitor
+ * that still reads the instance (its driver was killed) is stopped first,
+ * as the pid kind stops one, and removes the instance itself.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +24,19 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/parse.h"
+#include "lib/timing.h"
 #include "lib/opt.h"
 #include "lib/xalloc.h"
 #include "machine/machine.h"
 
-/* "latency-WORD-DIGITS", WORD in lower-case letters. */
-static bool instance_name_ok(const char *s)
+/* How long restore lets a monitor end on SIGTERM. */
+#define TERM_WAIT_NS (5 * NSEC_PER_SEC)
+
+/* "latency-WORD-PID", WORD in lower-case letters (PID into *PID). */
+static bool instance_name_ok(const char *s, pid_t *pid)
 {
+	uint64_t v;
 	size_t w, d;
 
 	if (strncmp(s, "latency-", 8))
@@ -37,24 +46,46 @@ static bool instance_name_ok(const char *s)
 	if (!w || w > 32 || s[w] != '-')
 		return false;
 	d = strspn(s + w + 1, "0123456789");
-	return d && d <= 10 && !s[w + 1 + d];
+	if (!d || d > 10 || s[w + 1 + d] || parse_u64(s + w + 1, &v) || v < 2 ||
+	    v > INT32_MAX)
+		return false;
+	*pid = (pid_t)v;
+	return true;
 }
 
 char *make_trace(const struct record *r, int argc, char **argv)
 {
-	(void)r;
+	uint64_t start;
+	pid_t pid;
+	int e;
+
 	(void)argc;
-	if (!instance_name_ok(argv[1]))
+	if (!instance_name_ok(argv[1], &pid))
 		usage_error("trace-instance: '%s' is not an instance name "
 			    "(latency-PROGRAM-PID)",
 			    argv[1]);
-	return xasprintf("trace-instance\t%s", argv[1]);
+	e = proc_starttime(pid, &start);
+	if (e)
+		return entry_refused(-e == ESRCH ? 0 : -e,
+				     "trace-instance: no process %d to record",
+				     (int)pid);
+	if (start < r->owner_start)
+		return entry_refused(0,
+				     "trace-instance: process %d is older "
+				     "than the run",
+				     (int)pid);
+	return xasprintf("trace-instance\t%s\t%llu", argv[1],
+			 (unsigned long long)start);
 }
 
 const char *check_trace(const struct record *r, char **f)
 {
-	(void)r;
-	return instance_name_ok(f[1]) ? NULL : "not a trace instance name";
+	uint64_t start;
+	pid_t pid;
+
+	if (!instance_name_ok(f[1], &pid) || parse_u64(f[2], &start))
+		return "not a trace instance name and start time";
+	return start >= r->owner_start ? NULL : "a process older than the run";
 }
 
 /* rmdir PATH: 0 done, 1 nothing to do, or -errno. */
@@ -94,9 +125,18 @@ enum undo_result undo_trace(const struct record *r, char **f, char **note)
 {
 	char *dir = kpath(menv.sys, "/kernel/tracing"), *path;
 	char *inst = kpath(menv.sys, "/kernel/tracing/instances");
+	uint64_t start = 0;
+	bool other, stopped = false;
+	pid_t pid = 0;
 	int res;
 
-	(void)r;
+	(void)instance_name_ok(f[1], &pid); /* checked */
+	(void)parse_u64(f[2], &start);
+	/* A monitor that outlived its driver still reads the instance
+	 * (rmdir: EBUSY): stop it, and it removes the instance.  Never the
+	 * record's owner: that is a monitor restoring its own record. */
+	if (pid != r->owner && pid != getpid())
+		stopped = proc_stop(pid, start, TERM_WAIT_NS, &other) > 0;
 	path = xasprintf("%s/%s", inst, f[1]);
 	if (!access(inst, F_OK))
 		res = remove_instance(path);
@@ -112,5 +152,5 @@ enum undo_result undo_trace(const struct record *r, char **f, char **note)
 		return UNDO_FAILED;
 	}
 	free(path);
-	return res ? UNDO_NOOP : UNDO_DONE;
+	return res && !stopped ? UNDO_NOOP : UNDO_DONE;
 }

@@ -267,6 +267,23 @@ static void add_device(struct lb *l, const char *name, bool asked)
 	add_partitions(l, l->b.n - 1, name);
 }
 
+/*
+ * The counters at the start, read again right after the events are on:
+ * what completes between the two reads is in both sources.
+ */
+static void start_counters(struct lb *l)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < l->b.n; i++) {
+		struct blk_dev *d = &l->b.dev[i];
+
+		r = blk_stat_read(SYS_BLOCK, d->name, d->stat0);
+		d->nstat = r > 0 ? (size_t)r : 0;
+	}
+}
+
 /* A --device given as MAJ:MIN: its name in /sys/block. */
 static const char *name_of(const char *arg, char *buf, size_t len)
 {
@@ -722,6 +739,7 @@ int main(int argc, char **argv)
 			free(l.instance);
 			l.instance = NULL;
 		}
+		start_counters(&l);
 		/* Drivers and tests wait for this line. */
 		monitor_emit(&l.m, mono_ns(), "started=1 source=%s pid=%ld%s%s",
 			     l.b.tracing ? "tracepoints" : "counters",
