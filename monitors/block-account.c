@@ -24,6 +24,11 @@
 #include "lib/xalloc.h"
 #include "monitors/block.h"
 
+/*
+ * What is in flight this long (a bio whose completion the trace never
+ * showed) is dropped once the table is half full.
+ */
+#define STALE_NS (60 * 1000000000ULL)
 /* Request events this long after an unplug on its CPU are not its own. */
 #define UNPLUG_WINDOW_NS 1000000ULL
 #define SECTOR 512ULL
@@ -103,6 +108,38 @@ static size_t flight_hash(uint32_t dev, uint64_t sector)
 	return (size_t)(h >> 48) & (BLK_FLIGHT_SLOTS - 1);
 }
 
+static struct blk_flight *flight_get(struct blk *b, uint32_t dev,
+				     uint64_t sector, bool add);
+
+/*
+ * The table anew without what has been in flight longer than STALE_NS
+ * before NOW: a long run must not fill it with bios whose completion the
+ * trace never showed (lost events, a device that went away).
+ */
+static void flight_sweep(struct blk *b, uint64_t now)
+{
+	struct blk_flight *old = b->flight, *f;
+	size_t i;
+
+	b->flight = xcalloc(BLK_FLIGHT_SLOTS, sizeof(*b->flight));
+	b->flight_n = 0;
+	for (i = 0; i < BLK_FLIGHT_SLOTS; i++) {
+		uint64_t t =
+			old[i].q_ns > old[i].d_ns ? old[i].q_ns : old[i].d_ns;
+
+		if (!old[i].dev)
+			continue;
+		if (now > t && now - t > STALE_NS) {
+			b->flight_stale++;
+			continue;
+		}
+		f = flight_get(b, old[i].dev, old[i].sector, true);
+		if (f)
+			*f = old[i];
+	}
+	free(old);
+}
+
 /* The slot of DEV (index + 1) and SECTOR; with ADD a free one for it. */
 static struct blk_flight *flight_get(struct blk *b, uint32_t dev,
 				     uint64_t sector, bool add)
@@ -115,9 +152,12 @@ static struct blk_flight *flight_get(struct blk *b, uint32_t dev,
 		if (!f->dev) {
 			if (!add)
 				return NULL;
+			if (b->flight_n >= BLK_FLIGHT_SLOTS / 2)
+				break; /* full: probing on would be slow */
 			f->dev = dev;
 			f->sector = sector;
 			f->q_ns = f->d_ns = 0;
+			b->flight_n++;
 			return f;
 		}
 		if (f->dev == dev && f->sector == sector)
@@ -129,12 +169,31 @@ static struct blk_flight *flight_get(struct blk *b, uint32_t dev,
 	return NULL;
 }
 
+/* A slot for a new event at NOW: the table swept first when half full. */
+static struct blk_flight *flight_add(struct blk *b, uint32_t dev,
+				     uint64_t sector, uint64_t now)
+{
+	struct blk_flight *f = flight_get(b, dev, sector, false);
+
+	if (f)
+		return f;
+	/* At most a sweep a second of the trace's time: a table full of
+	 * what is really in flight must not be copied at every event. */
+	if (b->flight_n >= BLK_FLIGHT_SLOTS / 2 &&
+	    (now < b->swept_ns || now - b->swept_ns >= 1000000000ULL)) {
+		flight_sweep(b, now);
+		b->swept_ns = now;
+	}
+	return flight_get(b, dev, sector, true);
+}
+
 /* Free slot F, moving later entries of its run back (no tombstones). */
 static void flight_del(struct blk *b, struct blk_flight *f)
 {
 	size_t hole = (size_t)(f - b->flight), i = hole, home;
 
 	b->flight[hole].dev = 0;
+	b->flight_n--;
 	for (;;) {
 		i = (i + 1) & (BLK_FLIGHT_SLOTS - 1);
 		if (!b->flight[i].dev)
@@ -371,7 +430,8 @@ static void count(struct blk *b, const struct kparse_trace *t, enum ev ev,
 			d->d[e->dir].queued++;
 			d->d[e->dir].queued_bytes += bytes;
 		}
-		if (e->have_range && (f = flight_get(b, key, e->sector, true)))
+		if (e->have_range &&
+		    (f = flight_add(b, key, e->sector, t->ts_ns)))
 			f->q_ns = t->ts_ns;
 		break;
 	case EV_GETRQ:
@@ -393,7 +453,8 @@ static void count(struct blk *b, const struct kparse_trace *t, enum ev ev,
 			d->d[e->dir].dispatched_bytes += bytes;
 			request_size(d, bytes);
 		}
-		if (e->have_range && (f = flight_get(b, key, e->sector, true)))
+		if (e->have_range &&
+		    (f = flight_add(b, key, e->sector, t->ts_ns)))
 			f->d_ns = t->ts_ns;
 		break;
 	case EV_COMPLETE:

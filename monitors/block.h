@@ -74,7 +74,10 @@ struct blk {
 	/* The kernel tells timer unplugs apart (block_unplug_timer). */
 	bool timer_unplugs;
 	struct blk_flight *flight;
-	uint64_t flight_full; /* not timed: the table was full */
+	size_t flight_n;       /* slots in use */
+	uint64_t flight_full;  /* events not timed: the table was full */
+	uint64_t flight_stale; /* dropped: nothing completed them in time */
+	uint64_t swept_ns;     /* the trace's time of the last sweep */
 	/* An unplug waiting for the request events that follow it. */
 	struct blk_unplug {
 		int32_t pid;

@@ -649,6 +649,7 @@ static void summarise(struct lb *l)
 	msum_u64(sum, "plugs", l->b.plugs);
 	msum_u64(sum, "unplugs_unattributed", l->b.unplugs_unattributed);
 	msum_u64(sum, "untimed", l->b.flight_full);
+	msum_u64(sum, "stale", l->b.flight_stale);
 	if (l->instance)
 		msum_u64(sum, "events_lost", monitor_events_lost(l->instance));
 	l->m.json_extra = json_cb;

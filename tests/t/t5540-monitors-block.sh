@@ -58,6 +58,7 @@ test_expect_success 'a recorded trace_pipe: exact counts' '
 	plugs=71
 	unplugs_unattributed=81
 	untimed=0
+	stale=0
 	end_reason=end_of_file
 	device=7:0
 	7:0.source=tracepoints
@@ -174,6 +175,26 @@ test_expect_success 'hostile trace input: counted, never a crash' '
 	test "$(summary_value sum 7:0.writes_queued)" = 1 &&
 	test "$(summary_value sum 7:0.writes_completed_bytes)" = 2199023255040 &&
 	test "$(grep -c "^device=" sum)" = 4096
+'
+
+# 40000 bios queued at 1 s that never complete, 40000 more at 100 s that
+# do: the table holds 32768; at 100 s the first ones are stale and make
+# room for the second ones, of which 32768 are timed.
+test_expect_success JQ 'what never completes: a bounded table, stale entries dropped' '
+	awk "BEGIN {
+		for (i = 0; i < 40000; i++)
+			printf \"  dd-1 [000] ..... 1.000001: block_bio_queue: 7,0 W %d + 8 [dd]\\n\", i * 8
+		for (i = 0; i < 40000; i++)
+			printf \"  dd-1 [000] ..... 100.000002: block_bio_queue: 7,0 W %d + 8 [dd]\\n\", 1000000 + i * 8
+		for (i = 0; i < 40000; i++)
+			printf \"  dd-1 [000] ..... 100.000003: block_rq_complete: 7,0 W () %d + 8 [0]\\n\", 1000000 + i * 8
+	}" >stale.txt &&
+	latency-block --replay stale.txt --format=json --summary=stale.json >out &&
+	test_json stale.json .untimed 14464 &&
+	test_json stale.json .stale 32768 &&
+	test_json stale.json ".devices[0].q2c_us.count" 32768 &&
+	test_json stale.json ".devices[0].writes.queued" 80000 &&
+	test_json stale.json ".devices[0].writes.completed" 40000
 '
 
 test_expect_success 'options: usage errors and a missing device' '
