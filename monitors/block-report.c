@@ -93,7 +93,7 @@ static size_t dev_figs(const struct blk *b, const struct blk_dev *d,
 			       d->unplugs_timer };
 	f[n++] = (struct fig){ "backmerges", !tr || !rq, d->backmerges };
 	f[n++] = (struct fig){ "frontmerges", !tr || !rq, d->frontmerges };
-	f[n++] = (struct fig){ "getrq", !tr || !rq, d->getrq };
+	f[n++] = (struct fig){ "getrq", !tr || !rq || b->no_detail, d->getrq };
 	f[n++] = (struct fig){ "inserted", !tr || !rq, d->inserted };
 	f[n++] = (struct fig){ "splits", !tr, d->splits };
 	f[n++] = (struct fig){ "remaps", !tr, d->remaps };

@@ -71,6 +71,7 @@ struct blk {
 	size_t nparts;
 	bool any_device; /* count every device the trace names */
 	bool tracing;	 /* the figures come from tracepoints */
+	bool no_detail;	 /* getrq and plugs were not traced */
 	/* The kernel tells timer unplugs apart (block_unplug_timer). */
 	bool timer_unplugs;
 	struct blk_flight *flight;
