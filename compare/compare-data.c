@@ -79,22 +79,19 @@ static void csv_heads(FILE *out)
 	      out);
 }
 
-static void csv_changes(FILE *out, const struct cmp_label *base,
-			const struct cmp_label *l, int from, int to,
-			double alpha)
+static void csv_changes(FILE *out, const struct cmp_entry *e, int from, int to)
 {
 	int f;
 
 	for (f = from; f < to; f++) {
-		struct change c;
+		const struct change c = e->fig[f].c;
 
 		if (fig_desc[f].change == CHANGE_NONE)
 			continue;
-		if (l == base) {
+		if (e->is_base) {
 			fputs(",,,", out);
 			continue;
 		}
-		c = cmp_change(base, l, (enum fig)f, alpha);
 		fputc(',', out);
 		csv_num(out, c.delta);
 		fputc(',', out);
@@ -115,8 +112,7 @@ static void csv_values(FILE *out, const struct cmp_label *l, int from, int to)
 }
 
 /* The KEY_mde_pct columns of figures FROM to TO (empty for the base). */
-static void csv_mdes(FILE *out, const struct cmp_label *base,
-		     const struct cmp_label *l, int from, int to, double alpha)
+static void csv_mdes(FILE *out, const struct cmp_entry *e, int from, int to)
 {
 	int f;
 
@@ -124,69 +120,58 @@ static void csv_mdes(FILE *out, const struct cmp_label *base,
 		if (fig_desc[f].change == CHANGE_NONE)
 			continue;
 		fputc(',', out);
-		if (l != base)
-			csv_num(out, cmp_change(base, l, (enum fig)f, alpha)
-					     .mde_pct);
+		if (!e->is_base)
+			csv_num(out, e->fig[f].c.mde_pct);
 	}
 }
 
-static void csv_row(FILE *out, const struct cmp_label *base,
-		    const struct cmp_label *l, double alpha)
+static void csv_row(FILE *out, const struct cmp_entry *e)
 {
-	struct change e = CHANGE_UNTESTED;
-	enum cmp_pairing pairing =
-		l != base ? cmp_pairing(base, l) : PAIRING_NONE;
+	const struct cmp_label *l = e->l;
+	struct change u = CHANGE_UNTESTED;
+	const struct change *c = e->is_base ? &u : &e->fig[FIG_ELAPSED].c;
 
 	csv_field(out, l->label, ',');
 	fprintf(out, "%s,%zu", l->partial ? "true" : "false", l->runs);
 	csv_values(out, l, 0, FIG_KERNEL_FIRST);
-	csv_changes(out, base, l, 0, FIG_KERNEL_FIRST, alpha);
+	csv_changes(out, e, 0, FIG_KERNEL_FIRST);
 	fprintf(out, ",%zu,", l->n);
 	csv_num(out, l->between_cv);
 	csv_values(out, l, FIG_KERNEL_FIRST, FIG_CPU_FIRST);
-	csv_changes(out, base, l, FIG_KERNEL_FIRST, FIG_CPU_FIRST, alpha);
-	csv_mdes(out, base, l, 0, FIG_CPU_FIRST, alpha);
-	if (l != base)
-		e = cmp_change(base, l, FIG_ELAPSED, alpha);
+	csv_changes(out, e, FIG_KERNEL_FIRST, FIG_CPU_FIRST);
+	csv_mdes(out, e, 0, FIG_CPU_FIRST);
 	fprintf(out, ",%s,",
-		cmp_test_name(e.test) ? cmp_test_name(e.test) : "");
-	if (l != base && base->has_run && l->has_run) {
-		char *v = cmp_verdict(base, l, alpha);
-
-		csv_field(out, v, ',');
-		free(v);
-	} else {
+		cmp_test_name(c->test) ? cmp_test_name(c->test) : "");
+	if (e->verdict)
+		csv_field(out, e->verdict, ',');
+	else
 		fputc(',', out);
-	}
 	/* The verdict's separator is written: the first one without. */
 	csv_num(out, l->fig[FIG_CPU_FIRST].value);
 	csv_values(out, l, FIG_CPU_FIRST + 1, FIG_COUNT);
-	csv_changes(out, base, l, FIG_CPU_FIRST, FIG_COUNT, alpha);
-	csv_mdes(out, base, l, FIG_CPU_FIRST, FIG_COUNT, alpha);
-	e = (struct change)CHANGE_UNTESTED;
-	if (l != base)
-		e = cmp_change(base, l, FIG_EPU, alpha);
+	csv_changes(out, e, FIG_CPU_FIRST, FIG_COUNT);
+	csv_mdes(out, e, FIG_CPU_FIRST, FIG_COUNT);
+	c = e->is_base ? &u : &e->fig[FIG_EPU].c;
 	fputc(',', out);
-	csv_num(out, e.ci_lo);
+	csv_num(out, c->ci_lo);
 	fputc(',', out);
-	csv_num(out, e.ci_hi);
+	csv_num(out, c->ci_hi);
 	fputc(',', out);
-	csv_bool(out, l != base, pairing != PAIRING_NONE);
+	csv_bool(out, !e->is_base, e->pairing != PAIRING_NONE);
 	fputc(',', out);
-	if (l != base && cmp_busier(base, l, alpha))
-		csv_field(out, cmp_busier(base, l, alpha)->label, ',');
+	if (e->busier)
+		csv_field(out, e->busier->label, ',');
 	else
 		fputc(',', out);
 	fprintf(out, "%s,",
-		pairing_names[pairing] ? pairing_names[pairing] : "");
+		pairing_names[e->pairing] ? pairing_names[e->pairing] : "");
 	csv_num(out, l->host_others_cpus);
 	fputc('\n', out);
 }
 
-static void sb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
+static void sb_csv_row(FILE *out, const struct cmp_label *l, size_t i,
 		       const struct sb_group *g, const struct cmp_sb_row *row)
 {
-	FILE *out = ctx;
 	char ph[SB_PHASE_TEXT];
 
 	csv_field(out, l->label, ',');
@@ -210,10 +195,9 @@ static void sb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
 	fputc('\n', out);
 }
 
-static void rb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
+static void rb_csv_row(FILE *out, const struct cmp_label *l, size_t i,
 		       const struct rb_group *g, const struct cmp_rb_row *row)
 {
-	FILE *out = ctx;
 	int f;
 
 	csv_field(out, l->label, ',');
@@ -238,11 +222,13 @@ static void rb_csv_row(void *ctx, const struct cmp_label *l, size_t i,
 	fputc('\n', out);
 }
 
-static void rb_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
+static void rb_csv(FILE *out, const struct cmp_comparison *c)
 {
+	const struct cmp_label *l = c->labels;
+	size_t i;
 	int f;
 
-	if (!cmp_has_ringbench(l, n))
+	if (!c->has_ringbench)
 		return;
 	fputs("\nlabel,config,runs", out);
 	for (f = 0; f < RBF_COUNT; f++)
@@ -252,7 +238,12 @@ static void rb_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
 			rb_fig_name[f], rb_fig_name[f], rb_fig_name[f],
 			rb_fig_name[f], rb_fig_name[f], rb_fig_name[f]);
 	fputc('\n', out);
-	cmp_rb_each(l, n, alpha, rb_csv_row, out);
+	for (i = 0; i < c->n_rb_rows; i++) {
+		const struct cmp_row_ref *r = &c->rb_rows[i];
+
+		rb_csv_row(out, &l[r->label], r->label, &l[r->label].rb[r->k],
+			   &c->e[r->label].rb[r->k]);
+	}
 }
 
 /*
@@ -260,27 +251,23 @@ static void rb_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
  * one per label and order, the change columns empty for the baseline and
  * for an order it did not probe.
  */
-static void ho_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
+static void ho_csv(FILE *out, const struct cmp_comparison *cmp)
 {
+	const struct cmp_label *l = cmp->labels;
 	size_t i, k;
 
-	if (!cmp_has_ho(l, n))
+	if (!cmp->has_ho)
 		return;
 	fputs("\nlabel,order,attempts,successes,success_pct,fault_p99_us,"
 	      "change_pp,p,significant,mde_pp,test,runs_attempts,"
 	      "runs_successes\n",
 	      out);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < cmp->n; i++) {
 		for (k = 0; k < l[i].n_ho; k++) {
 			const struct cmp_ho *h = &l[i].ho[k];
+			const struct cmp_ho_change c = cmp->e[i].ho[k].c;
 			uint64_t ra, rs;
-			struct cmp_ho_change c = { .base_pct = NAN,
-						   .diff_pp = NAN,
-						   .p = NAN,
-						   .mde_pp = NAN };
 
-			if (i)
-				c = cmp_ho_change(&l[0], h, alpha);
 			csv_field(out, l[i].label, ',');
 			fprintf(out, "%u,%llu,%llu,", h->order,
 				(unsigned long long)h->attempts,
@@ -311,25 +298,31 @@ static void ho_csv(FILE *out, const struct cmp_label *l, size_t n, double alpha)
 	}
 }
 
-void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
-		    double alpha)
+void cmp_report_csv(FILE *out, const struct cmp_comparison *c)
 {
+	const struct cmp_label *l = c->labels;
 	size_t i;
 
 	csv_heads(out);
-	for (i = 0; i < n; i++)
-		csv_row(out, &l[0], &l[i], alpha);
-	rb_csv(out, l, n, alpha);
-	if (cmp_has_seqbench(l, n)) {
+	for (i = 0; i < c->n; i++)
+		csv_row(out, &c->e[i]);
+	rb_csv(out, c);
+	if (c->has_seqbench) {
 		fputs("\nlabel,phase,size_mib,block_bytes,threads,runs,"
 		      "rate_mib_s_mean,rate_mib_s_stddev,"
 		      "rate_mib_s_ci99_half,cpu_pct_mean,rate_change_pct,"
 		      "rate_p,rate_significant,rate_mde_pct\n",
 		      out);
-		cmp_sb_each(l, n, alpha, sb_csv_row, out);
+		for (i = 0; i < c->n_sb_rows; i++) {
+			const struct cmp_row_ref *r = &c->sb_rows[i];
+
+			sb_csv_row(out, &l[r->label], r->label,
+				   &l[r->label].sb[r->k],
+				   &c->e[r->label].sb[r->k]);
+		}
 	}
 	/* Last, so that the sections before keep their places. */
-	ho_csv(out, l, n, alpha);
+	ho_csv(out, c);
 }
 
 static void json_key_of(char *key, size_t len, int f, const char *suffix)
@@ -337,80 +330,58 @@ static void json_key_of(char *key, size_t len, int f, const char *suffix)
 	snprintf(key, len, "%s%s", fig_desc[f].key, suffix);
 }
 
-static void json_change(struct json *j, const struct cmp_label *base,
-			const struct cmp_label *l, double alpha)
+static void json_change(struct json *j, const struct cmp_entry *e)
 {
-	struct cmp_changed ch;
-	struct change c;
-	char key[96], *v;
-	size_t a, b, k;
+	const struct change *c;
+	char key[96];
+	size_t k;
 	int f;
 
 	json_object_begin(j, "change");
 	for (f = 0; f < FIG_COUNT; f++) {
 		if (fig_desc[f].change == CHANGE_NONE)
 			continue;
-		c = cmp_change(base, l, (enum fig)f, alpha);
-		json_double(j, fig_desc[f].change_key, c.delta);
+		c = &e->fig[f].c;
+		json_double(j, fig_desc[f].change_key, c->delta);
 		json_key_of(key, sizeof(key), f, "_p");
-		json_double(j, key, c.p);
+		json_double(j, key, c->p);
 		json_key_of(key, sizeof(key), f, "_significant");
-		if (isnan(c.p))
+		if (isnan(c->p))
 			json_null(j, key);
 		else
-			json_bool(j, key, c.significant);
+			json_bool(j, key, c->significant);
 		json_key_of(key, sizeof(key), f, "_mde_pct");
-		json_double(j, key, c.mde_pct);
+		json_double(j, key, c->mde_pct);
 		if (!fig_desc[f].log)
 			continue;
 		/* A ratio of geometric means: its interval, as % too. */
 		json_key_of(key, sizeof(key), f, "_ci_low_pct");
-		json_double(j, key, c.ci_lo);
+		json_double(j, key, c->ci_lo);
 		json_key_of(key, sizeof(key), f, "_ci_high_pct");
-		json_double(j, key, c.ci_hi);
+		json_double(j, key, c->ci_hi);
 	}
-	json_str(j, "lead", fig_desc[cmp_lead(base, l)].name);
-	json_bool(j, "paired", cmp_pairing(base, l) != PAIRING_NONE);
-	json_str(j, "pairing", pairing_names[cmp_pairing(base, l)]);
-	json_str(j, "busier",
-		 cmp_busier(base, l, alpha) ? cmp_busier(base, l, alpha)->label
-					    : NULL);
-	json_bool(j, "user_cpu_differs",
-		  cmp_change(base, l, FIG_USER, alpha).significant);
-	c = cmp_change(base, l, FIG_ELAPSED, alpha);
-	json_str(j, "test", cmp_test_name(c.test));
+	json_str(j, "lead", fig_desc[e->lead].name);
+	json_bool(j, "paired", e->pairing != PAIRING_NONE);
+	json_str(j, "pairing", pairing_names[e->pairing]);
+	json_str(j, "busier", e->busier ? e->busier->label : NULL);
+	json_bool(j, "user_cpu_differs", e->user_cpu_differs);
+	c = &e->fig[FIG_ELAPSED].c;
+	json_str(j, "test", cmp_test_name(c->test));
 	/* Each pair of boots differs by the spread between boots too. */
 	json_bool(j, "between_spread_known",
-		  c.test == TEST_RESULTS || c.test == TEST_SPREAD ||
-			  c.test == TEST_PAIRED_BOOTS);
-	c.significant = false;
-	for (a = 0; a < base->n; a++)
-		for (b = 0; b < l->n; b++)
-			c.significant |= cmp_pressure_differs(
-				&base->r[a]->pressure, &l->r[b]->pressure);
-	json_bool(j, "pressure_differs", c.significant);
+		  c->test == TEST_RESULTS || c->test == TEST_SPREAD ||
+			  c->test == TEST_PAIRED_BOOTS);
+	json_bool(j, "pressure_differs", e->pressure_differs);
 	/* Elapsed at alpha; the others as the headline names them. */
-	cmp_changed_find(base, l, alpha, &ch);
 	json_array_begin(j, "changed");
-	if (cmp_lead(base, l) == FIG_EPU &&
-	    cmp_change(base, l, FIG_EPU, alpha).significant)
-		json_str(j, NULL, fig_desc[FIG_EPU].name);
-	if (cmp_change(base, l, FIG_ELAPSED, alpha).significant)
-		json_str(j, NULL, fig_desc[FIG_ELAPSED].name);
-	if (cmp_lead(base, l) == FIG_EPU && cmp_without_runq(base, l, alpha) &&
-	    cmp_change(base, l, FIG_ERPU, alpha).significant)
-		json_str(j, NULL, fig_desc[FIG_ERPU].name);
-	for (k = 0; k < ch.n_fig; k++)
-		json_str(j, NULL, fig_desc[ch.fig[k]].name);
+	for (k = 0; k < e->n_changed_names; k++)
+		json_str(j, NULL, e->changed_names[k]);
 	json_array_end(j);
-	json_u64(j, "changed_tests", ch.tests);
-	if (base->has_run && l->has_run) {
-		v = cmp_verdict(base, l, alpha);
-		json_str(j, "verdict", v);
-		free(v);
-	} else {
+	json_u64(j, "changed_tests", e->changed.tests);
+	if (e->verdict)
+		json_str(j, "verdict", e->verdict);
+	else
 		json_null(j, "verdict");
-	}
 	json_object_end(j);
 }
 
@@ -428,9 +399,9 @@ static void json_pressure(struct json *j, const struct cmp_pressure *p)
 	json_object_end(j);
 }
 
-static void json_label(struct json *j, const struct cmp_label *base,
-		       const struct cmp_label *l, double alpha)
+static void json_label(struct json *j, const struct cmp_entry *e)
 {
+	const struct cmp_label *l = e->l;
 	size_t k, i;
 	int f;
 
@@ -441,10 +412,10 @@ static void json_label(struct json *j, const struct cmp_label *base,
 	json_u64(j, "runs", l->runs);
 	json_array_begin(j, "elapsed_s");
 	for (i = 0; i < l->n; i++) {
-		const struct figure *e = &l->r[i]->fig[FIG_ELAPSED];
+		const struct figure *el = &l->r[i]->fig[FIG_ELAPSED];
 
-		for (k = 0; k < e->n; k++)
-			json_double(j, NULL, e->samples[k]);
+		for (k = 0; k < el->n; k++)
+			json_double(j, NULL, el->samples[k]);
 	}
 	json_array_end(j);
 	for (f = 0; f < FIG_COUNT; f++)
@@ -471,18 +442,16 @@ static void json_label(struct json *j, const struct cmp_label *base,
 			    l->r[i]->host.on ? l->r[i]->host.others_cpus : NAN);
 	json_array_end(j);
 	json_pressure(j, &l->r[0]->pressure);
-	cmp_setup_json(j, base, l);
-	cmp_ho_json(j, base, l, alpha);
-	if (l != base)
-		json_change(j, base, l, alpha);
+	cmp_setup_json(j, &e->setup);
+	cmp_ho_json(j, e);
+	if (!e->is_base)
+		json_change(j, e);
 	json_object_end(j);
 }
 
-static void sb_json_row(void *ctx, const struct cmp_label *l, size_t i,
+static void sb_json_row(struct json *j, const struct cmp_label *l, size_t i,
 			const struct sb_group *g, const struct cmp_sb_row *row)
 {
-	struct json *j = ctx;
-
 	json_object_begin(j, NULL);
 	json_str(j, "label", l->label);
 	json_str(j, "phase", sb_phase_name[g->phase]);
@@ -509,10 +478,9 @@ static void sb_json_row(void *ctx, const struct cmp_label *l, size_t i,
 	json_object_end(j);
 }
 
-static void rb_json_row(void *ctx, const struct cmp_label *l, size_t i,
+static void rb_json_row(struct json *j, const struct cmp_label *l, size_t i,
 			const struct rb_group *g, const struct cmp_rb_row *row)
 {
-	struct json *j = ctx;
 	int f;
 
 	json_object_begin(j, NULL);
@@ -539,9 +507,11 @@ static void rb_json_row(void *ctx, const struct cmp_label *l, size_t i,
 	json_object_end(j);
 }
 
-void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
-		     const struct cmp_options *o, const struct run_info *ri)
+void cmp_report_json(FILE *out, const struct cmp_comparison *c,
+		     const struct run_info *ri)
 {
+	const struct cmp_label *l = c->labels;
+	const struct cmp_row_ref *r;
 	struct json j;
 	size_t i;
 
@@ -549,20 +519,29 @@ void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
 	json_object_begin(&j, NULL);
 	json_run_header(&j, ri);
 	json_str(&j, "baseline", l[0].label);
-	json_str(&j, "workload", o->workload);
-	json_double(&j, "alpha", o->alpha);
+	json_str(&j, "workload", c->o->workload);
+	json_double(&j, "alpha", c->o->alpha);
 	json_double(&j, "power", CMP_POWER);
 	json_array_begin(&j, "results");
-	for (i = 0; i < n; i++)
-		json_label(&j, &l[0], &l[i], o->alpha);
+	for (i = 0; i < c->n; i++)
+		json_label(&j, &c->e[i]);
 	json_array_end(&j);
 	json_array_begin(&j, "seqbench");
-	cmp_sb_each(l, n, o->alpha, sb_json_row, &j);
+	for (i = 0; i < c->n_sb_rows; i++) {
+		r = &c->sb_rows[i];
+		sb_json_row(&j, &l[r->label], r->label, &l[r->label].sb[r->k],
+			    &c->e[r->label].sb[r->k]);
+	}
 	json_array_end(&j);
 	/* Only when there are some: older consumers' output stays the same. */
-	if (cmp_has_ringbench(l, n)) {
+	if (c->has_ringbench) {
 		json_array_begin(&j, "ringbench");
-		cmp_rb_each(l, n, o->alpha, rb_json_row, &j);
+		for (i = 0; i < c->n_rb_rows; i++) {
+			r = &c->rb_rows[i];
+			rb_json_row(&j, &l[r->label], r->label,
+				    &l[r->label].rb[r->k],
+				    &c->e[r->label].rb[r->k]);
+		}
 		json_array_end(&j);
 	}
 	json_object_end(&j);

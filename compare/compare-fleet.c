@@ -47,91 +47,13 @@ struct fleet_fig {
 	const char *unit; /* NULL: a count, without unit */
 };
 
-/* A set of names (open addressing), each with a number. */
-struct names {
-	char **key;
-	size_t *val;
-	size_t cap, n;
-};
-
 /* The figures of one result, named under PREFIX ("" or "label."). */
 struct fleet {
 	struct fleet_fig *f;
 	size_t n;
-	struct names names;
+	struct cmp_names names;
 	const char *prefix;
 };
-
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-	/* The NUL too, so that "ab"+"c" and "a"+"bc" differ. */
-	do {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	} while (*s++);
-	return h;
-}
-
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-
-static size_t names_slot(const struct names *m, const char *key)
-{
-	size_t i = (size_t)fnv1a(FNV_OFFSET, key) & (m->cap - 1);
-
-	while (m->key[i] && strcmp(m->key[i], key))
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-/*
- * Add KEY (copied) with VAL to M: true if it was new, false (and *OLD, when
- * not NULL, its number) if it was there.
- */
-static bool names_add(struct names *m, const char *key, size_t val, size_t *old)
-{
-	size_t i;
-
-	if (2 * (m->n + 1) > m->cap) {
-		struct names big = { 0 };
-
-		big.cap = m->cap ? 2 * m->cap : 64;
-		big.key = xcalloc(big.cap, sizeof(*big.key));
-		big.val = xcalloc(big.cap, sizeof(*big.val));
-		for (i = 0; i < m->cap; i++) {
-			if (!m->key[i])
-				continue;
-			size_t j = names_slot(&big, m->key[i]);
-
-			big.key[j] = m->key[i];
-			big.val[j] = m->val[i];
-		}
-		big.n = m->n;
-		free(m->key);
-		free(m->val);
-		*m = big;
-	}
-	i = names_slot(m, key);
-	if (m->key[i]) {
-		if (old)
-			*old = m->val[i];
-		return false;
-	}
-	m->key[i] = xstrdup(key);
-	m->val[i] = val;
-	m->n++;
-	return true;
-}
-
-static void names_release(struct names *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->cap; i++)
-		free(m->key[i]);
-	free(m->key);
-	free(m->val);
-	memset(m, 0, sizeof(*m));
-}
 
 /*
  * S as one part of a name: [A-Za-z0-9_-] kept, every run of other bytes
@@ -182,7 +104,7 @@ static void fleet_add(struct fleet *fl, enum fleet_kind kind, double value,
 		vsnprintf(base + used, sizeof(base) - (size_t)used, fmt, ap);
 	va_end(ap);
 	snprintf(name, sizeof(name), "%s", base);
-	for (k = 2; !names_add(&fl->names, name, fl->n, NULL); k++) {
+	for (k = 2; !cmp_names_add(&fl->names, name, fl->n, NULL); k++) {
 		snprintf(tail, sizeof(tail), "-%zu", k);
 		len = strlen(base);
 		if (len + strlen(tail) > NAME_MAX_BYTES)
@@ -211,86 +133,39 @@ static void fleet_release(struct fleet *fl)
 	for (i = 0; i < fl->n; i++)
 		free(fl->f[i].name);
 	free(fl->f);
-	names_release(&fl->names);
+	cmp_names_release(&fl->names);
 }
 
-/* The four gap figures of a workload, summed over its runs. */
-struct lat_sum {
-	char *name; /* of the workload, as the result has it */
-	double sum[4];
-	size_t n[4];
-};
-
+/* The names and units of the four gap figures of a workload. */
 static const struct {
-	const char *key, *name, *unit;
+	const char *name, *unit;
 } lat_figs[4] = {
-	{ "p99_s", "p99_gap", "s" },
-	{ "max_s", "max_gap", "s" },
-	{ "stall_count", "stall_count", NULL },
-	{ "stall_time_s", "stall_time", "s" },
+	{ "p99_gap", "s" },
+	{ "max_gap", "s" },
+	{ "stall_count", NULL },
+	{ "stall_time", "s" },
 };
-
-/* The workload of latency summary KEY: "fake-gitk" of "fake-gitk-2". */
-static char *workload_of(const char *key)
-{
-	const char *dash = strrchr(key, '-');
-
-	if (dash && dash > key && dash[1] &&
-	    strspn(dash + 1, "0123456789") == strlen(dash + 1))
-		return xasprintf("%.*s", (int)(dash - key), key);
-	return xstrdup(key);
-}
 
 /*
  * Every workload's gap figures (result.json "latency"): the mean over its
  * runs of each, as latency-compare compares them.
  */
-static void add_latency(struct fleet *fl, const struct cmp_result *r)
+static void add_latency(struct fleet *fl, const struct cmp_fleet_src *s)
 {
-	const struct json_node *all = json_read_member(r->json, "latency");
-	struct names groups = { 0 };
-	struct lat_sum *g = NULL;
-	size_t ng = 0, i, k, at;
+	size_t i, k;
 
-	if (!all || all->type != JSON_OBJECT)
-		return;
-	for (i = 0; i < all->count; i++) {
-		const struct json_node *lat = &all->items[i];
-		char *w = workload_of(lat->key);
-
-		if (names_add(&groups, w, ng, &at)) {
-			g = xreallocarray(g, ng + 1, sizeof(*g));
-			memset(&g[ng], 0, sizeof(*g));
-			g[ng].name = w;
-			at = ng++;
-		} else {
-			free(w);
-		}
-		for (k = 0; k < 4; k++) {
-			double v;
-
-			if (lat->type == JSON_OBJECT &&
-			    cmp_get_num(r->json_file, lat, lat_figs[k].key,
-					lat_figs[k].key, &v)) {
-				g[at].sum[k] += v;
-				g[at].n[k]++;
-			}
-		}
-	}
-	for (i = 0; i < ng; i++) {
-		char *part = name_part(g[i].name);
+	for (i = 0; i < s->n_lat; i++) {
+		const struct cmp_lat_sum *g = &s->lat[i];
+		char *part = name_part(g->name);
 
 		for (k = 0; k < 4; k++)
-			if (g[i].n[k])
+			if (g->n[k])
 				fleet_add(fl, FLEET_MEASURE,
-					  g[i].sum[k] / (double)g[i].n[k],
+					  g->sum[k] / (double)g->n[k],
 					  lat_figs[k].unit, "%s.%s", part,
 					  lat_figs[k].name);
 		free(part);
-		free(g[i].name);
 	}
-	free(g);
-	names_release(&groups);
 }
 
 static void add_seqbench(struct fleet *fl, const struct cmp_result *r)
@@ -356,24 +231,23 @@ static void add_high_order(struct fleet *fl, const struct cmp_result *r)
 }
 
 /* The figures of result R, in report order. */
-static void fleet_of(struct fleet *fl, const struct cmp_result *r)
+static void fleet_of(struct fleet *fl, const struct cmp_result *r,
+		     const struct cmp_fleet_src *s)
 {
-	double v;
-
 	fleet_add(fl, FLEET_COMPLETE, r->partial ? 0 : 1, NULL, "complete");
 	if (r->has_run) {
 		fleet_measure(fl, r->fig[FIG_ELAPSED].value, "s",
 			      "elapsed_mean");
 		fleet_measure(fl, r->fig[FIG_STDDEV].value, "s",
 			      "elapsed_stddev");
-		if (cmp_get_num(r->json_file, r->json, "elapsed_per_user_mean",
-				"elapsed_per_user_mean", &v))
-			fleet_measure(fl, v, "s/s", "elapsed_per_user_mean");
+		if (s->has_epu_mean)
+			fleet_measure(fl, s->epu_mean, "s/s",
+				      "elapsed_per_user_mean");
 		fleet_add(fl, FLEET_ZERO, r->fig[FIG_FAILURES].value, NULL,
 			  "failures");
 		fleet_add(fl, FLEET_ZERO, r->fig[FIG_OOM].value, NULL,
 			  "oom_kills");
-		add_latency(fl, r);
+		add_latency(fl, s);
 	}
 	add_high_order(fl, r);
 	add_seqbench(fl, r);
@@ -415,9 +289,10 @@ static void lava_line(FILE *out, const struct fleet_fig *f)
 	fputc('\n', out);
 }
 
-void cmp_report_lava(FILE *out, const struct cmp_label *l, size_t n)
+void cmp_report_lava(FILE *out, const struct cmp_comparison *c)
 {
-	size_t i, j, k, results = 0;
+	const struct cmp_label *l = c->labels;
+	size_t i, j, k, n = c->n, results = 0;
 
 	for (i = 0; i < n; i++)
 		results += l[i].n;
@@ -440,7 +315,7 @@ void cmp_report_lava(FILE *out, const struct cmp_label *l, size_t n)
 			else
 				prefix = xasprintf("%s.%zu.", label, j + 1);
 			fl.prefix = prefix;
-			fleet_of(&fl, l[i].r[j]);
+			fleet_of(&fl, l[i].r[j], &c->e[i].fleet[j]);
 			for (k = 0; k < fl.n; k++)
 				lava_line(out, &fl.f[k]);
 			fleet_release(&fl);
@@ -499,54 +374,49 @@ static void parse_uname(struct kcidb_kernel *k, const char *line)
 static uint64_t run_hash(const struct cmp_result *r, const char *release)
 {
 	const struct figure *e = &r->fig[FIG_ELAPSED];
-	uint64_t h = fnv1a(FNV_OFFSET, r->label);
+	uint64_t h = cmp_fnv1a(CMP_FNV_OFFSET, r->label);
 	char num[40];
 	size_t i, k;
 	int f;
 
-	h = fnv1a(h, r->run_label ? r->run_label : "");
-	h = fnv1a(h, release);
+	h = cmp_fnv1a(h, r->run_label ? r->run_label : "");
+	h = cmp_fnv1a(h, release);
 	for (k = 0; k < e->n; k++) {
 		snprintf(num, sizeof(num), "elapsed %.17g", e->samples[k]);
-		h = fnv1a(h, num);
+		h = cmp_fnv1a(h, num);
 	}
 	for (i = 0; i < r->n_sb; i++)
 		for (k = 0; k < r->sb[i].n; k++) {
 			snprintf(num, sizeof(num), "sb %.17g",
 				 r->sb[i].rate[k]);
-			h = fnv1a(h, num);
+			h = cmp_fnv1a(h, num);
 		}
 	for (i = 0; i < r->n_rb; i++)
 		for (f = 0; f < RBF_COUNT; f++)
 			for (k = 0; k < r->rb[i].n[f]; k++) {
 				snprintf(num, sizeof(num), "rb %.17g",
 					 r->rb[i].v[f][k]);
-				h = fnv1a(h, num);
+				h = cmp_fnv1a(h, num);
 			}
 	return h;
 }
 
-static void kcidb_kernel_of(struct kcidb_kernel *k, const struct cmp_result *r)
+static void kcidb_kernel_of(struct kcidb_kernel *k, const struct cmp_result *r,
+			    const struct cmp_fleet_src *s)
 {
-	char *uname;
 	uint64_t h;
 
 	memset(k, 0, sizeof(*k));
-	/* A result without its kernel is of the kernel its label names. */
-	k->release = r->json ? json_read_string(r->json, "kernel") : NULL;
-	if (!k->release || !*k->release || strlen(k->release) > 200)
-		k->release = r->label;
+	k->release = s->release;
 	/* sysinfo's, else the guest's vm.cmdline. */
 	k->cmdline = r->setup.cmdline ? xstrdup(r->setup.cmdline) : NULL;
-	uname = cmp_sysinfo_line(r->json_file, "kernel");
-	if (uname)
-		parse_uname(k, uname);
-	free(uname);
-	h = fnv1a(FNV_OFFSET, k->release);
+	if (s->uname)
+		parse_uname(k, s->uname);
+	h = cmp_fnv1a(CMP_FNV_OFFSET, k->release);
 	snprintf(k->checkout_id, sizeof(k->checkout_id), "%016llx",
 		 (unsigned long long)h);
-	h = fnv1a(fnv1a(h, k->version ? k->version : ""),
-		  k->arch ? k->arch : "");
+	h = cmp_fnv1a(cmp_fnv1a(h, k->version ? k->version : ""),
+		      k->arch ? k->arch : "");
 	snprintf(k->build_id, sizeof(k->build_id), "%016llx",
 		 (unsigned long long)h);
 	snprintf(k->run_id, sizeof(k->run_id), "%016llx",
@@ -674,20 +544,22 @@ static void kcidb_list(struct json *j, const char *kind,
 		       const struct kcidb_kernel *k, const struct fleet *fl,
 		       const char *origin)
 {
-	struct names seen = { 0 };
+	struct cmp_names seen = { 0 };
 	size_t i, at = 0;
 
 	json_array_begin(j, kind);
 	for (i = 0; i < n; i++)
 		for (size_t r = 0; r < l[i].n; r++, at++) {
 			if (!strcmp(kind, "checkouts")) {
-				if (names_add(&seen, k[at].checkout_id, 0,
-					      NULL))
+				if (cmp_names_add(&seen, k[at].checkout_id, 0,
+						  NULL))
 					kcidb_checkout(j, &k[at], origin);
 			} else if (!strcmp(kind, "builds")) {
-				if (names_add(&seen, k[at].build_id, 0, NULL))
+				if (cmp_names_add(&seen, k[at].build_id, 0,
+						  NULL))
 					kcidb_build(j, &k[at], origin);
-			} else if (names_add(&seen, k[at].run_id, 0, NULL)) {
+			} else if (cmp_names_add(&seen, k[at].run_id, 0,
+						 NULL)) {
 				kcidb_tests(j, l[i].r[r], &k[at], &fl[at],
 					    origin);
 			} else {
@@ -700,15 +572,16 @@ static void kcidb_list(struct json *j, const char *kind,
 			}
 		}
 	json_array_end(j);
-	names_release(&seen);
+	cmp_names_release(&seen);
 }
 
-void cmp_report_kcidb(FILE *out, const struct cmp_label *l, size_t n,
-		      const struct cmp_options *o)
+void cmp_report_kcidb(FILE *out, const struct cmp_comparison *c)
 {
+	const struct cmp_label *l = c->labels;
+	const struct cmp_options *o = c->o;
 	struct kcidb_kernel *k;
 	struct fleet *fl;
-	size_t i, r, at = 0, results = 0;
+	size_t i, r, at = 0, n = c->n, results = 0;
 	struct json j;
 
 	for (i = 0; i < n; i++)
@@ -717,9 +590,9 @@ void cmp_report_kcidb(FILE *out, const struct cmp_label *l, size_t n,
 	fl = xcalloc(results, sizeof(*fl));
 	for (i = 0; i < n; i++)
 		for (r = 0; r < l[i].n; r++, at++) {
-			kcidb_kernel_of(&k[at], l[i].r[r]);
+			kcidb_kernel_of(&k[at], l[i].r[r], &c->e[i].fleet[r]);
 			fl[at].prefix = "";
-			fleet_of(&fl[at], l[i].r[r]);
+			fleet_of(&fl[at], l[i].r[r], &c->e[i].fleet[r]);
 		}
 	json_init(&j, out, true);
 	json_object_begin(&j, NULL);

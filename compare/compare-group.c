@@ -314,6 +314,19 @@ void cmp_label_release(struct cmp_label *l)
 	free(l->label);
 }
 
+void cmp_free_all(struct cmp_label *l, size_t nl, struct cmp_result *r,
+		  size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < nl; i++)
+		cmp_label_release(&l[i]);
+	free(l);
+	for (i = 0; i < n; i++)
+		cmp_result_release(&r[i]);
+	free(r);
+}
+
 static double variance_of(const struct figure *f)
 {
 	double sd = stats_stddev_of(f->samples, f->n);
@@ -675,7 +688,7 @@ struct change cmp_samples_change(const double *b, size_t nb, const double *v,
 	struct change c = CHANGE_UNTESTED;
 	struct figure fb, fv;
 	struct diff_test d;
-	double mb;
+	double mb, t;
 
 	if (!nb || !nv)
 		return c;
@@ -693,6 +706,12 @@ struct change cmp_samples_change(const double *b, size_t nb, const double *v,
 				      fabs(mb) * 100
 			    : NAN;
 	c.significant = c.p < alpha;
+	/* The interval too, in percent of B's mean, as cmp_change()'s. */
+	if (d.test != TEST_NONE && mb != 0) {
+		t = d.se == 0 ? 0 : stats_t_quantile(1 - alpha / 2, d.df);
+		c.ci_lo = (d.diff - t * d.se) / fabs(mb) * 100;
+		c.ci_hi = (d.diff + t * d.se) / fabs(mb) * 100;
+	}
 	return c;
 }
 

@@ -205,9 +205,9 @@ bool cmp_has_ho(const struct cmp_label *l, size_t n)
 	return false;
 }
 
-void cmp_ho_json(struct json *j, const struct cmp_label *base,
-		 const struct cmp_label *l, double alpha)
+void cmp_ho_json(struct json *j, const struct cmp_entry *e)
 {
+	const struct cmp_label *l = e->l;
 	uint64_t ra, rs;
 	size_t i;
 
@@ -227,21 +227,21 @@ void cmp_ho_json(struct json *j, const struct cmp_label *base,
 			json_double(j, "runs_success_pct",
 				    ra ? 100.0 * (double)rs / (double)ra : NAN);
 		}
-		if (l != base) {
-			struct cmp_ho_change c = cmp_ho_change(base, h, alpha);
+		if (!e->is_base) {
+			const struct cmp_ho_change *c = &e->ho[i].c;
 
-			json_double(j, "change_pp", c.diff_pp);
-			json_double(j, "p", c.p);
-			if (c.tested)
-				json_bool(j, "significant", c.significant);
+			json_double(j, "change_pp", c->diff_pp);
+			json_double(j, "p", c->p);
+			if (c->tested)
+				json_bool(j, "significant", c->significant);
 			else
 				json_null(j, "significant");
-			json_double(j, "mde_pp", c.mde_pp);
-			if (c.tested)
+			json_double(j, "mde_pp", c->mde_pp);
+			if (c->tested)
 				json_str(j, "test",
-					 c.by_result   ? "clustered-results"
-					 : c.clustered ? "clustered"
-						       : "binomial");
+					 c->by_result	? "clustered-results"
+					 : c->clustered ? "clustered"
+							: "binomial");
 			else
 				json_null(j, "test");
 		}

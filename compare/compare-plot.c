@@ -183,9 +183,11 @@ static int run_gnuplot(const char *script)
 	return 0;
 }
 
-int cmp_plot(const char *prefix, const struct cmp_label *l, size_t n,
-	     const struct cmp_options *o)
+int cmp_plot(const char *prefix, const struct cmp_comparison *c)
 {
+	const struct cmp_label *l = c->labels;
+	const struct cmp_options *o = c->o;
+	size_t n = c->n;
 	char *dat = xasprintf("%s.dat", prefix);
 	char *gp = xasprintf("%s.gp", prefix);
 	size_t i, have = 0;

@@ -29,17 +29,6 @@ const char *const cmp_format_names[] = {
 	[CMP_KCIDB] = "kcidb",	     NULL,
 };
 
-static const char *const test_names[] = {
-	[TEST_NONE] = NULL,	    [TEST_RUNS] = "runs",
-	[TEST_RESULTS] = "results", [TEST_SPREAD] = "spread",
-	[TEST_PAIRED] = "paired",   [TEST_PAIRED_BOOTS] = "paired-boots",
-};
-
-const char *cmp_test_name(enum cmp_test t)
-{
-	return test_names[t];
-}
-
 /* A grid of cells, filled row by row, holding raw strings. */
 struct table {
 	size_t cols;
@@ -260,9 +249,11 @@ static void table_values(FILE *out, const struct cmp_label *l, size_t n,
 }
 
 /* Success per order, each against the baseline's probes of that order. */
-static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
-			     bool md, double alpha)
+static void table_high_order(FILE *out, const struct cmp_comparison *cmp,
+			     bool md)
 {
+	const struct cmp_label *l = cmp->labels;
+	double alpha = cmp->o->alpha;
 	struct table t = { 8, 1, 0, NULL };
 	char ms[FMT_FAULT_MS];
 	size_t i, k;
@@ -283,11 +274,10 @@ static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
 	table_add(&t, "change");
 	table_add(&t, "p");
 	table_add(&t, "mde");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < cmp->n; i++) {
 		for (k = 0; k < l[i].n_ho; k++) {
 			const struct cmp_ho *h = &l[i].ho[k];
-			struct cmp_ho_change c = cmp_ho_change(&l[0], h, alpha);
-
+			const struct cmp_ho_change c = cmp->e[i].ho[k].c;
 			uint64_t ra, rs;
 
 			table_add(&t, "%s", l[i].label);
@@ -336,26 +326,14 @@ static void table_high_order(FILE *out, const struct cmp_label *l, size_t n,
 		      out);
 }
 
-static bool has_kernel(const struct cmp_label *l, size_t n)
-{
-	size_t i;
-	int f;
-
-	for (i = 0; i < n; i++)
-		for (f = FIG_KERNEL_FIRST; f < FIG_CPU_FIRST; f++)
-			if (!isnan(l[i].fig[f].value))
-				return true;
-	return false;
-}
-
-static void table_kernel(FILE *out, const struct cmp_label *l, size_t n,
-			 bool md)
+static void table_kernel(FILE *out, const struct cmp_comparison *c, bool md)
 {
 	struct table t = { 1 + FIG_CPU_FIRST - FIG_KERNEL_FIRST, 1, 0, NULL };
-	size_t i;
+	const struct cmp_label *l = c->labels;
+	size_t i, n = c->n;
 	int f;
 
-	if (!has_kernel(l, n))
+	if (!c->has_kernel)
 		return;
 	fputs("\nThe kernel's figures per fake-gitk run, means (pages, "
 	      "counts; times in seconds):\n",
@@ -373,32 +351,19 @@ static void table_kernel(FILE *out, const struct cmp_label *l, size_t n,
 	table_print(out, &t, md);
 }
 
-/* Does any label have the time split per user-CPU second? */
-static bool has_cpu(const struct cmp_label *l, size_t n)
-{
-	size_t i;
-	int f;
-
-	for (i = 0; i < n; i++)
-		for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++)
-			if (!isnan(l[i].fig[f].value))
-				return true;
-	return false;
-}
-
 /*
  * The machine's speed divided out: per label the means of the time split
  * per user-CPU second and of the machine's figures, and each one's change
  * against the baseline.
  */
-static void table_cpu(FILE *out, const struct cmp_label *l, size_t n, bool md,
-		      double alpha)
+static void table_cpu(FILE *out, const struct cmp_comparison *c, bool md)
 {
 	struct table t = { 1 + 2 * (FIG_COUNT - FIG_CPU_FIRST), 1, 0, NULL };
-	size_t i;
+	const struct cmp_label *l = c->labels;
+	size_t i, n = c->n;
 	int f;
 
-	if (!has_cpu(l, n))
+	if (!c->has_cpu)
 		return;
 	fputs("\nPer user-CPU second (elapsed, sys and off-CPU time over "
 	      "fake-gitk's user CPU time),\nand the machine per run (user "
@@ -417,8 +382,6 @@ static void table_cpu(FILE *out, const struct cmp_label *l, size_t n, bool md,
 	for (i = 0; i < n; i++) {
 		table_add(&t, "%s", l[i].label);
 		for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++) {
-			struct change c;
-
 			if (f == FIG_EPU || f == FIG_SPU || f == FIG_WPU)
 				add_num(&t, l[i].fig[f].value, 4);
 			else
@@ -427,18 +390,18 @@ static void table_cpu(FILE *out, const struct cmp_label *l, size_t n, bool md,
 				table_add(&t, "-");
 				continue;
 			}
-			c = cmp_change(&l[0], &l[i], (enum fig)f, alpha);
-			add_change(&t, &c, CHANGE_PCT);
+			add_change(&t, &c->e[i].fig[f].c, CHANGE_PCT);
 		}
 	}
 	table_print(out, &t, md);
 }
 
-static void table_changes(FILE *out, const struct cmp_label *l, size_t n,
-			  bool md, double alpha)
+static void table_changes(FILE *out, const struct cmp_comparison *cmp, bool md)
 {
 	struct table t = { 2 + count_heads(true), 1, 0, NULL };
-	size_t i;
+	const struct cmp_label *l = cmp->labels;
+	double alpha = cmp->o->alpha;
+	size_t i, n = cmp->n;
 	int f;
 
 	fputs("\nChange against ", out);
@@ -457,14 +420,13 @@ static void table_changes(FILE *out, const struct cmp_label *l, size_t n,
 	for (i = 1; i < n; i++) {
 		table_add(&t, "%s", l[i].label);
 		for (f = 0; f < FIG_KERNEL_FIRST; f++) {
-			struct change c;
+			const struct change *c = &cmp->e[i].fig[f].c;
 
 			if (!fig_desc[f].change_head)
 				continue;
-			c = cmp_change(&l[0], &l[i], (enum fig)f, alpha);
-			add_change(&t, &c, fig_desc[f].change);
+			add_change(&t, c, fig_desc[f].change);
 			if (f == FIG_ELAPSED)
-				add_p(&t, c.p);
+				add_p(&t, c->p);
 		}
 	}
 	table_print(out, &t, md);
@@ -484,15 +446,16 @@ static void add_samples(struct table *t, const struct change *c,
 	else if (c->test == TEST_PAIRED_BOOTS)
 		table_add(t, "paired-boots %zu pairs", c->pairs);
 	else
-		table_add(t, "%s %zu+%zu", test_names[c->test], nb, nl);
+		table_add(t, "%s %zu+%zu", cmp_test_name(c->test), nb, nl);
 }
 
 /* Every figure that could be tested: change, p and what it could see. */
-static void table_tests(FILE *out, const struct cmp_label *l, size_t n, bool md,
-			double alpha)
+static void table_tests(FILE *out, const struct cmp_comparison *cmp, bool md)
 {
 	struct table t = { 6, 2, 0, NULL };
-	size_t i;
+	const struct cmp_label *l = cmp->labels;
+	double alpha = cmp->o->alpha;
+	size_t i, n = cmp->n;
 	int f;
 
 	table_add(&t, "label");
@@ -503,11 +466,10 @@ static void table_tests(FILE *out, const struct cmp_label *l, size_t n, bool md,
 	table_add(&t, "samples");
 	for (i = 1; i < n; i++) {
 		for (f = 0; f < FIG_COUNT; f++) {
-			struct change c;
+			struct change c = cmp->e[i].fig[f].c;
 
 			if (fig_desc[f].change == CHANGE_NONE)
 				continue;
-			c = cmp_change(&l[0], &l[i], (enum fig)f, alpha);
 			if (c.test == TEST_NONE)
 				continue;
 			table_add(&t, "%s", l[i].label);
@@ -547,127 +509,34 @@ static void put_note(FILE *out, const char *note, bool md, bool under)
 	fputc('\n', out);
 }
 
-static void setup_within_note(void *ctx, const struct cmp_setup_diff *d)
+static void report_verdicts(FILE *out, const struct cmp_comparison *c, bool md)
 {
-	struct cmp_notes *no = ctx;
-	char *s;
-
-	if (d->la != d->lb)
-		return;
-	s = cmp_setup_text(d);
-	cmp_notes_add(no, "%s", s);
-	free(s);
-}
-
-static void report_verdicts(FILE *out, const struct cmp_label *l, size_t n,
-			    bool md, double alpha)
-{
-	struct cmp_notes no = { 0, NULL };
 	size_t i, k;
 
-	for (i = 1; i < n; i++) {
-		char *v;
+	for (i = 1; i < c->n; i++) {
+		const struct cmp_entry *e = &c->e[i];
 
-		if (!l[0].has_run || !l[i].has_run)
+		if (!e->judged)
 			continue;
-		v = cmp_verdict(&l[0], &l[i], alpha);
-		cmp_verdict_notes(&l[0], &l[i], &no);
-		put_note(out, v, md, false);
-		for (k = 0; k < no.n; k++)
-			put_note(out, no.line[k], md, true);
-		cmp_notes_release(&no);
-		free(v);
+		put_note(out, e->verdict, md, false);
+		for (k = 0; k < e->notes.n; k++)
+			put_note(out, e->notes.line[k], md, true);
 	}
-	if (cmp_spread_note(l, n)) {
+	if (c->spread_note) {
 		fputs(md ? "\n" : "", out);
-		(md ? md_cell_write : text_write)(out, cmp_spread_note(l, n));
+		(md ? md_cell_write : text_write)(out, c->spread_note);
 		fputc('\n', out);
 	}
 	/* Results of one label that ran differently, and busy hosts: once. */
-	for (i = 0; i < n; i++) {
-		cmp_setup_each(&l[i], &l[i], setup_within_note, &no);
-		cmp_host_notes(&l[i], &no);
-	}
-	for (k = 0; k < no.n; k++)
-		put_note(out, no.line[k], md, false);
-	cmp_notes_release(&no);
-	if (n > 1 || k)
+	for (k = 0; k < c->notes.n; k++)
+		put_note(out, c->notes.line[k], md, false);
+	if (c->n > 1 || k)
 		fputc('\n', out);
 }
 
-/* Mean of the cpu_pct of G's runs that have one; NaN if none do. */
-static double sb_cpu(const struct sb_group *g)
-{
-	struct stats s;
-	size_t i;
-
-	stats_init(&s);
-	for (i = 0; i < g->n; i++)
-		if (!isnan(g->cpu[i]))
-			stats_add(&s, g->cpu[i]);
-	return s.n ? s.mean : NAN;
-}
-
-struct cmp_sb_row cmp_sb_row_of(const struct cmp_label *base,
-				const struct sb_group *g, double alpha)
-{
-	struct cmp_sb_row row;
-
-	row.mean = stats_mean_of(g->rate, g->n);
-	row.sd = g->n >= 2 ? stats_stddev_of(g->rate, g->n) : NAN;
-	row.ci99 = stats_ci_of(g->rate, g->n, 0.99).half;
-	row.cpu = sb_cpu(g);
-	row.change = cmp_sb_change(base, g, alpha);
-	return row;
-}
-
-bool cmp_has_seqbench(const struct cmp_label *l, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (l[i].n_sb)
-			return true;
-	return false;
-}
-
-size_t cmp_sb_each(const struct cmp_label *l, size_t n, double alpha,
-		   cmp_sb_row_fn *fn, void *ctx)
-{
-	struct sb_group *keys = NULL;
-	size_t nk = 0, k, i, j;
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < l[i].n_sb; j++) {
-			keys = xreallocarray(keys, nk + 1, sizeof(*keys));
-			keys[nk++] = l[i].sb[j];
-		}
-	}
-	if (nk > 1)
-		qsort(keys, nk, sizeof(*keys), cmp_sb_order);
-	for (k = 0, j = 0; k < nk; k++) {
-		if (k && !cmp_sb_order(&keys[k - 1], &keys[k]))
-			continue;
-		j++;
-		for (i = 0; i < n; i++) {
-			const struct sb_group *g =
-				cmp_sb_find(l[i].sb, l[i].n_sb, &keys[k]);
-			struct cmp_sb_row row;
-
-			if (!g)
-				continue;
-			row = cmp_sb_row_of(&l[0], g, alpha);
-			fn(ctx, &l[i], i, g, &row);
-		}
-	}
-	free(keys);
-	return j;
-}
-
-static void sb_table_row(void *ctx, const struct cmp_label *l, size_t i,
+static void sb_table_row(struct table *t, const struct cmp_label *l, size_t i,
 			 const struct sb_group *g, const struct cmp_sb_row *row)
 {
-	struct table *t = ctx;
 	char ph[SB_PHASE_TEXT];
 
 	table_add(t, "%s", l->label);
@@ -686,9 +555,9 @@ static void sb_table_row(void *ctx, const struct cmp_label *l, size_t i,
 		table_add(t, "-");
 }
 
-static void table_seqbench(FILE *out, const struct cmp_label *l, size_t n,
-			   bool md, double alpha)
+static void table_seqbench(FILE *out, const struct cmp_comparison *c, bool md)
 {
+	const struct cmp_label *l = c->labels;
 	static const char *const heads[] = {
 		"label",      "phase",	"size_mib", "block", "threads", "runs",
 		"rate_mib_s", "stddev", "ci99",	    "cpu%",  "change",
@@ -696,11 +565,16 @@ static void table_seqbench(FILE *out, const struct cmp_label *l, size_t n,
 	struct table t = { sizeof(heads) / sizeof(heads[0]), 2, 0, NULL };
 	size_t i;
 
-	if (!cmp_has_seqbench(l, n))
+	if (!c->has_seqbench)
 		return;
 	for (i = 0; i < t.cols; i++)
 		table_add(&t, "%s", heads[i]);
-	cmp_sb_each(l, n, alpha, sb_table_row, &t);
+	for (i = 0; i < c->n_sb_rows; i++) {
+		const struct cmp_row_ref *r = &c->sb_rows[i];
+
+		sb_table_row(&t, &l[r->label], r->label, &l[r->label].sb[r->k],
+			     &c->e[r->label].sb[r->k]);
+	}
 	fputs("\nseqbench (rate over runs, 99% confidence interval, "
 	      "change against ",
 	      out);
@@ -711,10 +585,9 @@ static void table_seqbench(FILE *out, const struct cmp_label *l, size_t n,
 	table_print(out, &t, md);
 }
 
-static void rb_table_row(void *ctx, const struct cmp_label *l, size_t i,
+static void rb_table_row(struct table *t, const struct cmp_label *l, size_t i,
 			 const struct rb_group *g, const struct cmp_rb_row *row)
 {
-	struct table *t = ctx;
 	int f;
 
 	table_add(t, "%s", l->label);
@@ -731,9 +604,9 @@ static void rb_table_row(void *ctx, const struct cmp_label *l, size_t i,
 	}
 }
 
-static void table_ringbench(FILE *out, const struct cmp_label *l, size_t n,
-			    bool md, double alpha)
+static void table_ringbench(FILE *out, const struct cmp_comparison *c, bool md)
 {
+	const struct cmp_label *l = c->labels;
 	static const char *const heads[] = {
 		"label",  "config", "runs",   "rate/s", "stddev", "change",
 		"us/cyc", "change", "p50_us", "change", "p99_us", "change",
@@ -741,11 +614,16 @@ static void table_ringbench(FILE *out, const struct cmp_label *l, size_t n,
 	struct table t = { sizeof(heads) / sizeof(heads[0]), 3, 0, NULL };
 	size_t i;
 
-	if (!cmp_has_ringbench(l, n))
+	if (!c->has_ringbench)
 		return;
 	for (i = 0; i < t.cols; i++)
 		table_add(&t, "%s", heads[i]);
-	cmp_rb_each(l, n, alpha, rb_table_row, &t);
+	for (i = 0; i < c->n_rb_rows; i++) {
+		const struct cmp_row_ref *r = &c->rb_rows[i];
+
+		rb_table_row(&t, &l[r->label], r->label, &l[r->label].rb[r->k],
+			     &c->e[r->label].rb[r->k]);
+	}
 	fputs("\nringbench (over runs; rate: cycles or transactions per "
 	      "second; change against ",
 	      out);
@@ -756,35 +634,29 @@ static void table_ringbench(FILE *out, const struct cmp_label *l, size_t n,
 	table_print(out, &t, md);
 }
 
-static void report_table(FILE *out, const struct cmp_label *l, size_t n,
-			 const struct cmp_options *o, bool md)
+static void report_table(FILE *out, const struct cmp_comparison *c, bool md)
 {
-	size_t i;
-	bool runs = false;
-
-	for (i = 0; i < n; i++)
-		runs |= l[i].has_run;
-	if (runs) {
-		report_verdicts(out, l, n, md, o->alpha);
-		table_values(out, l, n, md);
-		if (cmp_has_ho(l, n))
-			table_high_order(out, l, n, md, o->alpha);
-		table_kernel(out, l, n, md);
-		table_cpu(out, l, n, md, o->alpha);
-		if (n > 1) {
-			table_changes(out, l, n, md, o->alpha);
-			table_tests(out, l, n, md, o->alpha);
+	if (c->has_run) {
+		report_verdicts(out, c, md);
+		table_values(out, c->labels, c->n, md);
+		if (c->has_ho)
+			table_high_order(out, c, md);
+		table_kernel(out, c, md);
+		table_cpu(out, c, md);
+		if (c->n > 1) {
+			table_changes(out, c, md);
+			table_tests(out, c, md);
 		}
 		fputs("\nTimes in seconds. cv%: spread of the runs within a "
 		      "result; between%: of the\nresult means of a label. "
 		      "ci95, ci99: half width of the confidence interval\n"
 		      "of the mean elapsed time. p99, max, stalls: gaps of ",
 		      out);
-		(md ? md_cell_write : text_write)(out, o->workload);
+		(md ? md_cell_write : text_write)(out, c->o->workload);
 		fputs(".\n", out);
 	}
-	table_seqbench(out, l, n, md, o->alpha);
-	table_ringbench(out, l, n, md, o->alpha);
+	table_seqbench(out, c, md);
+	table_ringbench(out, c, md);
 }
 
 /* A count as the 2009 lines print it: whole, or one decimal for a mean. */
@@ -796,11 +668,11 @@ static void put_count(FILE *out, double v)
 		fprintf(out, v == floor(v) ? "%.0f" : "%.1f", v);
 }
 
-static void report_2009(FILE *out, const struct cmp_label *l, size_t n,
-			double alpha)
+static void report_2009(FILE *out, const struct cmp_comparison *c)
 {
+	const struct cmp_label *l = c->labels;
+	size_t i, j, n = c->n;
 	char mmss[32];
-	size_t i, j;
 
 	for (i = 0; i < n; i++) {
 		const struct figure *f = l[i].fig;
@@ -818,7 +690,7 @@ static void report_2009(FILE *out, const struct cmp_label *l, size_t n,
 		put_count(out, f[FIG_FAILURES].value);
 		fputc('\n', out);
 		/* Then summary.txt's line 2, where any result probed. */
-		if (cmp_has_ho(l, n)) {
+		if (c->has_ho) {
 			text_write(out, l[i].label);
 			cmp_ho_line(out, &l[i]);
 		}
@@ -826,7 +698,7 @@ static void report_2009(FILE *out, const struct cmp_label *l, size_t n,
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < l[i].n_sb; j++) {
 			const struct sb_group *g = &l[i].sb[j];
-			struct cmp_sb_row row = cmp_sb_row_of(&l[0], g, alpha);
+			const struct cmp_sb_row *row = &c->e[i].sb[j];
 			char ph[SB_PHASE_TEXT];
 
 			text_write(out, l[i].label);
@@ -834,35 +706,34 @@ static void report_2009(FILE *out, const struct cmp_label *l, size_t n,
 				" %s Size:%gMiB Block:%g Threads:%g "
 				"Rate:%.2f(stddev:%.2f) MiB/s\n",
 				cmp_sb_phase(g, ph), g->size_mib,
-				g->block_bytes, g->threads, row.mean,
-				isnan(row.sd) ? 0.0 : row.sd);
+				g->block_bytes, g->threads, row->mean,
+				isnan(row->sd) ? 0.0 : row->sd);
 		}
 	}
 }
 
-void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_label *l,
-		size_t n, const struct cmp_options *o,
+void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_comparison *c,
 		const struct run_info *ri)
 {
 	switch (fmt) {
 	case CMP_2009:
-		report_2009(f, l, n, o->alpha);
+		report_2009(f, c);
 		break;
 	case CMP_TEXT:
 	case CMP_MARKDOWN:
-		report_table(f, l, n, o, fmt == CMP_MARKDOWN);
+		report_table(f, c, fmt == CMP_MARKDOWN);
 		break;
 	case CMP_CSV:
-		cmp_report_csv(f, l, n, o->alpha);
+		cmp_report_csv(f, c);
 		break;
 	case CMP_JSON:
-		cmp_report_json(f, l, n, o, ri);
+		cmp_report_json(f, c, ri);
 		break;
 	case CMP_LAVA:
-		cmp_report_lava(f, l, n);
+		cmp_report_lava(f, c);
 		break;
 	case CMP_KCIDB:
-		cmp_report_kcidb(f, l, n, o);
+		cmp_report_kcidb(f, c);
 		break;
 	}
 }

@@ -474,9 +474,8 @@ static void json_value(struct json *j, const struct cmp_setup *s, size_t f)
 		json_str(j, NULL, str_of(s, f));
 }
 
-static void json_diff(void *ctx, const struct cmp_setup_diff *d)
+static void json_diff(struct json *j, const struct cmp_setup_diff *d)
 {
-	struct json *j = ctx;
 	const char *w;
 	char *word;
 	size_t len;
@@ -505,11 +504,13 @@ static void json_diff(void *ctx, const struct cmp_setup_diff *d)
 	json_object_end(j);
 }
 
-void cmp_setup_json(struct json *j, const struct cmp_label *base,
-		    const struct cmp_label *l)
+void cmp_setup_json(struct json *j, const struct cmp_setup_diffs *d)
 {
+	size_t i;
+
 	json_array_begin(j, "setup_differs");
-	cmp_setup_each(base, l, json_diff, j);
+	for (i = 0; i < d->n; i++)
+		json_diff(j, &d->d[i]);
 	json_array_end(j);
 }
 

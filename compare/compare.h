@@ -368,6 +368,12 @@ struct cmp_options {
 
 	/* The CI system named in KCIDB ids (--kcidb-origin). */
 	const char *kcidb_origin;
+	/*
+	 * cmp_build() gathers what the fleet formats read of each result
+	 * besides (struct cmp_fleet_src): only for them, as a mistyped
+	 * figure there is refused.
+	 */
+	bool fleet;
 };
 
 /* The power the minimal detectable effect is stated at. */
@@ -419,6 +425,9 @@ bool cmp_hist_add(struct cmp_hist *to, const struct cmp_hist *from);
  */
 size_t cmp_group(struct cmp_result *r, size_t n, struct cmp_label **out);
 void cmp_label_release(struct cmp_label *l);
+/* Release the NL labels L and the N results R; free both arrays. */
+void cmp_free_all(struct cmp_label *l, size_t nl, struct cmp_result *r,
+		  size_t n);
 /* Change of figure F of L against BASE. */
 struct change cmp_change(const struct cmp_label *base,
 			 const struct cmp_label *l, enum fig f, double alpha);
@@ -465,7 +474,8 @@ void cmp_boot_pairs(const struct cmp_label *base, const struct cmp_label *l,
 double cmp_fig_mean(enum fig f, const double *v, size_t n);
 /*
  * Change of the samples V[0..NV) against B[0..NB): percent of B's mean,
- * and Welch's test when both have two samples or more.
+ * and Welch's test when both have two samples or more (with its MDE and
+ * its 1 - ALPHA confidence interval, in percent of B's mean).
  */
 struct change cmp_samples_change(const double *b, size_t nb, const double *v,
 				 size_t nv, double alpha);
@@ -518,9 +528,12 @@ size_t cmp_setup_each(const struct cmp_label *base, const struct cmp_label *l,
 /* D in words (unescaped), e.g. "setup differs: 6.1 ran with accel kvm,
  * 6.2 with tcg", as a new string. */
 char *cmp_setup_text(const struct cmp_setup_diff *d);
-/* L's "setup_differs" list in a JSON report (against BASE and within). */
-void cmp_setup_json(struct json *j, const struct cmp_label *base,
-		    const struct cmp_label *l);
+/*
+ * A label's "setup_differs" list in a JSON report: the differences D
+ * (cmp_build() found them against the baseline and within the label).
+ */
+struct cmp_setup_diffs;
+void cmp_setup_json(struct json *j, const struct cmp_setup_diffs *d);
 /* Warn on stderr of every difference of setup; returns how many. */
 size_t cmp_setup_warn(const struct cmp_label *l, size_t n);
 
@@ -552,11 +565,12 @@ struct cmp_ho_change cmp_ho_change(const struct cmp_label *base,
 /* Whether any of the N labels has high-order probes. */
 bool cmp_has_ho(const struct cmp_label *l, size_t n);
 /*
- * L's "high_order" list in a JSON report (changes against BASE), then its
+ * The "high_order" list of label E in a JSON report (its changes against
+ * the baseline as cmp_build() found them), then its
  * "high_order_fault_p99_us".
  */
-void cmp_ho_json(struct json *j, const struct cmp_label *base,
-		 const struct cmp_label *l, double alpha);
+struct cmp_entry;
+void cmp_ho_json(struct json *j, const struct cmp_entry *e);
 /* L's line " HighOrder: ..." of summary.txt (lib/output) to F. */
 void cmp_ho_line(FILE *f, const struct cmp_label *l);
 
@@ -662,11 +676,15 @@ enum cmp_format {
 
 /* The --format names, in the order of enum cmp_format, NULL-terminated. */
 extern const char *const cmp_format_names[];
-/* Write the report of the N labels L (L[0] the baseline) to F. */
-void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_label *l,
-		size_t n, const struct cmp_options *o,
+/*
+ * Write comparison C (cmp_build()) to F: the writers only write it.
+ * Fleet formats need it built with cmp_options.fleet.
+ */
+struct cmp_comparison;
+void cmp_report(FILE *f, enum cmp_format fmt, const struct cmp_comparison *c,
 		const struct run_info *ri);
 
+/* compare-build.c: the rows of seqbench, as cmp_build() finds them. */
 /* "runs", "results", "spread", or NULL for TEST_NONE. */
 const char *cmp_test_name(enum cmp_test t);
 
@@ -716,11 +734,200 @@ typedef void cmp_rb_row_fn(void *ctx, const struct cmp_label *l, size_t i,
 size_t cmp_rb_each(const struct cmp_label *l, size_t n, double alpha,
 		   cmp_rb_row_fn *fn, void *ctx);
 
+/* compare-names.c */
+/* FNV-1a of S (its NUL too) continued from H; start at CMP_FNV_OFFSET. */
+#define CMP_FNV_OFFSET 0xcbf29ce484222325ULL
+uint64_t cmp_fnv1a(uint64_t h, const char *s);
+/* A set of names (open addressing), each with a number; { 0 } is empty. */
+struct cmp_names {
+	char **key;
+	size_t *val;
+	size_t cap, n;
+};
+/*
+ * Add KEY (copied) with VAL to M: true if it was new, false (and *OLD, when
+ * not NULL, its number) if it was there.
+ */
+bool cmp_names_add(struct cmp_names *m, const char *key, size_t val,
+		   size_t *old);
+void cmp_names_release(struct cmp_names *m);
+/* The workload of latency summary KEY: "fake-gitk" of "fake-gitk-2". */
+char *cmp_workload_of(const char *key);
+
+/* compare-build.c */
+/*
+ * The whole comparison, built once by cmp_build() before any writer runs:
+ * every format (2009, text, Markdown, CSV, JSON, LAVA, KCIDB, HTML) and
+ * latency-bisect only read it.  Besides what the formats print, each
+ * compared figure has a direction and a state:
+ *
+ *   direction  which way is better: every figure of enum fig is a time, a
+ *              count or a ratio of them (lower is better); seqbench rates,
+ *              ringbench rates and high-order success (higher is better)
+ *   state      CMP_WORSE or CMP_BETTER: significant (see below), in the
+ *              worse or the better direction;
+ *              CMP_SAME: "no change larger than the MDE": tested, not
+ *              significant, and the 1 - alpha confidence interval of the
+ *              change lies within +/- the MDE (both in percent of the
+ *              baseline), so that a change as large as the comparison
+ *              could see is ruled out; also where both sides have two
+ *              samples or more, all of one value (failures 0 in every
+ *              run: a percent of 0 has no interval);
+ *              CMP_INCONCLUSIVE: neither: untested for too few samples,
+ *              or not significant with an interval wider than that, or
+ *              the lead figures of a comparison whose machine or host was
+ *              busier on one side; NEED says what would decide it;
+ *              CMP_UNCOMPARED: not compared (an interval width, or a
+ *              figure one side does not have)
+ *
+ * Significant means: for the lead figures (elapsed, elapsed per user-CPU
+ * second and that without the wait for a CPU) and the machine's figures
+ * (user CPU, the wait for a CPU, other processes' CPU) p < alpha, as the
+ * headline tests them; for every other figure and high-order order, in
+ * Holm's set of changed figures (cmp_changed_find()); for seqbench and
+ * ringbench rows p < alpha (each configuration a comparison of its own).
+ */
+enum cmp_direction {
+	CMP_LOWER_BETTER,
+	CMP_HIGHER_BETTER,
+};
+
+enum cmp_state {
+	CMP_UNCOMPARED,
+	CMP_WORSE,
+	CMP_BETTER,
+	CMP_SAME,
+	CMP_INCONCLUSIVE,
+};
+
+/* What would decide an inconclusive figure. */
+enum cmp_need {
+	CMP_NEED_NOTHING, /* decided (or not compared) */
+	CMP_NEED_RUNS,	  /* more fake-gitk runs a result (or tool runs) */
+	CMP_NEED_BOOTS,	  /* more results a label: boots of each kernel */
+	CMP_NEED_PAIRS,	  /* (more) pairs: paired boots or an interleaved
+			   * run, as user CPU or the host's speed moved */
+	CMP_NEED_QUIET,	  /* a run where the machine or host is not busier
+			   * on one side */
+};
+
+/* "worse", "better", "same", "inconclusive", or NULL (uncompared). */
+const char *cmp_state_name(enum cmp_state s);
+/* "runs", "boots", "pairs", "quiet", or NULL. */
+const char *cmp_need_name(enum cmp_need n);
+/* "lower" or "higher" (which is better). */
+const char *cmp_direction_name(enum cmp_direction d);
+
+/* A compared figure: its change and what it comes to. */
+struct cmp_judged {
+	struct change c;
+	enum cmp_direction dir;
+	bool significant; /* as the state uses it (see above) */
+	enum cmp_state state;
+	enum cmp_need need;
+};
+
+/* A high-order order of a label: its change and what it comes to. */
+struct cmp_ho_judged {
+	struct cmp_ho_change c; /* against the baseline's probes */
+	bool significant;	/* in Holm's set */
+	enum cmp_state state;	/* higher success is better */
+	enum cmp_need need;
+};
+
+/* A seqbench or ringbench row in report order: label and group index. */
+struct cmp_row_ref {
+	size_t label, k;
+};
+
+/* Setup differences as found by cmp_setup_each(), with their text. */
+struct cmp_setup_diffs {
+	size_t n;
+	struct cmp_setup_diff *d; /* words owned */
+	char **text;		  /* cmp_setup_text() of each */
+};
+
+/*
+ * The figures the fleet formats read of a result beyond the comparison's
+ * (gathered only with cmp_options.fleet): the mean of every workload's
+ * gap figures (result.json "latency", summed over its runs, in order of
+ * first appearance), elapsed_per_user_mean as written, the kernel release
+ * and sysinfo's uname -a line.
+ */
+struct cmp_lat_sum {
+	char *name;    /* of the workload: "fake-gitk" of "fake-gitk-2" */
+	double sum[4]; /* p99_s, max_s, stall_count, stall_time_s */
+	size_t n[4];
+};
+struct cmp_fleet_src {
+	bool has_epu_mean;
+	double epu_mean;
+	size_t n_lat;
+	struct cmp_lat_sum *lat;
+	const char *release; /* "kernel", else the label; points into R */
+	char *uname;	     /* NULL: unknown */
+};
+
+/* One label, and everything about it against the baseline. */
+struct cmp_entry {
+	const struct cmp_label *l;
+	bool is_base;
+	/* Against the baseline (all empty for the baseline itself). */
+	struct cmp_judged fig[FIG_COUNT];
+	struct cmp_changed changed; /* Holm's set */
+	enum fig lead;
+	bool lead_changed; /* the lead figure, or raw elapsed, changed */
+	const struct cmp_label *busier, *machine_busier, *host_busier;
+	bool without_runq; /* cmp_without_runq() */
+	bool user_cpu_differs;
+	bool pressure_differs; /* some result of each pressed differently */
+	enum cmp_pairing pairing;
+	struct cmp_boot_pairs boots;
+	bool judged;		/* both sides have run-test.sh results */
+	char *verdict;		/* the headline when judged, else NULL */
+	struct cmp_notes notes; /* under the headline, when judged */
+	/* The changed figures as the JSON report lists them. */
+	size_t n_changed_names;
+	const char *changed_names[FIG_COUNT];
+	/* Own and against the baseline. */
+	struct cmp_ho_judged *ho;     /* parallel to l->ho */
+	struct cmp_sb_row *sb;	      /* parallel to l->sb */
+	struct cmp_rb_row *rb;	      /* parallel to l->rb */
+	struct cmp_judged *sb_judged; /* parallel to l->sb: the rate */
+	struct cmp_judged (*rb_judged)[RBF_COUNT];
+	struct cmp_setup_diffs setup; /* against the baseline, then within */
+	struct cmp_fleet_src *fleet;  /* parallel to l->r, or NULL */
+};
+
+struct cmp_comparison {
+	const struct cmp_options *o;
+	size_t n;
+	const struct cmp_label *labels; /* the caller's, [0] the baseline */
+	struct cmp_entry *e;		/* one a label */
+	bool has_run, has_ho, has_kernel, has_cpu, has_seqbench, has_ringbench;
+	/* Said once under the verdicts: within-label setup, busy hosts. */
+	struct cmp_notes notes;
+	const char *spread_note; /* cmp_spread_note(), or NULL */
+	/* The seqbench and ringbench rows in report order. */
+	size_t n_sb_rows, n_sb_configs;
+	struct cmp_row_ref *sb_rows;
+	size_t n_rb_rows, n_rb_configs;
+	struct cmp_row_ref *rb_rows;
+};
+
+/*
+ * Build the comparison of the N labels L (L[0] the baseline) with options
+ * O: every test, correction, headline and note, once.  L and O must
+ * outlive it.  Free with cmp_comparison_free().
+ */
+struct cmp_comparison *cmp_build(const struct cmp_label *l, size_t n,
+				 const struct cmp_options *o);
+void cmp_comparison_free(struct cmp_comparison *c);
+
 /* compare-data.c */
-void cmp_report_csv(FILE *out, const struct cmp_label *l, size_t n,
-		    double alpha);
-void cmp_report_json(FILE *out, const struct cmp_label *l, size_t n,
-		     const struct cmp_options *o, const struct run_info *ri);
+void cmp_report_csv(FILE *out, const struct cmp_comparison *c);
+void cmp_report_json(FILE *out, const struct cmp_comparison *c,
+		     const struct run_info *ri);
 
 /* compare-fleet.c */
 /* The default --kcidb-origin. */
@@ -732,9 +939,8 @@ bool cmp_kcidb_origin_ok(const char *s);
  * or as a KCIDB object of the kernels, their builds and one test per
  * figure.
  */
-void cmp_report_lava(FILE *out, const struct cmp_label *l, size_t n);
-void cmp_report_kcidb(FILE *out, const struct cmp_label *l, size_t n,
-		      const struct cmp_options *o);
+void cmp_report_lava(FILE *out, const struct cmp_comparison *c);
+void cmp_report_kcidb(FILE *out, const struct cmp_comparison *c);
 
 /* compare-plot.c */
 /*
@@ -743,7 +949,6 @@ void cmp_report_kcidb(FILE *out, const struct cmp_label *l, size_t n,
  * PREFIX.svg).  Returns 0, or -1 after printing a message when a file
  * cannot be written or gnuplot fails.
  */
-int cmp_plot(const char *prefix, const struct cmp_label *l, size_t n,
-	     const struct cmp_options *o);
+int cmp_plot(const char *prefix, const struct cmp_comparison *c);
 
 #endif

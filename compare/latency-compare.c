@@ -221,8 +221,8 @@ static void add_inputs(struct input **in, size_t *n, const char *arg)
 	}
 }
 
-static void write_report(const struct args *a, const struct cmp_label *l,
-			 size_t n, const struct run_info *ri)
+static void write_report(const struct args *a, const struct cmp_comparison *c,
+			 const struct run_info *ri)
 {
 	const char *path = a->common.output ? a->common.output : "-";
 	struct atomic_file af;
@@ -230,7 +230,7 @@ static void write_report(const struct args *a, const struct cmp_label *l,
 
 	if (ret)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot create '%s'", path);
-	cmp_report(af.f, a->format, l, n, &a->cmp, ri);
+	cmp_report(af.f, a->format, c, ri);
 	ret = atomic_commit(&af);
 	if (ret)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s'", path);
@@ -241,17 +241,16 @@ static void write_report(const struct args *a, const struct cmp_label *l,
  * result is partial or the runs are too few to test, 1 when significantly
  * slower by more than PCT percent, else 0.  Said on stderr.
  */
-static int verdict(const struct cmp_label *l, size_t n, double pct,
-		   double alpha)
+static int verdict(const struct cmp_comparison *c, double pct)
 {
-	const struct cmp_label *last = &l[n - 1];
-	char *lb = text_escape(l[0].label), *ll = text_escape(last->label);
-	struct change c;
-	enum fig lead;
+	const struct cmp_label *l = c->labels;
+	const struct cmp_entry *e = &c->e[c->n - 1];
+	char *lb = text_escape(l[0].label), *ll = text_escape(e->l->label);
+	const struct change *d = &e->fig[e->lead].c;
 	size_t i, j;
 	int status;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < c->n; i++) {
 		for (j = 0; j < l[i].n; j++) {
 			if (!l[i].r[j]->partial)
 				continue;
@@ -262,11 +261,10 @@ static int verdict(const struct cmp_label *l, size_t n, double pct,
 		}
 	}
 	/* A busy machine, or a busy host, is named, not judged. */
-	if (cmp_busier(&l[0], last, alpha)) {
-		bool machine = cmp_machine_busier(&l[0], last, alpha);
-		char *b = text_escape(cmp_busier(&l[0], last, alpha)->label);
+	if (e->busier) {
+		char *b = text_escape(e->busier->label);
 
-		if (machine)
+		if (e->machine_busier)
 			inform("cannot judge: the machine was busier on %s "
 			       "(other processes' CPU, or the wait for a CPU)",
 			       b);
@@ -279,19 +277,18 @@ static int verdict(const struct cmp_label *l, size_t n, double pct,
 		status = EXIT_BISECT_SKIP;
 		goto out;
 	}
-	lead = cmp_lead(&l[0], last);
-	c = cmp_change(&l[0], last, lead, alpha);
-	if (isnan(c.p) || isnan(c.delta)) {
+	if (isnan(d->p) || isnan(d->delta)) {
 		inform("cannot judge: %s and %s need at least 2 runs each (or "
 		       "2 results of one of them)",
 		       lb, ll);
 		status = EXIT_BISECT_SKIP;
 		goto out;
 	}
-	inform("%s is %+.2f%% against %s%s (p = %.4g): %s", ll, c.delta, lb,
-	       lead == FIG_EPU ? " in elapsed per user-CPU second" : "", c.p,
-	       c.delta > pct && c.significant ? "slower" : "not slower");
-	status = c.delta > pct && c.significant ? EXIT_RUN_FAILED : EXIT_OK;
+	inform("%s is %+.2f%% against %s%s (p = %.4g): %s", ll, d->delta, lb,
+	       e->lead == FIG_EPU ? " in elapsed per user-CPU second" : "",
+	       d->p,
+	       d->delta > pct && d->significant ? "slower" : "not slower");
+	status = d->delta > pct && d->significant ? EXIT_RUN_FAILED : EXIT_OK;
 out:
 	free(lb);
 	free(ll);
@@ -334,12 +331,13 @@ static size_t load_all(struct cmp_result **out, char **argv, int first,
 
 int main(int argc, char **argv)
 {
+	struct cmp_comparison *c;
 	struct cmp_result *r;
 	struct cmp_label *l;
 	struct run_info ri;
 	struct args a;
 	int first, status = EXIT_OK;
-	size_t n, nl, i;
+	size_t n, nl;
 
 	prog_init(argc, argv);
 	run_info_init(&ri, "latency-compare", argc, argv);
@@ -359,16 +357,14 @@ int main(int argc, char **argv)
 			    "to judge (all results have one label)");
 	cmp_pressure_warn(l, nl);
 	cmp_setup_warn(l, nl);
-	write_report(&a, l, nl, &ri);
-	if (a.plot && cmp_plot(a.plot, l, nl, &a.cmp))
+	a.cmp.fleet = a.format == CMP_LAVA || a.format == CMP_KCIDB;
+	c = cmp_build(l, nl, &a.cmp);
+	write_report(&a, c, &ri);
+	if (a.plot && cmp_plot(a.plot, c))
 		status = EXIT_RUN_FAILED;
 	if (!status && !isnan(a.fail_pct))
-		status = verdict(l, nl, a.fail_pct, a.cmp.alpha);
-	for (i = 0; i < nl; i++)
-		cmp_label_release(&l[i]);
-	free(l);
-	for (i = 0; i < n; i++)
-		cmp_result_release(&r[i]);
-	free(r);
+		status = verdict(c, a.fail_pct);
+	cmp_comparison_free(c);
+	cmp_free_all(l, nl, r, n);
 	return status;
 }

@@ -148,20 +148,27 @@ static void report(struct cmp_result *r, const struct cmp_options *o)
 		CMP_2009,     CMP_TEXT, CMP_CSV,   CMP_JSON,
 		CMP_MARKDOWN, CMP_LAVA, CMP_KCIDB,
 	};
+	struct cmp_options fo = *o;
+	struct cmp_comparison *c;
 	struct cmp_label *l = NULL;
 	size_t i, nl;
 
 	nl = cmp_group(r, 2, &l);
 	CHECK(nl == 2 && l);
+	fo.fleet = true;
+	c = cmp_build(l, nl, &fo);
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		cmp_report(devnull, formats[i], l, nl, o, &ri);
+		cmp_report(devnull, formats[i], c, &ri);
 	for (i = 0; i < FIG_COUNT; i++) {
-		struct change c =
+		struct change ch =
 			cmp_change(&l[0], &l[1], (enum fig)i, o->alpha);
 
 		/* A result against itself never changes significantly. */
-		CHECK(!c.significant);
+		CHECK(!ch.significant);
+		CHECK(c->e[1].fig[i].state != CMP_WORSE &&
+		      c->e[1].fig[i].state != CMP_BETTER);
 	}
+	cmp_comparison_free(c);
 	/* Nor is it set up differently. */
 	i = 0;
 	cmp_setup_each(&l[0], &l[1], count_diff, &i);
