@@ -46,6 +46,10 @@ void summ_block_json(struct json *j, const struct summ_run *r)
 	n = json_read_member(r->block.root, "no_tracing");
 	if (n && n->type == JSON_STRING)
 		(void)json_copy(j, "no_tracing", n);
+	/* The window, for rates (latency-compare's unplugs per second). */
+	n = json_read_member(r->block.root, "duration_s");
+	(void)json_copy(j, "duration_s",
+			n && n->type == JSON_NUMBER ? n : NULL);
 	(void)json_copy(j, "devices", d);
 	json_object_end(j);
 }
