@@ -101,9 +101,10 @@ start_monitor() {
 # hold the files PATH, the swap areas of /proc/swaps, and every device
 # beneath them (a crypt volume's LVM volume, its disk: slaves/), each once;
 # a partition counts as its disk.  Files on no block device (tmpfs) add
-# nothing.
+# nothing.  The real /sys, as latency-block reads it (LATENCY_SYS is a
+# fake tree for sysinfo's tests).
 block_devices() {
-	_sys=${LATENCY_SYS:-/sys} _todo='' _seen=''
+	_sys=/sys _todo='' _seen=''
 	for _f in "$@"; do
 		_d=$(stat -c %d "$_f" 2>/dev/null) || continue
 		_todo="$_todo $(((_d >> 8) & 0xfff)):$(((_d & 0xff) | ((_d >> 12) & 0xfff00)))"
@@ -124,6 +125,7 @@ block_devices() {
 			continue
 		fi
 		[ ! -f "$_p/partition" ] || _p=${_p%/*}
+		[ -e "$_sys/block/${_p##*/}" ] || continue
 		case " $_seen " in *" ${_p##*/} "*) continue ;; esac
 		_seen="$_seen ${_p##*/}"
 		for _s in "$_p"/slaves/*; do
