@@ -451,9 +451,11 @@ static double reclaim_of(const char *file, const struct json_node *root)
 }
 
 /*
- * The block figures of result.json "block" (latency-block): of the
- * request-based device that completed the most bytes (the disk under a
- * crypt and LVM stack; bio-based layers have no requests), its completed
+ * The block figures of result.json "block" (latency-block): of the first
+ * request-based device that completed IO, in latency-block's order (the
+ * driver names the scratch directory's stack first, top down: the disk
+ * under a crypt and LVM stack, whose bio-based layers have no requests;
+ * then the results' device and the swap devices), its completed
  * requests and bytes, merges, IO unplugs over the monitor's window and
  * Q2C p99.  Absent or null: NaN (an older result, a run without tracing
  * for what only tracing sees).
@@ -463,7 +465,7 @@ static void load_block(struct cmp_result *r, const char *file,
 {
 	const struct json_node *devs = json_read_path(root, "block.devices");
 	const struct json_node *best = NULL;
-	double best_bytes = -1, rq = 0, bytes = 0, merges = 0, v, s;
+	double best_bytes = 0, rq = 0, bytes = 0, merges = 0, v, s;
 	int n_merges = 0;
 	const char *const dirs[] = { "reads", "writes" };
 	char name[96];
@@ -487,9 +489,10 @@ static void load_block(struct cmp_result *r, const char *file,
 				    "completed_bytes", name, &v))
 				s += v;
 		}
-		if (s > best_bytes) {
+		if (s > 0) {
 			best_bytes = s;
 			best = d;
+			break;
 		}
 	}
 	if (!best || !(best_bytes > 0))

@@ -361,8 +361,8 @@ static void table_block(FILE *out, const struct cmp_comparison *c, bool md)
 
 	if (!c->has_block)
 		return;
-	fputs("\nThe block layer (latency-block, the busiest request-based "
-	      "device), means of the results:\n",
+	fputs("\nThe block layer (latency-block, the scratch directory's "
+	      "disk), means of the results:\n",
 	      out);
 	if (md)
 		fputc('\n', out);

@@ -59,8 +59,8 @@ enum fig {
 	FIG_OTHERS,
 	/*
 	 * The block layer's account of the run (result.json "block", from
-	 * latency-block), one value a result, of its busiest request-based
-	 * device: requests per MiB, mean request size, merges per request,
+	 * latency-block), one value a result, of the scratch directory's
+	 * disk (the first request-based device that did IO): requests per MiB, mean request size, merges per request,
 	 * IO unplugs per second, Q2C p99.
 	 */
 	FIG_BLOCK_RQ_PER_MIB,

@@ -47,7 +47,7 @@ test_expect_success JQ 'the headline names the block figures that changed' '
 test_expect_success JQ 'the block table and the tests of its figures' '
 	sed -n "/^The block layer/,/^\$/p" out >got &&
 	cat >want <<-\EOT &&
-	The block layer (latency-block, the busiest request-based device), means of the results:
+	The block layer (latency-block, the scratch directory'"'"'s disk), means of the results:
 	label     rq/MiB   rq bytes  merges/rq  unplugs/s  Q2C p99 us
 	6.1       16.000  65536.000      3.000    100.000     500.000
 	6.2-rc1  128.000   8192.000      3.000    800.000     500.000
