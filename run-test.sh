@@ -211,8 +211,8 @@ bin() {
 # record their versions).
 programs() {
 	echo latency-output unbuffered fake-gitk fake-music latency-vmstat \
-		latency-kmsg latency-trace latency-highorder latency-plan \
-		latency-summarize latency-machine
+		latency-kmsg latency-trace latency-highorder latency-block \
+		latency-plan latency-summarize latency-machine
 	[ -z "$(cfg seqbench)" ] || echo seqbench
 	[ -z "$(cfg ringbench)" ] || echo ringbench
 }

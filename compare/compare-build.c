@@ -538,7 +538,8 @@ static void build_global(struct cmp_comparison *c)
 		c->has_run |= l[i].has_run;
 	c->has_ho = cmp_has_ho(l, c->n);
 	c->has_kernel = any_fig(l, c->n, FIG_KERNEL_FIRST, FIG_CPU_FIRST);
-	c->has_cpu = any_fig(l, c->n, FIG_CPU_FIRST, FIG_COUNT);
+	c->has_cpu = any_fig(l, c->n, FIG_CPU_FIRST, FIG_CPU_END);
+	c->has_block = any_fig(l, c->n, FIG_BLOCK_FIRST, FIG_COUNT);
 	c->has_seqbench = cmp_has_seqbench(l, c->n);
 	c->has_ringbench = cmp_has_ringbench(l, c->n);
 	c->spread_note = cmp_spread_note(l, c->n);

@@ -51,7 +51,7 @@ static void csv_change_heads(FILE *out, int from, int to)
 	}
 }
 
-static void csv_heads(FILE *out)
+static void csv_heads(FILE *out, bool block)
 {
 	int f;
 
@@ -68,15 +68,24 @@ static void csv_heads(FILE *out)
 			fprintf(out, ",%s_mde_pct", fig_desc[f].key);
 	fputs(",test,verdict", out);
 	/* Later columns after the verdict, so the earlier keep their place. */
-	for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++)
+	for (f = FIG_CPU_FIRST; f < FIG_CPU_END; f++)
 		fprintf(out, ",%s", fig_desc[f].key);
-	csv_change_heads(out, FIG_CPU_FIRST, FIG_COUNT);
-	for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++)
+	csv_change_heads(out, FIG_CPU_FIRST, FIG_CPU_END);
+	for (f = FIG_CPU_FIRST; f < FIG_CPU_END; f++)
 		fprintf(out, ",%s_mde_pct", fig_desc[f].key);
 	fputs(",elapsed_per_user_mean_ci_low_pct,"
 	      "elapsed_per_user_mean_ci_high_pct,paired,busier,pairing,"
-	      "host_others_cpus_mean\n",
+	      "host_others_cpus_mean",
 	      out);
+	/* The block figures last, where some label has them. */
+	if (block) {
+		for (f = FIG_BLOCK_FIRST; f < FIG_COUNT; f++)
+			fprintf(out, ",%s", fig_desc[f].key);
+		csv_change_heads(out, FIG_BLOCK_FIRST, FIG_COUNT);
+		for (f = FIG_BLOCK_FIRST; f < FIG_COUNT; f++)
+			fprintf(out, ",%s_mde_pct", fig_desc[f].key);
+	}
+	fputc('\n', out);
 }
 
 static void csv_changes(FILE *out, const struct cmp_entry *e, int from, int to)
@@ -125,7 +134,7 @@ static void csv_mdes(FILE *out, const struct cmp_entry *e, int from, int to)
 	}
 }
 
-static void csv_row(FILE *out, const struct cmp_entry *e)
+static void csv_row(FILE *out, const struct cmp_entry *e, bool block)
 {
 	const struct cmp_label *l = e->l;
 	struct change u = CHANGE_UNTESTED;
@@ -148,9 +157,9 @@ static void csv_row(FILE *out, const struct cmp_entry *e)
 		fputc(',', out);
 	/* The verdict's separator is written: the first one without. */
 	csv_num(out, l->fig[FIG_CPU_FIRST].value);
-	csv_values(out, l, FIG_CPU_FIRST + 1, FIG_COUNT);
-	csv_changes(out, e, FIG_CPU_FIRST, FIG_COUNT);
-	csv_mdes(out, e, FIG_CPU_FIRST, FIG_COUNT);
+	csv_values(out, l, FIG_CPU_FIRST + 1, FIG_CPU_END);
+	csv_changes(out, e, FIG_CPU_FIRST, FIG_CPU_END);
+	csv_mdes(out, e, FIG_CPU_FIRST, FIG_CPU_END);
 	c = e->is_base ? &u : &e->fig[FIG_EPU].c;
 	fputc(',', out);
 	csv_num(out, c->ci_lo);
@@ -166,6 +175,11 @@ static void csv_row(FILE *out, const struct cmp_entry *e)
 	fprintf(out, "%s,",
 		pairing_names[e->pairing] ? pairing_names[e->pairing] : "");
 	csv_num(out, l->host_others_cpus);
+	if (block) {
+		csv_values(out, l, FIG_BLOCK_FIRST, FIG_COUNT);
+		csv_changes(out, e, FIG_BLOCK_FIRST, FIG_COUNT);
+		csv_mdes(out, e, FIG_BLOCK_FIRST, FIG_COUNT);
+	}
 	fputc('\n', out);
 }
 
@@ -303,9 +317,9 @@ void cmp_report_csv(FILE *out, const struct cmp_comparison *c)
 	const struct cmp_label *l = c->labels;
 	size_t i;
 
-	csv_heads(out);
+	csv_heads(out, c->has_block);
 	for (i = 0; i < c->n; i++)
-		csv_row(out, &c->e[i]);
+		csv_row(out, &c->e[i], c->has_block);
 	rb_csv(out, c);
 	if (c->has_seqbench) {
 		fputs("\nlabel,phase,size_mib,block_bytes,threads,runs,"
@@ -330,7 +344,7 @@ static void json_key_of(char *key, size_t len, int f, const char *suffix)
 	snprintf(key, len, "%s%s", fig_desc[f].key, suffix);
 }
 
-static void json_change(struct json *j, const struct cmp_entry *e)
+static void json_change(struct json *j, const struct cmp_entry *e, bool block)
 {
 	const struct change *c;
 	char key[96];
@@ -338,7 +352,7 @@ static void json_change(struct json *j, const struct cmp_entry *e)
 	int f;
 
 	json_object_begin(j, "change");
-	for (f = 0; f < FIG_COUNT; f++) {
+	for (f = 0; f < (block ? FIG_COUNT : FIG_BLOCK_FIRST); f++) {
 		if (fig_desc[f].change == CHANGE_NONE)
 			continue;
 		c = &e->fig[f].c;
@@ -399,7 +413,7 @@ static void json_pressure(struct json *j, const struct cmp_pressure *p)
 	json_object_end(j);
 }
 
-static void json_label(struct json *j, const struct cmp_entry *e)
+static void json_label(struct json *j, const struct cmp_entry *e, bool block)
 {
 	const struct cmp_label *l = e->l;
 	size_t k, i;
@@ -418,7 +432,7 @@ static void json_label(struct json *j, const struct cmp_entry *e)
 			json_double(j, NULL, el->samples[k]);
 	}
 	json_array_end(j);
-	for (f = 0; f < FIG_COUNT; f++)
+	for (f = 0; f < (block ? FIG_COUNT : FIG_BLOCK_FIRST); f++)
 		json_double(j, fig_desc[f].key, l->fig[f].value);
 	json_u64(j, "results", l->n);
 	json_double(j, "between_cv_pct", l->between_cv);
@@ -445,7 +459,7 @@ static void json_label(struct json *j, const struct cmp_entry *e)
 	cmp_setup_json(j, &e->setup);
 	cmp_ho_json(j, e);
 	if (!e->is_base)
-		json_change(j, e);
+		json_change(j, e, block);
 	json_object_end(j);
 }
 
@@ -524,7 +538,7 @@ void cmp_report_json(FILE *out, const struct cmp_comparison *c,
 	json_double(&j, "power", CMP_POWER);
 	json_array_begin(&j, "results");
 	for (i = 0; i < c->n; i++)
-		json_label(&j, &c->e[i]);
+		json_label(&j, &c->e[i], c->has_block);
 	json_array_end(&j);
 	json_array_begin(&j, "seqbench");
 	for (i = 0; i < c->n_sb_rows; i++) {

@@ -230,6 +230,19 @@ static void add_high_order(struct fleet *fl, const struct cmp_result *r)
 	fleet_measure(fl, r->ho_p99_us, "us", "high_order.fault_p99");
 }
 
+/* The block layer's figures (latency-block), where the result has them. */
+static void add_block(struct fleet *fl, const struct cmp_result *r)
+{
+	static const char *const unit[FIG_COUNT - FIG_BLOCK_FIRST] = {
+		"/MiB", "B", "/request", "/s", "us"
+	};
+	int f;
+
+	for (f = FIG_BLOCK_FIRST; f < FIG_COUNT; f++)
+		fleet_measure(fl, r->fig[f].value, unit[f - FIG_BLOCK_FIRST],
+			      fig_desc[f].key);
+}
+
 /* The figures of result R, in report order. */
 static void fleet_of(struct fleet *fl, const struct cmp_result *r,
 		     const struct cmp_fleet_src *s)
@@ -252,6 +265,7 @@ static void fleet_of(struct fleet *fl, const struct cmp_result *r,
 	add_high_order(fl, r);
 	add_seqbench(fl, r);
 	add_ringbench(fl, r);
+	add_block(fl, r);
 }
 
 /* V without trailing zeros: "10", "0.25", "1234.000000001". */

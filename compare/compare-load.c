@@ -451,6 +451,81 @@ static double reclaim_of(const char *file, const struct json_node *root)
 }
 
 /*
+ * The block figures of result.json "block" (latency-block): of the first
+ * request-based device that completed IO, in latency-block's order (the
+ * driver names the scratch directory's stack first, top down: the disk
+ * under a crypt and LVM stack, whose bio-based layers have no requests;
+ * then the results' device and the swap devices), its completed
+ * requests and bytes, merges, IO unplugs over the monitor's window and
+ * Q2C p99.  Absent or null: NaN (an older result, a run without tracing
+ * for what only tracing sees).
+ */
+static void load_block(struct cmp_result *r, const char *file,
+		       const struct json_node *root)
+{
+	const struct json_node *devs = json_read_path(root, "block.devices");
+	const struct json_node *best = NULL;
+	double best_bytes = 0, rq = 0, bytes = 0, merges = 0, v, s;
+	int n_merges = 0;
+	const char *const dirs[] = { "reads", "writes" };
+	char name[96];
+	size_t i, k;
+
+	if (!devs || devs->type != JSON_ARRAY)
+		return;
+	for (i = 0; i < devs->count && i < 4096; i++) {
+		const struct json_node *d = &devs->items[i], *rb;
+
+		if (d->type != JSON_OBJECT)
+			continue;
+		rb = json_read_member(d, "request_based");
+		if (!rb || rb->type != JSON_TRUE)
+			continue;
+		for (k = 0, s = 0; k < 2; k++) {
+			snprintf(name, sizeof(name),
+				 "block.devices[%zu].%s.completed_bytes", i,
+				 dirs[k]);
+			if (get_num(file, json_read_member(d, dirs[k]),
+				    "completed_bytes", name, &v))
+				s += v;
+		}
+		if (s > 0) {
+			best_bytes = s;
+			best = d;
+			break;
+		}
+	}
+	if (!best || !(best_bytes > 0))
+		return;
+	for (k = 0; k < 2; k++) {
+		const struct json_node *x = json_read_member(best, dirs[k]);
+
+		if (get_num(file, x, "completed", "block completed", &v))
+			rq += v;
+		if (get_num(file, x, "completed_bytes", "block bytes", &v))
+			bytes += v;
+		if (get_num(file, x, "merges", "block merges", &v)) {
+			merges += v;
+			n_merges++;
+		}
+	}
+	if (!(rq > 0))
+		return;
+	r->fig[FIG_BLOCK_RQ_PER_MIB].value = rq / (bytes / (1024.0 * 1024));
+	r->fig[FIG_BLOCK_RQ_BYTES].value = bytes / rq;
+	if (n_merges == 2)
+		r->fig[FIG_BLOCK_MERGES_PER_RQ].value = merges / rq;
+	if (get_num(file, best, "unplugs_io", "block unplugs_io", &v) &&
+	    get_num(file, json_read_member(root, "block"), "duration_s",
+		    "block.duration_s", &s) &&
+	    s > 0)
+		r->fig[FIG_BLOCK_UNPLUGS_PER_S].value = v / s;
+	if (get_num(file, json_read_member(best, "q2c_us"), "p99",
+		    "block q2c_us.p99", &v))
+		r->fig[FIG_BLOCK_Q2C_P99].value = v;
+}
+
+/*
  * The single-valued figures of a result.json; all may be null (a partial
  * run may not have counted its failures).
  */
@@ -466,6 +541,7 @@ static void load_scalars(struct cmp_result *r, const char *file,
 	if (get_num(file, root, "pswpout_delta", "pswpout_delta", &v))
 		r->fig[FIG_SWAPOUT].value = v;
 	r->fig[FIG_RECLAIM].value = reclaim_of(file, root);
+	load_block(r, file, root);
 }
 
 /*

@@ -350,6 +350,32 @@ static void table_kernel(FILE *out, const struct cmp_comparison *c, bool md)
 	table_print(out, &t, md);
 }
 
+/* The block layer's figures (latency-block), where a label has them. */
+static void table_block(FILE *out, const struct cmp_comparison *c, bool md)
+{
+	struct table t = { 1 + FIG_COUNT - FIG_BLOCK_FIRST, 1, 0, NULL };
+	const struct cmp_label *l = c->labels;
+	size_t i;
+	int f;
+
+	if (!c->has_block)
+		return;
+	fputs("\nThe block layer (latency-block, the scratch directory's "
+	      "disk), means of the results:\n",
+	      out);
+	if (md)
+		fputc('\n', out);
+	table_add(&t, "label");
+	for (f = FIG_BLOCK_FIRST; f < FIG_COUNT; f++)
+		table_add(&t, "%s", fig_desc[f].head);
+	for (i = 0; i < c->n; i++) {
+		table_add(&t, "%s", l[i].label);
+		for (f = FIG_BLOCK_FIRST; f < FIG_COUNT; f++)
+			add_value(&t, l[i].fig[f].value, (enum fig)f);
+	}
+	table_print(out, &t, md);
+}
+
 /*
  * The machine's speed divided out: per label the means of the time split
  * per user-CPU second and of the machine's figures, and each one's change
@@ -357,7 +383,7 @@ static void table_kernel(FILE *out, const struct cmp_comparison *c, bool md)
  */
 static void table_cpu(FILE *out, const struct cmp_comparison *c, bool md)
 {
-	struct table t = { 1 + 2 * (FIG_COUNT - FIG_CPU_FIRST), 1, 0, NULL };
+	struct table t = { 1 + 2 * (FIG_CPU_END - FIG_CPU_FIRST), 1, 0, NULL };
 	const struct cmp_label *l = c->labels;
 	size_t i, n = c->n;
 	int f;
@@ -374,13 +400,13 @@ static void table_cpu(FILE *out, const struct cmp_comparison *c, bool md)
 	if (md)
 		fputc('\n', out);
 	table_add(&t, "label");
-	for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++) {
+	for (f = FIG_CPU_FIRST; f < FIG_CPU_END; f++) {
 		table_add(&t, "%s", fig_desc[f].head);
 		table_add(&t, "change");
 	}
 	for (i = 0; i < n; i++) {
 		table_add(&t, "%s", l[i].label);
-		for (f = FIG_CPU_FIRST; f < FIG_COUNT; f++) {
+		for (f = FIG_CPU_FIRST; f < FIG_CPU_END; f++) {
 			if (f == FIG_EPU || f == FIG_SPU || f == FIG_WPU)
 				add_num(&t, l[i].fig[f].value, 4);
 			else
@@ -642,6 +668,7 @@ static void report_table(FILE *out, const struct cmp_comparison *c, bool md)
 			table_high_order(out, c, md);
 		table_kernel(out, c, md);
 		table_cpu(out, c, md);
+		table_block(out, c, md);
 		if (c->n > 1) {
 			table_changes(out, c, md);
 			table_tests(out, c, md);

@@ -57,9 +57,22 @@ enum fig {
 	FIG_USER,
 	FIG_RUNQ,
 	FIG_OTHERS,
+	/*
+	 * The block layer's account of the run (result.json "block", from
+	 * latency-block), one value a result, of the scratch directory's
+	 * disk (the first request-based device that did IO): requests per MiB, mean request size, merges per request,
+	 * IO unplugs per second, Q2C p99.
+	 */
+	FIG_BLOCK_RQ_PER_MIB,
+	FIG_BLOCK_RQ_BYTES,
+	FIG_BLOCK_MERGES_PER_RQ,
+	FIG_BLOCK_UNPLUGS_PER_S,
+	FIG_BLOCK_Q2C_P99,
 	FIG_COUNT,
 	FIG_KERNEL_FIRST = FIG_MAJFLT,
 	FIG_CPU_FIRST = FIG_EPU, /* the kernel's figures end here */
+	FIG_BLOCK_FIRST = FIG_BLOCK_RQ_PER_MIB,
+	FIG_CPU_END = FIG_BLOCK_FIRST, /* the machine's figures end here */
 };
 
 /* How a change against the baseline is expressed. */
@@ -909,6 +922,7 @@ struct cmp_comparison {
 	const struct cmp_label *labels; /* the caller's, [0] the baseline */
 	struct cmp_entry *e;		/* one a label */
 	bool has_run, has_ho, has_kernel, has_cpu, has_seqbench, has_ringbench;
+	bool has_block; /* a label has a block figure (FIG_BLOCK_FIRST on) */
 	/* Said once under the verdicts: within-label setup, busy hosts. */
 	struct cmp_notes notes;
 	const char *spread_note; /* cmp_spread_note(), or NULL */

@@ -251,8 +251,11 @@ void summ_parts_read(struct summ_run *r)
 	load_part(r, &r->calibration, "calibration", "calibration.json", false);
 	/* Absent where the kernel has no THP: the driver notes why. */
 	load_part(r, &r->highorder, "highorder", "highorder.json", false);
+	/* Absent where the run did no block IO monitoring (older runs). */
+	load_part(r, &r->block, "block", "block.json", false);
 	load_shrink(r);
 	summ_highorder_read(r);
+	summ_block_read(r);
 	summ_vm_read(r);
 	load_lines(r, "notes", &r->notes);
 }
@@ -298,6 +301,7 @@ void summ_run_release(struct summ_run *r)
 	part_free(&r->fake_music);
 	part_free(&r->calibration);
 	part_free(&r->highorder);
+	part_free(&r->block);
 	part_free(&r->vm);
 	part_free(&r->device);
 	summ_highorder_release(r);

@@ -316,6 +316,7 @@ void summ_write_result(FILE *out, const struct summ_run *r)
 	summ_highorder_json(&j, r);
 	put_from(&j, "pswpout_delta", &r->vmstat, "pswpout_delta");
 	put_from(&j, "pswpin_delta", &r->vmstat, "pswpin_delta");
+	summ_block_json(&j, r);
 	put_pressure(&j, r);
 	put_runs(&j, r);
 	put_copies(&j, r);

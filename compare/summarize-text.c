@@ -462,6 +462,7 @@ void summ_write_summary(FILE *f, const struct summ_run *r)
 	summ_highorder_text(f, r);
 	put_stalls(f, r);
 	put_ringbench(f, r);
+	summ_block_text(f, r);
 	put_notes(f, &r->notes);
 	put_notes(f, &r->own_notes);
 }

@@ -186,6 +186,7 @@ struct summ_run {
 		highorder, fake_music;
 	/* vm.json (latency-vm) and device.json (latency-device-setup). */
 	struct summ_part vm, device;
+	struct summ_part block; /* latency-block's block.json */
 	/* latency-highorder's orders, ascending, and its p99 over all. */
 	size_t n_ho;
 	struct summ_ho *ho;
@@ -298,6 +299,14 @@ void summ_vm_read(struct summ_run *r);
 void summ_vm_json(struct json *j, const struct summ_run *r);
 /* summary.txt's "vm:", "vm cmdline:" and "device:" lines, likewise. */
 void summ_vm_text(FILE *f, const struct summ_run *r);
+
+/* summarize-block.c */
+/* Check block.json's devices list (a note when it has none). */
+void summ_block_read(struct summ_run *r);
+/* result.json's "block" ({"source", "devices"}), null without block.json. */
+void summ_block_json(struct json *j, const struct summ_run *r);
+/* summary.txt's "block:" lines per device, in blkparse's terms. */
+void summ_block_text(FILE *f, const struct summ_run *r);
 
 /* summarize-result.c */
 /* Write result.json's content to F. */

@@ -66,14 +66,30 @@ static const char *vm_sysctl(const char *name)
 	return leaf;
 }
 
-/* A block device's readahead, in any of sysfs's spellings of the device. */
-static bool readahead_path(const char *p)
+/*
+ * A block device's queue knob (readahead, I/O scheduler, request size
+ * limit, queue depth), in any of sysfs's spellings of the device.
+ */
+static bool queue_path(const char *p)
 {
-	static const char leaf[] = "/queue/read_ahead_kb";
-	size_t n = strlen(p), l = sizeof(leaf) - 1;
+	static const char *const leaves[] = {
+		"/queue/read_ahead_kb",
+		"/queue/scheduler",
+		"/queue/max_sectors_kb",
+		"/queue/nr_requests",
+	};
+	size_t n = strlen(p), l = 0, i;
 	const char *dev;
 
-	if (n <= l || strcmp(p + n - l, leaf))
+	for (i = 0; i < sizeof(leaves) / sizeof(leaves[0]); i++) {
+		size_t k = strlen(leaves[i]);
+
+		if (n > k && !strcmp(p + n - k, leaves[i])) {
+			l = k;
+			break;
+		}
+	}
+	if (!l)
 		return false;
 	if (!strncmp(p, "/sys/devices/", 13))
 		return true;
@@ -117,11 +133,12 @@ int knob_check(const char *name, enum knob_kind *kind, const char **why)
 		return refuse(why, "not a clean absolute path");
 	if (strncmp(name, "/sys/kernel/mm/", 15) &&
 	    strncmp(name, "/sys/module/zswap/parameters/", 29) &&
-	    !readahead_path(name))
+	    !queue_path(name))
 		return refuse(why,
 			      "only sysfs knobs under /sys/kernel/mm/, "
 			      "/sys/module/zswap/parameters/ and a block "
-			      "device's queue/read_ahead_kb may be changed");
+			      "device's queue/read_ahead_kb, scheduler, "
+			      "max_sectors_kb and nr_requests may be changed");
 	if (kind)
 		*kind = KNOB_SYSFS;
 	return 0;

@@ -4,8 +4,9 @@
  * `run-test.sh --sysctl` and `--interleave` accept and what latency-machine
  * records and replays.  A run may change sysctls under vm. (the memory
  * manager's own knobs) and sysfs knobs under /sys/kernel/mm/, under
- * /sys/module/zswap/parameters/ and a block device's queue/read_ahead_kb:
- * each is a plain setting that reads back as it was written, so the value
+ * /sys/module/zswap/parameters/ and a block device's queue/read_ahead_kb,
+ * scheduler (read back as its bracketed choice), max_sectors_kb and
+ * nr_requests: each is a plain setting that reads back as it was written, so the value
  * before the run can be put back.  Nothing else: a sysctl such as
  * kernel.core_pattern or a sysfs file such as /sys/power/state would let a
  * damaged or planted state record do harm as root, and a write-only

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,4 +52,17 @@ int spawn_wait_in(const char *dir, char *const argv[], int flags)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
+}
+
+int spawn_machine(char *const args[], int flags)
+{
+	const char *prog = getenv("LATENCY_MACHINE");
+	char *argv[8];
+	int i;
+
+	argv[0] = (char *)(prog && *prog ? prog : "latency-machine");
+	for (i = 0; args[i] && i < 6; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	return spawn_wait(argv, flags);
 }

@@ -23,4 +23,11 @@ int spawn_wait(char *const argv[], int flags);
  * or exec in the child is its exit status 127. */
 int spawn_wait_in(const char *dir, char *const argv[], int flags);
 
+/*
+ * Run latency-machine ($LATENCY_MACHINE when set, else found through PATH)
+ * with the NULL-terminated ARGS (at most 6), as spawn_wait() does: the way
+ * a program enters what it changes in the machine-state record.
+ */
+int spawn_machine(char *const args[], int flags);
+
 #endif

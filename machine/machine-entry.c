@@ -576,6 +576,7 @@ static const struct kind kinds[] = {
 	{ "zram",      1, 2, 2, 2, make_zram, check_zram, undo_zram },
 	{ "zramnew",   1, 1, 1, 1, make_zramnew, check_zramnew, undo_zramnew },
 	{ "pid",       1, 1, 2, 1, make_pid, check_pid, undo_pid },
+	{ "trace-instance", 1, 1, 2, 1, make_trace, check_trace, undo_trace },
 };
 /* clang-format on */
 

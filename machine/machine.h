@@ -288,6 +288,12 @@ char *make_zramnew(const struct record *r, int argc, char **argv);
 const char *check_zramnew(const struct record *r, char **f);
 enum undo_result undo_zramnew(const struct record *r, char **f, char **note);
 
+/* ---- machine-trace.c: the trace-instance kind (as machine-entry.c) ---- */
+
+char *make_trace(const struct record *r, int argc, char **argv);
+const char *check_trace(const struct record *r, char **f);
+enum undo_result undo_trace(const struct record *r, char **f, char **note);
+
 /* ---- machine-lock.c: one run per machine ---- */
 
 /* The run that holds the machine, as its lock file says. */

@@ -141,8 +141,7 @@ struct trace {
 	int pipe_fd;
 	bool enabled[N_EVENTS];
 	struct stall_stats st[N_STALLS];
-	char line[8192]; /* partial line carried over */
-	size_t line_len;
+	struct mlines lines_in; /* a partial line carried over */
 	uint64_t lines, bad_lines;
 };
 
@@ -480,36 +479,18 @@ static void trace_line(struct trace *t, const char *line, size_t len)
 	}
 }
 
+static void line_cb(void *ctx, const char *line, size_t len)
+{
+	trace_line(ctx, line, len);
+}
+
 /*
  * Read what trace_pipe (or the --replay file) holds now.  Returns 0, 1 at
  * the end of the file, or -errno.
  */
 static int trace_drain(struct trace *t)
 {
-	char buf[65536];
-
-	for (;;) {
-		ssize_t n = read(t->pipe_fd, buf, sizeof(buf));
-		ssize_t i;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno == EAGAIN ? 0 : -errno;
-		}
-		if (n == 0)
-			return 1;
-		for (i = 0; i < n; i++) {
-			if (buf[i] != '\n') {
-				/* An over-long line is cut, not split. */
-				if (t->line_len < sizeof(t->line))
-					t->line[t->line_len++] = buf[i];
-				continue;
-			}
-			trace_line(t, t->line, t->line_len);
-			t->line_len = 0;
-		}
-	}
+	return monitor_read_lines(t->pipe_fd, &t->lines_in, line_cb, t);
 }
 
 static void report_interval(struct trace *t, uint64_t now)
@@ -585,10 +566,6 @@ static void replay(struct trace *t)
 			die_err(EXIT_RUN_FAILED, -r, "cannot read '%s'",
 				t->replay);
 	} while (!r && !monitor_done(&t->m, mono_ns()));
-	/* A last line without its newline is still a line. */
-	if (r == 1 && t->line_len)
-		trace_line(t, t->line, t->line_len);
-	t->line_len = 0;
 	if (r == 1)
 		t->m.end_reason = "end_of_file";
 	(void)monitor_done(&t->m, mono_ns()); /* records a stop signal */
@@ -606,27 +583,6 @@ static void open_events(struct trace *t)
 	if (t->events_fd < 0)
 		die_errno(EXIT_RUN_FAILED, "cannot create '%s'",
 			  t->events_path);
-}
-
-/* Events the ring buffer dropped (per_cpu/cpuN/stats "overrun:"). */
-static uint64_t events_lost(const struct trace *t)
-{
-	char path[4096], buf[2048];
-	uint64_t lost = 0, v;
-	ssize_t n;
-	long cpu;
-
-	for (cpu = 0; cpu < 4096; cpu++) {
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats",
-			 t->instance, cpu);
-		n = read_small_file(path, buf, sizeof(buf));
-		if (n < 0)
-			break;
-		/* Unparseable stats are not a reason to lose the summary. */
-		if (!kparse_kv_find(buf, (size_t)n, "overrun:", &v))
-			lost += v;
-	}
-	return lost;
 }
 
 static void summarise(struct trace *t)
@@ -668,7 +624,7 @@ static void summarise(struct trace *t)
 	msum_u64(sum, "trace_lines", t->lines);
 	msum_u64(sum, "unparsed_lines", t->bad_lines);
 	if (!t->replay)
-		msum_u64(sum, "events_lost", events_lost(t));
+		msum_u64(sum, "events_lost", monitor_events_lost(t->instance));
 }
 
 static void parse_options(struct trace *t, int argc, char **argv)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/kparse.h"
 #include "lib/sig.h"
 #include "lib/timing.h"
 #include "lib/xalloc.h"
@@ -290,9 +291,10 @@ static size_t msum_format(const struct msum_field *f, char *buf, size_t len)
 	return (size_t)r < len ? (size_t)r : len - 1;
 }
 
-static void msum_write_json(const struct msum *s, FILE *f,
-			    const struct run_info *ri)
+static void msum_write_json(const struct monitor *m, FILE *f)
 {
+	const struct msum *s = &m->sum;
+	const struct run_info *ri = &m->ri;
 	struct json j;
 	size_t i;
 
@@ -323,6 +325,8 @@ static void msum_write_json(const struct msum *s, FILE *f,
 			break;
 		}
 	}
+	if (m->json_extra)
+		m->json_extra(&j, m->extra_ctx);
 	json_object_end(&j);
 	json_finish(&j);
 }
@@ -338,7 +342,7 @@ static int msum_write(const struct monitor *m)
 	if (r)
 		return r;
 	if (m->fmt == FORMAT_JSON) {
-		msum_write_json(&m->sum, af.f, &m->ri);
+		msum_write_json(m, af.f);
 	} else {
 		fprintf(af.f, "program=%s\nversion=%s\n", m->ri.program,
 			PACKAGE_VERSION);
@@ -346,6 +350,8 @@ static int msum_write(const struct monitor *m)
 			msum_format(&m->sum.f[i], line, sizeof(line));
 			fprintf(af.f, "%s\n", line);
 		}
+		if (m->text_extra)
+			m->text_extra(af.f, m->extra_ctx);
 	}
 	r = atomic_commit(&af);
 	if (r)
@@ -392,4 +398,57 @@ int monitor_finish(struct monitor *m)
 		status = EXIT_RUN_FAILED;
 	msum_release(&m->sum);
 	return status;
+}
+
+int monitor_read_lines(int fd, struct mlines *l,
+		       void (*fn)(void *ctx, const char *line, size_t len),
+		       void *ctx)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		ssize_t i;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EAGAIN ? 0 : -errno;
+		}
+		if (n == 0) {
+			if (l->len)
+				fn(ctx, l->line, l->len);
+			l->len = 0;
+			return 1;
+		}
+		for (i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				if (l->len < sizeof(l->line))
+					l->line[l->len++] = buf[i];
+				continue;
+			}
+			fn(ctx, l->line, l->len);
+			l->len = 0;
+		}
+	}
+}
+
+uint64_t monitor_events_lost(const char *instance)
+{
+	char path[4096], buf[2048];
+	uint64_t lost = 0, v;
+	ssize_t n;
+	long cpu;
+
+	for (cpu = 0; cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats",
+			 instance, cpu);
+		n = read_small_file(path, buf, sizeof(buf));
+		if (n < 0)
+			break;
+		/* Unparseable stats are not a reason to lose the summary. */
+		if (!kparse_kv_find(buf, (size_t)n, "overrun:", &v))
+			lost += v;
+	}
+	return lost;
 }

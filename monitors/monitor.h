@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "lib/opt.h"
@@ -80,6 +81,14 @@ struct monitor {
 	const char *end_reason; /* else than "signal" or "duration" */
 	int emit_err;		/* the stream's first error, -errno */
 	struct msum sum;
+	/*
+	 * What does not fit key=value fields (latency-block's devices):
+	 * written after them, into the JSON summary's top object and as
+	 * text lines; NULL for none.  Not on the stream's last line.
+	 */
+	void (*json_extra)(struct json *j, void *ctx);
+	void (*text_extra)(FILE *f, void *ctx);
+	void *extra_ctx;
 };
 
 /* Defaults for M, before option parsing. */
@@ -136,6 +145,28 @@ void monitor_emit(struct monitor *m, uint64_t ts_ns, const char *fmt, ...)
  * something could not be written).
  */
 int monitor_finish(struct monitor *m);
+
+/* Lines read from a trace_pipe or a recording, a partial one kept. */
+struct mlines {
+	char line[8192];
+	size_t len;
+};
+
+/*
+ * Read what FD holds now (non-blocking: until EAGAIN), handing each whole
+ * line to FN without its newline; an over-long line is cut, never split.
+ * Returns 0, 1 at the end of the file (a last line without its newline is
+ * handed over then), or -errno.
+ */
+int monitor_read_lines(int fd, struct mlines *l,
+		       void (*fn)(void *ctx, const char *line, size_t len),
+		       void *ctx);
+
+/*
+ * Events a trace instance's ring buffer dropped (per_cpu/cpuN/stats
+ * "overrun:"), INSTANCE its directory.
+ */
+uint64_t monitor_events_lost(const char *instance);
 
 /* Append a field to S (KEY is copied). */
 void msum_u64(struct msum *s, const char *key, uint64_t v);

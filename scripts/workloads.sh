@@ -97,6 +97,61 @@ start_monitor() {
 	monitors="$monitors $_name=$!"
 }
 
+# block_devices PATH...: the block devices (as /sys/block names them) that
+# hold the files PATH, the swap areas of /proc/swaps, and every device
+# beneath them (a crypt volume's LVM volume, its disk: slaves/), each once;
+# a partition counts as its disk.  Files on no block device (tmpfs) add
+# nothing.  The real /sys, as latency-block reads it (LATENCY_SYS is a
+# fake tree for sysinfo's tests).
+block_devices() {
+	_sys=/sys _todo='' _seen=''
+	for _f in "$@"; do
+		_d=$(stat -c %d "$_f" 2>/dev/null) || continue
+		_todo="$_todo $(((_d >> 8) & 0xfff)):$(((_d & 0xff) | ((_d >> 12) & 0xfff00)))"
+	done
+	# Swap partitions and devices (a swap file is on a device above).
+	while read -r _f _type _rest; do
+		[ "$_type" = partition ] || continue
+		_hex=$(stat -L -c '%t %T' "$_f" 2>/dev/null) || continue
+		_todo="$_todo $((0x${_hex% *})):$((0x${_hex#* }))"
+	done <"${LATENCY_PROC:-/proc}/swaps"
+	while [ -n "$_todo" ]; do
+		# shellcheck disable=SC2086 # MAJ:MIN words, split on purpose
+		set -- $_todo
+		_p=$(readlink -f "$_sys/dev/block/$1" 2>/dev/null) || _p=''
+		shift
+		_todo=$*
+		if [ -z "$_p" ] || [ ! -f "$_p/dev" ]; then
+			continue
+		fi
+		[ ! -f "$_p/partition" ] || _p=${_p%/*}
+		[ -e "$_sys/block/${_p##*/}" ] || continue
+		case " $_seen " in *" ${_p##*/} "*) continue ;; esac
+		_seen="$_seen ${_p##*/}"
+		for _s in "$_p"/slaves/*; do
+			[ ! -f "$_s/dev" ] || _todo="$_todo $(cat "$_s/dev")"
+		done
+	done
+	echo "${_seen# }"
+}
+
+# start_block: latency-block beside the run, on the devices its IO goes to
+# (the scratch directory's stack, the results', the swap areas); its trace
+# instance joins this run's machine-state record.  Where it cannot trace
+# it counts with the devices' counters and says so (block.err).
+start_block() {
+	set --
+	for _dev in $(block_devices "$scratch" "$run_dir"); do
+		set -- "$@" --device="$_dev"
+	done
+	start_bg /dev/null "$run_dir/block.log" "$run_dir/block.err" '' \
+		env LATENCY_MACHINE_OWNER=$$ \
+		LATENCY_MACHINE="$(bin latency-machine)" \
+		"$(bin latency-block)" --summary "$run_dir/block.json" \
+		--format json "$@"
+	monitors="$monitors latency-block=$!"
+}
+
 # start_monitors: the samplers; the kernel log and the tracepoints are
 # watched only once the monitors say so: the load starts after that.
 start_monitors() {
@@ -117,8 +172,10 @@ start_monitors() {
 		progress "no transparent huge pages in this kernel: high-order allocations are not probed"
 		note "latency-highorder: not run: this kernel has no transparent huge pages"
 	fi
+	start_block
 	monitor_started kern.log latency-kmsg
 	monitor_started trace.log latency-trace
+	monitor_started block.log latency-block
 	[ -z "$(pid_of latency-highorder)" ] ||
 		monitor_started highorder.log latency-highorder
 }

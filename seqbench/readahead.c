@@ -177,22 +177,10 @@ static int write_kb(const char *knob, uint64_t kb)
 	return r;
 }
 
-/*
- * Run latency-machine (or $LATENCY_MACHINE) with ARGS; its stderr goes to
- * /dev/null when QUIET.  Returns its exit status, or -errno when it could
- * not be run (-ENOENT: not installed).
- */
+/* latency-machine ARGS; its stderr to /dev/null when QUIET. */
 static int machine(char *const args[], bool quiet)
 {
-	const char *prog = getenv("LATENCY_MACHINE");
-	char *argv[8];
-	int i;
-
-	argv[0] = (char *)(prog && *prog ? prog : "latency-machine");
-	for (i = 0; args[i] && i < 6; i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
-	return spawn_wait(argv, quiet ? SPAWN_QUIET : 0);
+	return spawn_machine(args, quiet ? SPAWN_QUIET : 0);
 }
 
 static void set_error(struct sb_error *err, int e, const char *fmt, ...)

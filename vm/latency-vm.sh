@@ -517,8 +517,8 @@ resolve_kernel() {
 guest_programs() {
 	for _p in latency-output unbuffered seqbench fake-gitk fake-music \
 		ringbench latency-vmstat latency-kmsg latency-trace \
-		latency-highorder latency-plan latency-summarize latency-compare \
-		latency-machine; do
+		latency-highorder latency-block latency-plan latency-summarize \
+		latency-compare latency-machine; do
 		find_prog "$_p" || die "cannot find program $_p (build the tree, or set LATENCY_TESTS_BINDIR)"
 	done
 	# The high-order proof's fragmenter, where the tests were built.

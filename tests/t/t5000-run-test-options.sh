@@ -146,7 +146,7 @@ test_expect_success 'bad values stop the run before any work (exit 2)' '
 	bad_option "invalid knob value '\''1;reboot'\'' in --sysctl (letters, digits, . _ : - [ ] and single spaces only)" "--sysctl=vm.swappiness=1;reboot" &&
 	bad_option "invalid knob '\''kernel.core_pattern'\'' in --sysctl: only sysctls under vm. may be changed (vm.NAME)" --sysctl=kernel.core_pattern=x &&
 	bad_option "invalid knob '\''vm.drop_caches'\'' in --sysctl: a write-only trigger has no value to restore" --sysctl=vm.drop_caches=3 &&
-	bad_option "invalid knob '\''/sys/power/state'\'' in --sysctl: only sysfs knobs under /sys/kernel/mm/, /sys/module/zswap/parameters/ and a block device'\''s queue/read_ahead_kb may be changed" --sysctl=/sys/power/state=mem &&
+	bad_option "invalid knob '\''/sys/power/state'\'' in --sysctl: only sysfs knobs under /sys/kernel/mm/, /sys/module/zswap/parameters/ and a block device'\''s queue/read_ahead_kb, scheduler, max_sectors_kb and nr_requests may be changed" --sysctl=/sys/power/state=mem &&
 	bad_option "invalid knob '\''/sys/kernel/mm/../../power/state'\'' in --interleave: not a clean absolute path" --interleave=/sys/kernel/mm/../../power/state=a,b &&
 	bad_option "invalid value '\''vm.page-cluster=3'\'' for --interleave (expected NAME=A,B: one knob, two values)" --interleave=vm.page-cluster=3 &&
 	bad_option "invalid value '\''vm.page-cluster=1,2,3'\'' for --interleave (expected NAME=A,B: one knob, two values)" --interleave=vm.page-cluster=1,2,3 &&

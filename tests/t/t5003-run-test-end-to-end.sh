@@ -61,6 +61,17 @@ test_expect_success 'every file of the result directory is there' '
 	! test -e scratch
 '
 
+# The devices under the result directory; none where it is on tmpfs.
+test_expect_success JQ 'the block layer'"'"'s account: block.json, result.json block' '
+	test_json res/e2e/block.json .program latency-block &&
+	test_json res/e2e/block.json .end_reason signal &&
+	test_json res/e2e/result.json ".block.devices | type" array &&
+	json_get res/e2e/block.json .source >source &&
+	test_json res/e2e/result.json .block.source "$(cat source)" &&
+	grep -q "^latency-block " res/e2e/versions &&
+	! test -s res/e2e/block.err
+'
+
 test_expect_success 'the series are latency-output lines of the workloads' '
 	cd res/e2e &&
 	# 300 commits, a line every 50, and the end-of-load line.

@@ -21,7 +21,7 @@ test_expect_success NOT_INSTALLED 'programs in any folder are found, a missing o
 		stub tree/one/$p || return 1
 	done &&
 	for p in latency-vmstat latency-kmsg latency-trace latency-highorder \
-		latency-summarize; do
+		latency-block latency-summarize; do
 		stub tree/two/$p || return 1
 	done &&
 	# The real one: it reads the options before any program is looked for.

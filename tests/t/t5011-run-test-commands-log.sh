@@ -23,13 +23,15 @@ test_expect_success SEQBENCH 'a quick run with several workloads' '
 # Each line is one whole command: the programs' folders and the test's
 # directory taken out, every command in the order the driver starts them,
 # each series' latency-output before its workload; seqbench with the
-# environment that puts what it changes in the driver's record.
+# environment that puts what it changes in the driver's record, and so
+# latency-block (its --device options, this machine's disks, taken out).
 cat >expect <<'EOF'
 fake-gitk --create-repo cache/repo-300-137.tmp.PID --commits 300 --seed 137
 latency-vmstat --interval 1s --summary res/q/vmstat.json --format json
 latency-kmsg --log res/q/kern.log --summary res/q/kmsg.json --format json
 latency-trace --summary res/q/trace.json --format json --events res/q/trace-events.log
 latency-highorder --summary res/q/highorder.json --format json
+env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=latency-machine latency-block --summary res/q/block.json --format json
 latency-output --stall 1s --format json --report res/q/fake-music.report.json --plot res/q/fake-music
 fake-music --to res/q/scratch/music --loop --format json -o res/q/fake-music.json --songs=1 --song-size=64k
 latency-output --stall 1s --format json --report res/q/fake-gitk-1.report.json --plot res/q/fake-gitk-1
@@ -55,6 +57,7 @@ test_expect_success SEQBENCH 'every line of commands.log is one whole command, i
 	sed -e "s|$PWD/||g" -e "s|^/[^ ]*/||" -e "s|^unbuffered /[^ ]*/|unbuffered |" \
 		-e "s|\.tmp\.[0-9]*|.tmp.PID|" \
 		-e "s|^env LATENCY_MACHINE_OWNER=[0-9]* LATENCY_MACHINE=/[^ ]*/\([^ ]*\) /[^ ]*/|env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=\1 |" \
+		-e "s| --device=[^ ]*||g" \
 		res/q/commands.log >got &&
 	test_cmp expect got
 '

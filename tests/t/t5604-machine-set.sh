@@ -57,6 +57,32 @@ test_expect_success 'restore gives back the values from before the run' '
 	! test -e state/state
 '
 
+# A disk's queue: the scheduler is a choice shown with brackets, as the
+# kernel shows it; what restore writes back is the bracketed word.
+test_expect_success 'a disk'"'"'s scheduler, max_sectors_kb and nr_requests' '
+	setup &&
+	Q=/sys/block/vda/queue &&
+	mkdir -p "$FAKE$Q" &&
+	echo "[none] mq-deadline kyber" >"$FAKE$Q/scheduler" &&
+	echo 1280 >"$FAKE$Q/max_sectors_kb" &&
+	echo 256 >"$FAKE$Q/nr_requests" &&
+	machine set --owner=4242 $Q/scheduler mq-deadline &&
+	machine set --owner=4242 $Q/max_sectors_kb 64 &&
+	machine set --owner=4242 $Q/nr_requests 32 &&
+	test "$(cat "$FAKE$Q/scheduler")" = mq-deadline &&
+	test "$(cat "$FAKE$Q/max_sectors_kb")" = 64 &&
+	{ record_head 4242 1000 &&
+		printf "sysfs\t%s\tnone\nsysfs\t%s\t1280\nsysfs\t%s\t256\n" \
+			$Q/scheduler $Q/max_sectors_kb $Q/nr_requests; } >expect &&
+	record_body >actual &&
+	test_cmp expect actual &&
+	machine restore --owner=4242 2>err &&
+	test "$(cat "$FAKE$Q/scheduler")" = none &&
+	test "$(cat "$FAKE$Q/max_sectors_kb")" = 1280 &&
+	test "$(cat "$FAKE$Q/nr_requests")" = 256 &&
+	test_expect_code 2 machine set --owner=4242 $Q/rotational 0
+'
+
 test_expect_success 'hostile names are refused before anything is read (exit 2)' '
 	setup &&
 	for n in kernel.core_pattern vm.drop_caches vm/../kernel/x \

@@ -66,7 +66,7 @@ test_expect_success 'a format-1 record of the audit: every entry refused, kept, 
 	test "$(grep -c "^latency-machine: restoring run pid 4242: refusing .*; kept in the record, not applied$" err)" = 8 &&
 	p="latency-machine: restoring run pid 4242: refusing" &&
 	grep -x "$p .sysctl kernel.core_pattern |/x/evil %p.: only sysctls under vm. may be changed (vm.NAME); kept in the record, not applied" err &&
-	grep -x "$p .sysfs /sys/power/state mem.: only sysfs knobs under /sys/kernel/mm/, /sys/module/zswap/parameters/ and a block device.s queue/read_ahead_kb may be changed; kept in the record, not applied" err &&
+	grep -x "$p .sysfs /sys/power/state mem.: only sysfs knobs under /sys/kernel/mm/, /sys/module/zswap/parameters/ and a block device.s queue/read_ahead_kb, scheduler, max_sectors_kb and nr_requests may be changed; kept in the record, not applied" err &&
 	grep -x "$p .hugepages 18446744073709551615.: above the pool there is now; kept in the record, not applied" err &&
 	grep -x "$p .pid 1.: init, latency-machine itself or the run.s driver; kept in the record, not applied" err &&
 	grep -x "$p .rmfile relfile.: written by an older .*" err &&

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdlib.h>
 
 #include "lib/spawn.h"
 #include "tests/tap.h"
@@ -30,5 +31,16 @@ int main(void)
 		       cases[i].what);
 	}
 	is_int(spawn_wait(missing, 0), -ENOENT, "a missing program: -ENOENT");
+	{
+		/* $LATENCY_MACHINE is the program, the ARGS its arguments. */
+		char *args[] = { "-c", "exit $#", "a", "b", NULL };
+
+		setenv("LATENCY_MACHINE", "sh", 1);
+		is_int(spawn_machine(args, 0), 1, /* $0 a, $1 b */
+		       "spawn_machine runs $LATENCY_MACHINE with ARGS");
+		setenv("LATENCY_MACHINE", "latency-tests-no-such-program", 1);
+		is_int(spawn_machine(args, 0), -ENOENT,
+		       "spawn_machine: a missing latency-machine is -ENOENT");
+	}
 	return done_testing();
 }
