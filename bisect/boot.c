@@ -182,6 +182,17 @@ static int run_boot(const struct bisect *b, const struct boot *bt,
 	return WEXITSTATUS(status);
 }
 
+/* Whether the result directory PATH has a result.json. */
+static bool result_there(const char *path)
+{
+	char *p = xasprintf("%s/result.json", path);
+	struct stat st;
+	bool there = !lstat(p, &st);
+
+	free(p);
+	return there;
+}
+
 void boot_load(struct bisect *b, const struct bisect_run *run, struct boot *bt)
 {
 	struct cmp_options o = { .workload = "fake-gitk", .alpha = 0.05 };
@@ -195,6 +206,12 @@ void boot_load(struct bisect *b, const struct bisect_run *run, struct boot *bt)
 		free(path);
 		free(bt->reason);
 		bt->reason = xstrdup("no result directory");
+		return;
+	}
+	if (!result_there(path)) {
+		free(path);
+		free(bt->reason);
+		bt->reason = xstrdup("no result.json");
 		return;
 	}
 	if (cmp_load(&r, path, NULL, &o)) {
@@ -352,27 +369,25 @@ void boot_recover(struct bisect *b, struct bisect_run *run)
 		struct boot *bt = &b->boots[i];
 		const struct series *s = &b->series[bt->series];
 		const char *label = b->k[bt->arm == 'a' ? s->ref : s->k].label;
-		char *aside = xasprintf("tmp/%04u/%s", bt->seq, label);
+		char *aside = xasprintf("tmp/%04u", bt->seq);
 		bool in =
 			!fstatat(run->dirfd, bt->dir, &st, AT_SYMLINK_NOFOLLOW);
+		/* Made just before the boot command started. */
 		bool away =
 			!fstatat(run->dirfd, aside, &st, AT_SYMLINK_NOFOLLOW);
 
 		free(aside);
 		if (bt->end == BOOT_RUNNING && !in && !away) {
-			/* Killed before the boot made anything: never ran. */
-			char *t = xasprintf("tmp/%04u", bt->seq);
-
-			(void)unlinkat(run->dirfd, t, AT_REMOVEDIR);
-			free(t);
-			t = xasprintf("tmp/%04u.log", bt->seq);
-			(void)unlinkat(run->dirfd, t, 0);
-			free(t);
+			/* Killed before the boot started: forgotten. */
 			free(bt->dir);
 			free(bt->reason);
 			continue;
 		}
-		if (bt->end == BOOT_RUNNING) {
+		if (bt->end == BOOT_RUNNING && in) {
+			/* Killed after the rename: done if it is whole. */
+			boot_load(b, run, bt);
+			bt->end = isnan(bt->value) ? BOOT_PARTIAL : BOOT_DONE;
+		} else if (bt->end == BOOT_RUNNING) {
 			bring_in(run, bt, label);
 			bt->end = BOOT_PARTIAL;
 			free(bt->reason);

@@ -141,8 +141,12 @@ static void usage(int status)
 	      "instead of latency-vm\n"
 	      "  --continue=DIR       go on with the bisection of DIR\n"
 	      "  --status=DIR         print where the bisection of DIR stands\n"
-	      "  --simulate=RECORDS   run the decisions on drawn boots (the "
-	      "benchmark's)\n"
+	      "  --simulate=RECORDS   run the decisions on boots drawn from "
+	      "RECORDS (bench/)\n"
+	      "  --sim-kernels=N      kernels of a simulated series (default "
+	      "8)\n"
+	      "  --sim-regression=PCT the culprit's regression (default 10)\n"
+	      "  --sim-trials=N       simulated bisections (default 1000)\n"
 	      "  --memory=SIZE, --cpus=N, --device=D, --accel=A, "
 	      "--disk-cache=C,\n"
 	      "  --disk-size=SIZE, --swap-size=SIZE, --timeout=T, "
@@ -288,6 +292,9 @@ static void parse_args(int argc, char **argv, struct args *a,
 		usage_error("--continue and --status: one or the other");
 	if (a->cont || a->status)
 		return;
+	if (a->metric)
+		(void)metric_of(
+			a->metric); /* checked before any file is read */
 	if (a->max_pairs < a->min_pairs)
 		usage_error("--max-pairs %u is below --min-pairs %u",
 			    a->max_pairs, a->min_pairs);
@@ -430,6 +437,10 @@ static int bisect_run(struct bisect *b, struct bisect_run *run,
 	if (stop)
 		decide(b, &next);
 	save(b, run, stop != 0, ri, &logged);
+	/* Empty once every boot was brought in. */
+	if (!stop && unlinkat(run->dirfd, "tmp", AT_REMOVEDIR) &&
+	    errno != ENOENT)
+		warn_errno("cannot remove '%s/tmp'", run->dir);
 	if (report_summary(b, run, wall_now(run)) < 0)
 		die_errno(EXIT_RUN_FAILED, "cannot write '%s/summary.txt'",
 			  run->dir);

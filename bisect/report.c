@@ -173,8 +173,12 @@ static void summary_body(FILE *f, const struct bisect *b,
 	long s = last_series(b);
 	char t[200];
 
-	fprintf(f, "metric: %s (lower is better), threshold %+.3g%%\n",
-		fig_desc[b->o.metric].name, b->threshold);
+	fprintf(f, "metric: %s (lower is better), ",
+		fig_desc[b->o.metric].name);
+	if (isnan(b->threshold))
+		fputs("no threshold (the ends not judged)\n", f);
+	else
+		fprintf(f, "threshold %+.3g%%\n", b->threshold);
 	fprintf(f, "ends: %s .. %s: %s in %zu pairs\n", b->k[b->o.good].label,
 		b->k[b->o.bad].label, report_change(t, sizeof(t), &b->ends),
 		b->k[b->o.bad].pairs);

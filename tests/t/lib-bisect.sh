@@ -8,42 +8,53 @@
 bisect=$abs_top_builddir/bisect/latency-bisect
 
 # fake_boot FILE: write the boot command FILE.  Called as
-# FILE KERNEL CMDLINE RESULT-DIR, it takes the next figure of KERNEL from
-# the table $FAKE_TABLE (lines "KERNEL V1 V2 ..."; the N-th boot of a
-# kernel takes VN, the last one once they run out; counters in
-# $FAKE_TABLE.n/) and writes RESULT-DIR/result.json: two fake-gitk runs of
-# 5 user-CPU seconds, each at that elapsed per user-CPU second.  A figure
-# "fail" is a guest that does not boot (a partial result, exit 1);
-# $FAKE_SLEEP seconds of sleep first, in the background of a wait, so a
-# signal reaches the shell at once; $FAKE_LOG gets a line a boot.
+# FILE KERNEL CMDLINE RESULT-DIR, it writes RESULT-DIR/result.json: two
+# fake-gitk runs of 5 user-CPU seconds, each at the elapsed per user-CPU
+# second that the table $FAKE_TABLE gives the boot.  The table's lines are
+# "KEY V1 V2 ...": pair N of a series takes VN (cycling), KEY being
+# "KERNEL/OTHER" (OTHER the label of the other kernel of the pair) when
+# there is such a line, else "KERNEL"; so a boot's figure depends on its place, not on when
+# it was made, and a bisection stopped and resumed sees the same figures.
+# A figure "fail" is a guest that does not boot (a partial result, exit
+# 1).  The result is first written partial, then whole after $FAKE_SLEEP
+# seconds (a sleep in the background of a wait, so a signal ends it at
+# once); $FAKE_LOG gets a line a boot: LABEL OTHER PAIR ARM FIGURE.
 fake_boot() {
 	cat >"$1" <<'EOS'
 #!/bin/sh
 set -eu
 kernel=$1 res=$3
-mkdir -p "$FAKE_TABLE.n"
-key=$(printf %s "$kernel" | tr -c 'A-Za-z0-9._-' _)
-n=$(cat "$FAKE_TABLE.n/$key" 2>/dev/null || echo 0)
-n=$((n + 1))
-echo "$n" >"$FAKE_TABLE.n/$key"
-v=$(awk -v k="$kernel" -v n="$n" '$1 == k { i = n + 1; if (i > NF) i = NF; print $i }' "$FAKE_TABLE")
+old_ifs=$IFS
+IFS=,
+# shellcheck disable=SC2086 # split on the commas
+set -- $LATENCY_BISECT_SERIES_BOOT
+IFS=$old_ifs
+pair=$5 arm=$6
+label=$LATENCY_BISECT_LABEL
+if [ "$arm" = a ]; then other=$8; else other=$7; fi
+v=$(awk -v k1="$kernel/$other" -v k2="$kernel" -v n="$pair" '
+	$1 == k1 { a = $0 } $1 == k2 { b = $0 }
+	END { if (a == "") a = b; if (a == "") exit
+		m = split(a, f); print f[(n - 1) % (m - 1) + 2] }' "$FAKE_TABLE")
 [ -n "$v" ] || { echo "fake-boot: no figure for $kernel" >&2; exit 1; }
-[ -z "${FAKE_LOG:-}" ] || echo "$kernel $2 $n $v ${LATENCY_BISECT_SERIES_BOOT:-}" >>"$FAKE_LOG"
+[ -z "${FAKE_LOG:-}" ] || echo "$label $other $pair $arm $v" >>"$FAKE_LOG"
+mkdir -p "$res"
+printf '{"format_version":2,"program":"run-test.sh","label":"%s","partial":true,"partial_reason":"stopped","gitk_runs":[]}\n' "$label" >"$res/result.json"
 if [ -n "${FAKE_SLEEP:-}" ]; then
 	sleep "$FAKE_SLEEP" &
 	wait $!
 fi
-mkdir -p "$res"
 if [ "$v" = fail ]; then
-	printf '{"format_version":2,"program":"run-test.sh","label":"%s","partial":true,"partial_reason":"the guest did not reach the suite","gitk_runs":[]}\n' "$LATENCY_BISECT_LABEL" >"$res/result.json"
+	printf '{"format_version":2,"program":"run-test.sh","label":"%s","partial":true,"partial_reason":"the guest did not reach the suite","gitk_runs":[]}\n' "$label" >"$res/result.json"
 	exit 1
 fi
-awk -v r="$v" -v l="$LATENCY_BISECT_LABEL" 'BEGIN {
+awk -v r="$v" -v l="$label" 'BEGIN {
 	printf "{\"format_version\":2,\"program\":\"run-test.sh\",\"label\":\"%s\",\"partial\":false,\"gitk_runs\":[", l
 	for (i = 0; i < 2; i++)
 		printf "%s{\"elapsed_s\":%.10g,\"user_s\":5,\"elapsed_per_user\":%s}", i ? "," : "", r * 5, r
 	printf "]}\n"
-}' >"$res/result.json"
+}' >"$res/result.json.tmp"
+mv "$res/result.json.tmp" "$res/result.json"
 EOS
 	chmod +x "$1"
 }
