@@ -330,7 +330,10 @@ int boot_make(struct bisect *b, struct bisect_run *run, size_t s, unsigned pair,
 	uint64_t t0;
 	int fd, status, stopped = 0, ret;
 
-	ret = state_write(b, run, false, NAN, ri);
+	ret = state_write(b, run, false,
+			  run->wall_before_s +
+				  (double)(mono_ns() - run->start_ns) / 1e9,
+			  ri);
 	if (ret < 0)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s/bisect.json'",
 			run->dir);

@@ -18,7 +18,9 @@ bisect=$abs_top_builddir/bisect/latency-bisect
 # A figure "fail" is a guest that does not boot (a partial result, exit
 # 1).  The result is first written partial, then whole after $FAKE_SLEEP
 # seconds (a sleep in the background of a wait, so a signal ends it at
-# once); $FAKE_LOG gets a line a boot: LABEL OTHER PAIR ARM FIGURE.
+# once); $FAKE_LOG gets a line a boot: LABEL OTHER PAIR ARM FIGURE.  With
+# $FAKE_STOP_AT=N, boot N (by $FAKE_LOG's lines) creates $FAKE_READY and
+# waits two minutes, to be stopped.
 fake_boot() {
 	cat >"$1" <<'EOS'
 #!/bin/sh
@@ -40,9 +42,16 @@ v=$(awk -v k1="$kernel/$other" -v k2="$kernel" -v n="$pair" '
 [ -z "${FAKE_LOG:-}" ] || echo "$label $other $pair $arm $v" >>"$FAKE_LOG"
 mkdir -p "$res"
 printf '{"format_version":2,"program":"run-test.sh","label":"%s","partial":true,"partial_reason":"stopped","gitk_runs":[]}\n' "$label" >"$res/result.json"
+# The $FAKE_STOP_AT-th boot says so in $FAKE_READY and waits to be stopped.
+if [ -n "${FAKE_STOP_AT:-}" ] && [ "$(wc -l <"$FAKE_LOG")" = "$FAKE_STOP_AT" ]; then
+	echo "$label" >"$FAKE_READY"
+	FAKE_SLEEP=120
+fi
 if [ -n "${FAKE_SLEEP:-}" ]; then
 	sleep "$FAKE_SLEEP" &
-	wait $!
+	sleeper=$!
+	trap 'kill $sleeper; exit 143' TERM INT HUP
+	wait $sleeper
 fi
 if [ "$v" = fail ]; then
 	printf '{"format_version":2,"program":"run-test.sh","label":"%s","partial":true,"partial_reason":"the guest did not reach the suite","gitk_runs":[]}\n' "$label" >"$res/result.json"
