@@ -159,6 +159,8 @@ bool label_ok(const char *s);
 long series_find(const struct bisect *b, const char *label);
 
 /* decide.c */
+/* Whether a series is judged when it has N complete pairs. */
+bool decide_look(const struct bisect_opts *o, unsigned n);
 /* The per-look significance of a series of looks at ALPHA overall. */
 double decide_alpha(const struct bisect_opts *o);
 /*

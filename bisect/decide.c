@@ -8,10 +8,12 @@
  * then the tested kernels around the boundary compared with each other
  * and the culprit validated against its predecessor in fresh pairs.
  *
- * Every series of pairs is looked at after each complete pair from
- * min_pairs on; a series that may be looked at L times is tested at
+ * Every series of pairs is looked at after min_pairs complete pairs, then
+ * each time it has half as many again (3, 5, 8, 12, 18, 20 up to 20), and
+ * at max_pairs; a series that may be looked at L times is tested at
  * alpha / L each time (Bonferroni over the looks), so that looking again
- * until something shows does not make noise a culprit.  Decisions are
+ * until something shows does not make noise a culprit.  Fewer looks than
+ * one a pair keep alpha / L from shrinking as fast as the cap grows.  Decisions are
  * replayed from the first boot on every call, so a bisection read back
  * from bisect.json goes on exactly where it stood.
  */
@@ -33,13 +35,27 @@ const char *const boot_end_name[] = { "running", "done", "partial", "failed" };
 const char *const outcome_name[] = { "running", "found", "range",
 				     "not reproduced" };
 
+bool decide_look(const struct bisect_opts *o, unsigned n)
+{
+	unsigned at = o->min_pairs;
+
+	while (at < n && at < o->max_pairs) {
+		unsigned next = (at * 3 + 1) / 2;
+
+		at = next > at ? next : at + 1;
+		if (at > o->max_pairs)
+			at = o->max_pairs;
+	}
+	return at == n;
+}
+
 double decide_alpha(const struct bisect_opts *o)
 {
-	unsigned looks = o->max_pairs >= o->min_pairs
-				 ? o->max_pairs - o->min_pairs + 1
-				 : 1;
+	unsigned looks = 0, n;
 
-	return o->alpha / looks;
+	for (n = o->min_pairs; n <= o->max_pairs; n++)
+		looks += decide_look(o, n);
+	return o->alpha / (looks ? looks : 1);
 }
 
 size_t series_add(struct bisect *b, size_t k, size_t ref, enum purpose purpose)
@@ -105,18 +121,27 @@ bool pair_has(const struct bisect *b, size_t s, unsigned pair, char arm,
 
 size_t series_pairs(const struct bisect *b, size_t s, double *a, double *v)
 {
-	const struct boot *ba, *bb;
-	size_t n = 0;
-	unsigned p;
+	unsigned max = b->o.max_pairs, p;
+	/* One pass over the boots: each pair's arms, NaN until done. */
+	double *arm = xcalloc(2 * (size_t)max + 2, sizeof(*arm));
+	size_t i, n = 0;
 
-	for (p = 1; p <= b->o.max_pairs; p++) {
-		ba = boot_find(b, s, p, 'a', BOOT_DONE);
-		bb = boot_find(b, s, p, 'b', BOOT_DONE);
-		if (!ba || !bb)
-			break;
-		a[n] = ba->value;
-		v[n++] = bb->value;
+	for (i = 0; i < 2 * (size_t)max + 2; i++)
+		arm[i] = NAN;
+	for (i = 0; i < b->n_boots; i++) {
+		const struct boot *bt = &b->boots[i];
+
+		if (bt->series == s && bt->end == BOOT_DONE && bt->pair >= 1 &&
+		    bt->pair <= max)
+			arm[2 * bt->pair + (bt->arm == 'b')] = bt->value;
 	}
+	for (p = 1; p <= max; p++) {
+		if (isnan(arm[2 * p]) || isnan(arm[2 * p + 1]))
+			break;
+		a[n] = arm[2 * p];
+		v[n++] = arm[2 * p + 1];
+	}
+	free(arm);
 	return n;
 }
 
@@ -176,7 +201,7 @@ static bool judge(const struct bisect *b, enum rule rule, const double *a,
 
 	l->ch = cmp_pairs_change(b->o.metric, a, v, n, alpha);
 	l->pairs = n;
-	if (l->ch.test == TEST_NONE || n < b->o.min_pairs)
+	if (l->ch.test == TEST_NONE || !decide_look(&b->o, (unsigned)n))
 		return false;
 	if (rule == RULE_DIFFERENT) {
 		if (!l->ch.significant)

@@ -133,9 +133,9 @@ static void usage(int status)
 	      "half the ends')\n"
 	      "  --min-pairs=N        pairs before a series is judged "
 	      "(default 3)\n"
-	      "  --max-pairs=N        pairs at most a series (default 10)\n"
+	      "  --max-pairs=N        pairs at most a series (default 20)\n"
 	      "  --alpha=A            over all looks at a series (default "
-	      "0.05)\n"
+	      "0.02)\n"
 	      "      --seed=N         the pairs' order (default 137)\n"
 	      "  --boot-command=CMD   boot with CMD KERNEL CMDLINE RESULT-DIR "
 	      "instead of latency-vm\n"
@@ -268,8 +268,8 @@ static void parse_args(int argc, char **argv, struct args *a,
 	opt_common_init(&a->common);
 	a->threshold = NAN;
 	a->min_pairs = 3;
-	a->max_pairs = 10;
-	a->alpha = 0.05;
+	a->max_pairs = 20;
+	a->alpha = 0.02;
 	a->results = "bisect";
 	a->sim.kernels = 8;
 	a->sim.trials = 1000;
