@@ -639,6 +639,31 @@ bool cmp_paired(const struct cmp_label *base, const struct cmp_label *l)
 	       !strcmp(b->il.other, a->run_label);
 }
 
+/*
+ * The rest of change C from the test D of figure F: its p, whether it is
+ * significant at ALPHA, the smallest change it could see and its interval.
+ */
+static void change_of(struct change *c, const struct diff_test *d, enum fig f,
+		      double alpha)
+{
+	double t, mde;
+
+	c->test = d->test;
+	if (d->test == TEST_NONE)
+		return;
+	c->p = d->p;
+	c->pairs = d->pairs;
+	c->significant = c->p < alpha;
+	mde = stats_mde(d->se, d->df, alpha, CMP_POWER);
+	c->mde_pct = fig_desc[f].log ? pct_of(f, mde, d->base)
+				     : fabs(pct_of(f, mde, d->base));
+	t = stats_t_quantile(1 - alpha / 2, d->df);
+	if (d->se == 0)
+		t = 0;
+	c->ci_lo = pct_of(f, d->diff - t * d->se, d->base);
+	c->ci_hi = pct_of(f, d->diff + t * d->se, d->base);
+}
+
 struct change cmp_change(const struct cmp_label *base,
 			 const struct cmp_label *l, enum fig f, double alpha)
 {
@@ -646,7 +671,6 @@ struct change cmp_change(const struct cmp_label *base,
 	struct change c = CHANGE_UNTESTED;
 	enum cmp_pairing pairing;
 	struct diff_test d;
-	double t, mde;
 
 	if (!isnan(b->value) && !isnan(v->value)) {
 		if (fig_desc[f].change == CHANGE_DIFF)
@@ -685,20 +709,68 @@ struct change cmp_change(const struct cmp_label *base,
 	} else {
 		test_of(&d, b, base->kind[f], v, l->kind[f]);
 	}
-	c.test = d.test;
-	if (d.test == TEST_NONE)
-		return c;
-	c.p = d.p;
-	c.pairs = d.pairs;
-	c.significant = c.p < alpha;
-	mde = stats_mde(d.se, d.df, alpha, CMP_POWER);
-	c.mde_pct = fig_desc[f].log ? pct_of(f, mde, d.base)
-				    : fabs(pct_of(f, mde, d.base));
-	t = stats_t_quantile(1 - alpha / 2, d.df);
-	if (d.se == 0)
-		t = 0;
-	c.ci_lo = pct_of(f, d.diff - t * d.se, d.base);
-	c.ci_hi = pct_of(f, d.diff + t * d.se, d.base);
+	change_of(&c, &d, f, alpha);
+	return c;
+}
+
+/*
+ * The differences of the pairs of B and V of figure F (on its scale) into
+ * a new array *D; returns how many pairs have both, adding their
+ * baseline's values to *SUM.
+ */
+static size_t diffs_of(enum fig f, const double *b, const double *v, size_t n,
+		       double **d, double *sum)
+{
+	size_t i, k = 0;
+
+	*d = xcalloc(n + 1, sizeof(**d));
+	for (i = 0; i < n; i++)
+		if (pair_diff(f, b[i], v[i], &(*d)[k])) {
+			*sum += b[i];
+			k++;
+		}
+	return k;
+}
+
+struct change cmp_pairs_change(enum fig f, const double *b, const double *v,
+			       size_t n, double alpha)
+{
+	struct change c = CHANGE_UNTESTED;
+	struct diff_test d;
+	double *diffs, sum = 0;
+	size_t k = diffs_of(f, b, v, n, &diffs, &sum);
+
+	diffs_test(&d, diffs, k, TEST_PAIRED_BOOTS);
+	d.base = k ? sum / (double)k : NAN;
+	free(diffs);
+	if (k)
+		c.delta = pct_of(f, d.diff, d.base);
+	change_of(&c, &d, f, alpha);
+	return c;
+}
+
+struct change cmp_pairs_between(enum fig f, const double *b1, const double *v1,
+				size_t n1, const double *b2, const double *v2,
+				size_t n2, double alpha)
+{
+	struct change c = CHANGE_UNTESTED;
+	struct figure f1, f2;
+	struct diff_test d;
+	double *d1, *d2, sum = 0;
+	size_t k1 = diffs_of(f, b1, v1, n1, &d1, &sum);
+	size_t k2 = diffs_of(f, b2, v2, n2, &d2, &sum);
+
+	d.base = k1 + k2 ? sum / (double)(k1 + k2) : NAN;
+	d.pairs = 0;
+	if (k1 && k2) {
+		f1 = (struct figure){ stats_mean_of(d1, k1), d1, k1 };
+		f2 = (struct figure){ stats_mean_of(d2, k2), d2, k2 };
+		test_of(&d, &f1, SAMPLES_RUNS, &f2, SAMPLES_RUNS);
+		c.delta = pct_of(f, d.diff, d.base);
+		change_of(&c, &d, f, alpha);
+	}
+	free(d1);
+	free(d2);
 	return c;
 }
 

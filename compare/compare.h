@@ -492,6 +492,24 @@ double cmp_fig_mean(enum fig f, const double *v, size_t n);
  */
 struct change cmp_samples_change(const double *b, size_t nb, const double *v,
 				 size_t nv, double alpha);
+/*
+ * The change of V against B in N pairs of boots of figure F (B[i] and
+ * V[i] booted as pair i; NaN where a boot lacks the figure): the paired
+ * test cmp_change() makes of two arms of a series of boots, on the
+ * values themselves (latency-bisect's decisions), with its 1 - ALPHA
+ * interval.
+ */
+struct change cmp_pairs_change(enum fig f, const double *b, const double *v,
+			       size_t n, double alpha);
+/*
+ * The change between two such paired changes, of V2 against B2 (N2 pairs)
+ * less that of V1 against B1 (N1 pairs), the pairs independent: Welch's
+ * test of the two sets of differences within pairs (two kernels each
+ * booted against one reference, compared with each other).
+ */
+struct change cmp_pairs_between(enum fig f, const double *b1, const double *v1,
+				size_t n1, const double *b2, const double *v2,
+				size_t n2, double alpha);
 /* Change of seqbench group G against BASE's matching group (if any). */
 struct change cmp_sb_change(const struct cmp_label *base,
 			    const struct sb_group *g, double alpha);
