@@ -19,8 +19,9 @@
 vm_results_depth=16
 
 # vm_results_ls IMAGE INODE: the entries of directory INODE, a line each:
-# "TYPE INODE SIZE NAME", TYPE f (regular file), d (directory), l
-# (symbolic link) or s (device, FIFO or socket); "? 0 0 -" for an entry
+# "TYPE INODE SIZE BYTES NAME", TYPE f (regular file), d (directory), l
+# (symbolic link) or s (device, FIFO or socket), SIZE the size in bytes
+# as a shell can compare it, BYTES as the disk says; "? 0 0 0 -" for an entry
 # whose name has other characters than letters, digits and ._+,=@:-
 # (debugfs prints names raw: a newline in one would split it).
 vm_results_ls() {
@@ -31,10 +32,12 @@ vm_results_ls() {
 			next
 		t = substr(f[3], 1, length(f[3]) - 4)
 		t = t == "10" ? "f" : t == "4" || t == "04" ? "d" : t == "12" ? "l" : "s"
-		printf "%s %s %s %s\n", t, f[2], f[7] == "" ? 0 : f[7], f[6]
+		# A size the shell cannot compare is over every cap anyway.
+		sz = f[7] == "" ? 0 : length(f[7]) > 15 ? "999999999999999" : f[7]
+		printf "%s %s %s %s %s\n", t, f[2], sz, f[7] == "" ? 0 : f[7], f[6]
 		next
 	}
-	/^\/[0-9]+\/[0-7]+\// { print "? 0 0 -" }'
+	/^\/[0-9]+\/[0-7]+\// { print "? 0 0 0 -" }'
 }
 
 # vm_results_lookup IMAGE PATH: "TYPE INODE SIZE" of PATH (from /, a
@@ -52,7 +55,7 @@ vm_results_lookup() {
 	shift
 	for _rl_n; do
 		_rl_line=$(vm_results_ls "$_rl_img" "$_rl_ino" |
-			awk -v n="$_rl_n" '$4 == n { print $1, $2, $3; exit }')
+			awk -v n="$_rl_n" '$5 == n { print $1, $2, $3; exit }')
 		[ -n "$_rl_line" ] || return 0
 		_rl_ino=${_rl_line#* }
 		_rl_ino=${_rl_ino%% *}
@@ -105,7 +108,7 @@ vm_results_copy() {
 # vm_results_entries: the entries of one directory on stdin (from
 # vm_results_ls) copied or refused; the directories to walk on stdout.
 vm_results_entries() {
-	while read -r _re_t _re_ino _re_size _re_name; do
+	while read -r _re_t _re_ino _re_size _re_bytes _re_name; do
 		[ -n "$_re_t" ] || continue
 		_re_path=${_rc_dpath#.}${_rc_dpath:+/}$_re_name
 		_re_path=${_re_path#/}
@@ -138,7 +141,7 @@ vm_results_entries() {
 		fi
 		if [ -z "$_re_why" ] && [ "$_re_t" = f ] &&
 			[ "$_re_size" -gt $((LATENCY_VM_RESULT_BYTES - vm_results_bytes)) ]; then
-			_re_why="$_re_size bytes, over the $LATENCY_VM_RESULT_BYTES bytes the host takes back"
+			_re_why="$_re_bytes bytes, over the $LATENCY_VM_RESULT_BYTES bytes the host takes back"
 		fi
 		if [ -z "$_re_why" ] && [ "$_re_t" = d ]; then
 			mkdir "$_re_to" || _re_why='cannot be made here'

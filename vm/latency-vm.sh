@@ -259,6 +259,11 @@ check_options() {
 	[1-9] | [1-9][0-9] | [1-2][0-9][0-9]) [ "$opt_cpus" -le 255 ] ;;
 	*) false ;;
 	esac || usage_error "invalid value '$opt_cpus' for --cpus (expected 1 to 255)"
+	for _v in "$LATENCY_VM_RESULT_BYTES" "$LATENCY_VM_RESULT_FILES"; do
+		case $_v in
+		'' | *[!0-9]* | ???????????????*) usage_error "invalid LATENCY_VM_RESULT_BYTES or LATENCY_VM_RESULT_FILES '$_v' (expected a number)" ;;
+		esac
+	done
 	[ "$swap_bytes" -ge 16777216 ] ||
 		usage_error "invalid value '$opt_swap_size' for --swap-size (at least 16M)"
 	[ "$disk_bytes" -ge 268435456 ] ||

@@ -108,7 +108,9 @@ vm_runs_left() {
 # console (then writes the file FAKE_CONSOLE there) and exits, as a
 # guest that powers off.  FAKE_GUEST_WAIT=yes: it waits for a signal
 # first (a guest still running); FAKE_GUEST_DISK=garbage: it makes the
-# disk one MiB of bytes that are no file system instead.
+# disk one MiB of bytes that are no file system instead;
+# FAKE_GUEST_DEBUGFS=REQUEST: debugfs -w runs REQUEST on the disk after
+# (an inode no mke2fs makes).
 fake_guest_qemu() {
 	cat >"$1" <<-EOF2
 	#!/bin/sh
@@ -128,6 +130,8 @@ fake_guest_qemu() {
 	else
 		mke2fs -q -F -t ext4 -d "$2" "\$img" >/dev/null 2>&1 || exit 1
 	fi
+	[ -z "\${FAKE_GUEST_DEBUGFS:-}" ] ||
+		debugfs -w -R "\$FAKE_GUEST_DEBUGFS" "\$img" >/dev/null 2>&1
 	if [ "\${FAKE_GUEST_WAIT:-}" = yes ]; then
 		trap 'exit 0' TERM
 		while :; do sleep 1; done

@@ -49,7 +49,9 @@ test_expect_success 'sizes, CPUs and durations out of range: one line each, exit
 	bad_value cpus=299 "expected 1 to 255" &&
 	bad_value cpus=1000 "expected 1 to 255" &&
 	bad_value timeout=99999999999999999999m "at most 9999999s or 9999999m" &&
-	bad_value boot-timeout=99999999s "at most 9999999s or 9999999m"
+	bad_value boot-timeout=99999999s "at most 9999999s or 9999999m" &&
+	test_expect_code 2 env LATENCY_VM_RESULT_BYTES=1G "$vm" 2>err &&
+	grep -x "latency-vm: invalid LATENCY_VM_RESULT_BYTES or LATENCY_VM_RESULT_FILES '\''1G'\'' (expected a number)" err
 '
 
 test_expect_success VM_TOOLS 'the largest values in range are taken' '

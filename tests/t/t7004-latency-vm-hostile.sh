@@ -75,6 +75,15 @@ test_expect_success JQ 'a sparse file over the caps: refused, noted, partial; ho
 	grep -x "latency-vm: 1 files of the guest.s result were refused (see notes) (result in $PWD/$R)" err
 '
 
+test_expect_success JQ 'a file claiming 16 TiB (set by debugfs, no data): refused, its size said' '
+	guest_tree t2b && echo x >t2b/g/huge && echo y >t2b/g/small &&
+	FAKE_GUEST_DEBUGFS="sif /g/huge size 17592186040320" vm_guest t2b &&
+	test "$st" = 1 &&
+	! test -e $R/huge && test -f $R/small &&
+	test_json $R/result.json ".notes[0]" \
+		"latency-vm: refused from the results disk: huge (17592186040320 bytes, over the 268435456 bytes the host takes back)"
+'
+
 test_expect_success JQ 'the caps of bytes and files: the rest refused, the run partial' '
 	guest_tree t3 &&
 	for i in 1 2 3 4 5 6 7; do echo "$i" >t3/g/f$i || return 1; done &&
