@@ -182,15 +182,35 @@ static int run_boot(const struct bisect *b, const struct boot *bt,
 	return WEXITSTATUS(status);
 }
 
-/* Whether the result directory PATH has a result.json. */
-static bool result_there(const char *path)
-{
-	char *p = xasprintf("%s/result.json", path);
-	struct stat st;
-	bool there = !lstat(p, &st);
+/* Results are small; a partial one is not loaded further. */
+#define RESULT_MAX_BYTES (64 << 20)
 
+/*
+ * Why the result directory PATH cannot be used, before it is loaded: no
+ * result.json, or a partial one (its partial_reason), as a new string;
+ * NULL when it is whole.  A partial result of a guest that did not boot
+ * lacks figures the loader requires.
+ */
+static char *result_unusable(const char *path)
+{
+	char *p = xasprintf("%s/result.json", path), *why = NULL;
+	const struct json_node *partial;
+	struct json_node *root;
+	const char *reason;
+	struct stat st;
+
+	if (lstat(p, &st)) {
+		why = xstrdup("no result.json");
+	} else if (!json_read_file(p, RESULT_MAX_BYTES, &root, NULL)) {
+		partial = json_read_member(root, "partial");
+		reason = json_read_string(root, "partial_reason");
+		if (partial && partial->type == JSON_TRUE)
+			why = xstrdup(reason ? reason
+					     : "the result is partial");
+		json_read_free(root);
+	}
 	free(p);
-	return there;
+	return why;
 }
 
 void boot_load(struct bisect *b, const struct bisect_run *run, struct boot *bt)
@@ -198,6 +218,7 @@ void boot_load(struct bisect *b, const struct bisect_run *run, struct boot *bt)
 	struct cmp_options o = { .workload = "fake-gitk", .alpha = 0.05 };
 	char *path = xasprintf("%s/%s", run->dir, bt->dir);
 	struct cmp_result r;
+	char *unusable;
 	const char *why;
 	struct stat st;
 
@@ -208,10 +229,10 @@ void boot_load(struct bisect *b, const struct bisect_run *run, struct boot *bt)
 		bt->reason = xstrdup("no result directory");
 		return;
 	}
-	if (!result_there(path)) {
+	if ((unusable = result_unusable(path))) {
 		free(path);
 		free(bt->reason);
-		bt->reason = xstrdup("no result.json");
+		bt->reason = unusable;
 		return;
 	}
 	if (cmp_load(&r, path, NULL, &o)) {
