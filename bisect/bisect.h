@@ -255,6 +255,12 @@ int report_summary(const struct bisect *b, const struct bisect_run *run,
 		   double wall_s);
 /* --status: print where the bisection of DIR stands. */
 int report_status(const char *dir);
+/* plot.c */
+/*
+ * Write series.dat and series.gp in RUN's directory and draw them with
+ * gnuplot when it is installed; a failure is warned of.  Returns 0 or -1.
+ */
+int report_plot(const struct bisect *b, const struct bisect_run *run);
 /* "+12.3% (95% CI +10.1..+14.5%, p 0.0012)" of C into BUF. */
 char *report_change(char *buf, size_t len, const struct change *c);
 

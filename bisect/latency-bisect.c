@@ -441,6 +441,7 @@ static int bisect_run(struct bisect *b, struct bisect_run *run,
 	if (!stop && unlinkat(run->dirfd, "tmp", AT_REMOVEDIR) &&
 	    errno != ENOENT)
 		warn_errno("cannot remove '%s/tmp'", run->dir);
+	(void)report_plot(b, run); /* warned of; the figures are written */
 	if (report_summary(b, run, wall_now(run)) < 0)
 		die_errno(EXIT_RUN_FAILED, "cannot write '%s/summary.txt'",
 			  run->dir);

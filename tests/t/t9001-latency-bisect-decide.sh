@@ -69,6 +69,15 @@ test_expect_success JQ 'a culprit found and validated: exit 0, each decision log
 	echo 24 >expect && test_cmp expect n
 '
 
+test_expect_success 'the plot: a point a complete boot, the kernels in order, good and bad apart' '
+	grep -c "^[0-9]" r/series.dat >n && echo 24 >expect && test_cmp expect n &&
+	awk "/^# /{ g = \$2 } /^[0-9]/{ print g, \$1 }" r/series.dat | sort -u >groups &&
+	printf "bad: 3\nbad: 5\ngood: 0\ngood: 2\n" >expect &&
+	test_cmp expect groups &&
+	grep -x "set xtics rotate by -45 noenhanced ('\''k0'\'' 0, '\''k1'\'' 1, '\''k2'\'' 2, '\''k3'\'' 3, '\''k4'\'' 4, '\''k5'\'' 5)" r/series.gp &&
+	if test_have_prereq GNUPLOT; then test -s r/series.png && test -s r/series.svg; fi
+'
+
 test_expect_success JQ 'the pairs of a series are one latency-vm series, in the seeded order' '
 	FAKE_LOG=$PWD/log "$bisect" --series=s6 --results=r2 --boot-command="$PWD/fb" \
 		--max-pairs=4 --alpha=0.05 -q &&
