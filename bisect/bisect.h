@@ -92,6 +92,7 @@ enum outcome {
 	OUT_FOUND,
 	OUT_RANGE,
 	OUT_NOT_REPRODUCED,
+	OUT_CAUGHT, /* --all: every step between neighbours tested */
 };
 extern const char *const outcome_name[];
 
@@ -109,6 +110,7 @@ struct bisect_opts {
 	double alpha; /* over all looks of one series */
 	uint64_t seed;
 	size_t good, bad; /* the ends' indexes */
+	bool all;	  /* catch mode: every step tested, no search */
 };
 
 /* A decision as bisect.log has it, once each. */

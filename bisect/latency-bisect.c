@@ -42,6 +42,7 @@ enum {
 	OPT_CONTINUE,
 	OPT_STATUS,
 	OPT_SIMULATE,
+	OPT_ALL,
 	OPT_SIM_KERNELS,
 	OPT_SIM_REGRESSION,
 	OPT_SIM_TRIALS,
@@ -75,6 +76,7 @@ static const struct option long_options[] = {
 	{ "continue", required_argument, NULL, OPT_CONTINUE },
 	{ "status", required_argument, NULL, OPT_STATUS },
 	{ "simulate", required_argument, NULL, OPT_SIMULATE },
+	{ "all", no_argument, NULL, OPT_ALL },
 	{ "sim-kernels", required_argument, NULL, OPT_SIM_KERNELS },
 	{ "sim-regression", required_argument, NULL, OPT_SIM_REGRESSION },
 	{ "sim-trials", required_argument, NULL, OPT_SIM_TRIALS },
@@ -102,6 +104,7 @@ struct args {
 	unsigned min_pairs, max_pairs;
 	double alpha;
 	struct sim_opts sim;
+	bool all;
 	bool given; /* an option besides --continue */
 };
 
@@ -137,6 +140,8 @@ static void usage(int status)
 	      "  --alpha=A            over all looks at a series (default "
 	      "0.02)\n"
 	      "      --seed=N         the pairs' order (default 137)\n"
+	      "  --all                catch mode: every step between "
+	      "neighbours tested, no search\n"
 	      "  --boot-command=CMD   boot with CMD KERNEL CMDLINE RESULT-DIR "
 	      "instead of latency-vm\n"
 	      "  --continue=DIR       go on with the bisection of DIR\n"
@@ -243,6 +248,9 @@ static void parse_one(struct args *a, struct bisect_run *run, int opt,
 		break;
 	case OPT_SIMULATE:
 		a->simulate = arg;
+		break;
+	case OPT_ALL:
+		a->all = true;
 		break;
 	case OPT_SIM_KERNELS:
 		a->sim.kernels = opt_u64("--sim-kernels", arg, 2, 1000);
@@ -359,6 +367,7 @@ static void opts_of(struct bisect_opts *o, const struct args *a)
 	o->max_pairs = a->max_pairs;
 	o->alpha = a->alpha;
 	o->seed = a->common.has_seed ? a->common.seed : 137;
+	o->all = a->all;
 	if (o->seed > 99999999999999999ULL)
 		usage_error("invalid value for --seed (at most 17 digits, as "
 			    "latency-vm records it)");
@@ -451,6 +460,8 @@ static int bisect_run(struct bisect *b, struct bisect_run *run,
 		return EXIT_SIGNAL(stop);
 	if (b->outcome == OUT_NOT_REPRODUCED)
 		return EXIT_NOT_REPRODUCED;
+	if (b->outcome == OUT_CAUGHT)
+		return EXIT_OK;
 	if (b->outcome == OUT_FOUND && b->validation == VAL_VALIDATED)
 		return EXIT_OK;
 	return EXIT_NOT_VALIDATED;

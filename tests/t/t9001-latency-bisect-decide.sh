@@ -169,4 +169,23 @@ k3" &&
 	test_json r8/bisect.json "[.series[].state] | join(\",\")" \
 		untested,good,good,bad,bad,untested
 '
+# Catch mode: five steps, each at 0.05 / 2 looks / 5 steps = 0.005.  The
+# step k2 -> k3: ratios 2.20/2.01, 2.22/1.99, 2.18/2.00 (t 13.3 on 2 df,
+# below t(0.9975, 2) = 14.09: not yet), then 2.21/2.02: +9.85%, t 18.2
+# on 3 df, p 0.00038: worse; every other step not different at the cap.
+test_expect_success JQ '--all: every step between neighbours tested, corrected for the steps' '
+	"$bisect" --series=s6 --results=ra --boot-command="$PWD/fb" \
+		--max-pairs=4 --alpha=0.05 --all -q &&
+	grep -x "step k2 -> k3, 4 pairs: +9.85% (CI +5.65..+14.2%, p 0.00038) \[99.5% interval\]: worse" ra/bisect.log &&
+	tail -n 1 ra/bisect.log >line &&
+	echo "catch: 1 of 5 steps worse" >expect && test_cmp expect line &&
+	test_json ra/bisect.json ".outcome, .culprit, .settings.all, .boots_total" "caught
+null
+true
+40" &&
+	test_json ra/bisect.json "[.series[].state] | join(\",\")" good,good,good,bad,good,good &&
+	test_json ra/bisect.json "[.series[1:][].pairs] | join(\",\")" 4,4,4,4,4 &&
+	test_json ra/bisect.json ".series[3].ci_level_pct" 99.5 &&
+	grep -x "reproduce: latency-compare ra/boots/0018-k2 ra/boots/0019-k2 ra/boots/0021-k2 ra/boots/0024-k2 ra/boots/0017-k3 ra/boots/0020-k3 ra/boots/0022-k3 ra/boots/0023-k3" ra/summary.txt
+'
 test_done
