@@ -211,6 +211,8 @@ struct bisect_run {
 	size_t n_rt_opts; /* after --, for every boot */
 	char **rt_opts;
 	bool quiet;
+	char *git_tree;	      /* git mode: the user's tree, else NULL */
+	char *build_command;  /* git mode: how a commit is built */
 	double wall_before_s; /* by earlier runs of this bisection */
 	uint64_t start_ns;
 };
@@ -246,6 +248,26 @@ struct sim_opts {
  */
 int bisect_simulate(const char *records, const struct bisect_opts *o,
 		    const struct sim_opts *so);
+
+/* git.c */
+/*
+ * The first-parent history from GOOD to BAD in TREE into B's kernels
+ * (labels: 12 hex digits of each commit); dies (exit 2) on a revision
+ * that is not a commit or a bad one that does not descend from the good.
+ */
+void git_series(struct bisect *b, const char *tree, const char *good,
+		const char *bad);
+/* Add RUN's worktree (DIR/worktree) of its tree, unless there is one. */
+void git_worktree(const struct bisect_run *run);
+/* The image of commit K in RUN's builds/, as a new string. */
+char *git_image(const struct bisect_run *run, const struct kernel *k);
+/*
+ * Build commit K in RUN's worktree into builds/ unless built; NULL, or
+ * why it could not be built (a new string).
+ */
+char *git_build(const struct bisect_run *run, const struct kernel *k);
+/* Write B's decisions into git's bisect state in the worktree; 0 or -1. */
+int git_state(const struct bisect *b, const struct bisect_run *run);
 
 /* report.c */
 /* Append B's decisions not yet in DIR/bisect.log to it. */

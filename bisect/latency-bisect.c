@@ -43,6 +43,8 @@ enum {
 	OPT_STATUS,
 	OPT_SIMULATE,
 	OPT_ALL,
+	OPT_GIT,
+	OPT_BUILD,
 	OPT_SIM_KERNELS,
 	OPT_SIM_REGRESSION,
 	OPT_SIM_TRIALS,
@@ -77,6 +79,8 @@ static const struct option long_options[] = {
 	{ "status", required_argument, NULL, OPT_STATUS },
 	{ "simulate", required_argument, NULL, OPT_SIMULATE },
 	{ "all", no_argument, NULL, OPT_ALL },
+	{ "git", required_argument, NULL, OPT_GIT },
+	{ "build", required_argument, NULL, OPT_BUILD },
 	{ "sim-kernels", required_argument, NULL, OPT_SIM_KERNELS },
 	{ "sim-regression", required_argument, NULL, OPT_SIM_REGRESSION },
 	{ "sim-trials", required_argument, NULL, OPT_SIM_TRIALS },
@@ -96,6 +100,15 @@ static const struct option long_options[] = {
 static const char short_options[] = OPT_SHORT_HELP OPT_SHORT_QUIET;
 /* clang-format on */
 
+/*
+ * Git mode's build: a configuration for a QEMU guest (virtio built in,
+ * kernel/configs/kvm_guest.config) over x86_64's defconfig, then the
+ * image, arch/x86/boot/bzImage.
+ */
+#define DEFAULT_BUILD                                                          \
+	"make defconfig kvm_guest.config >&2 && make -j\"$(nproc)\" bzImage "  \
+	">&2"
+
 struct args {
 	struct opt_common common;
 	const char *series, *good, *bad, *results, *metric, *cont, *status;
@@ -113,9 +126,11 @@ static void usage(int status)
 	if (status)
 		usage_error(NULL);
 	printf("Usage: %s [OPTION]... --series=FILE [-- RUN-TEST-OPTION...]\n"
+	       "  or:  %s [OPTION]... --git=TREE --good=REV --bad=REV "
+	       "[--build=CMD]\n"
 	       "  or:  %s --continue=DIR\n"
 	       "  or:  %s --status=DIR\n",
-	       progname(), progname(), progname());
+	       progname(), progname(), progname(), progname());
 	fputs("Find the first kernel of an ordered series whose figure is "
 	      "worse "
 	      "than the good\n"
@@ -142,6 +157,11 @@ static void usage(int status)
 	      "      --seed=N         the pairs' order (default 137)\n"
 	      "  --all                catch mode: every step between "
 	      "neighbours tested, no search\n"
+	      "  --git=TREE           bisect the commits of TREE from "
+	      "--good=REV "
+	      "to --bad=REV\n"
+	      "  --build=CMD          git mode: build the commit checked out "
+	      "in the worktree\n"
 	      "  --boot-command=CMD   boot with CMD KERNEL CMDLINE RESULT-DIR "
 	      "instead of latency-vm\n"
 	      "  --continue=DIR       go on with the bisection of DIR\n"
@@ -252,6 +272,14 @@ static void parse_one(struct args *a, struct bisect_run *run, int opt,
 	case OPT_ALL:
 		a->all = true;
 		break;
+	case OPT_GIT:
+		run->git_tree = xstrdup(arg);
+		break;
+	case OPT_BUILD:
+		if (!*arg)
+			usage_error("invalid value '' for --build");
+		run->build_command = xstrdup(arg);
+		break;
 	case OPT_SIM_KERNELS:
 		a->sim.kernels = opt_u64("--sim-kernels", arg, 2, 1000);
 		break;
@@ -308,7 +336,15 @@ static void parse_args(int argc, char **argv, struct args *a,
 			    a->max_pairs, a->min_pairs);
 	if (a->simulate)
 		return;
-	if (!a->series)
+	if (run->git_tree && a->series)
+		usage_error("--series and --git: one or the other");
+	if (run->build_command && !run->git_tree)
+		usage_error("--build goes with --git");
+	if (run->git_tree && (!a->good || !a->bad))
+		usage_error("--git needs --good=REV and --bad=REV");
+	if (run->git_tree && !run->build_command)
+		run->build_command = xstrdup(DEFAULT_BUILD);
+	if (!a->series && !run->git_tree)
 		usage_error("no --series given");
 	if (run->boot_command && run->n_vm_opts)
 		usage_error("latency-vm's options do not go with "
@@ -376,15 +412,21 @@ static void opts_of(struct bisect_opts *o, const struct args *a)
 static void start_new(struct bisect *b, struct bisect_run *run,
 		      const struct args *a)
 {
-	series_read(b, a->series);
-	b->o.good = end_of(b, a->good, 0, "--good");
-	b->o.bad = end_of(b, a->bad, b->n - 1, "--bad");
+	if (run->git_tree) {
+		git_series(b, run->git_tree, a->good, a->bad);
+	} else {
+		series_read(b, a->series);
+		b->o.good = end_of(b, a->good, 0, "--good");
+		b->o.bad = end_of(b, a->bad, b->n - 1, "--bad");
+	}
 	if (b->o.good >= b->o.bad)
 		usage_error("the good end %s is not before the bad end %s",
 			    b->k[b->o.good].label, b->k[b->o.bad].label);
 	opts_of(&b->o, a);
 	run->dir = xstrdup(a->results);
 	run->dirfd = dir_open(run->dir, true);
+	if (run->git_tree)
+		git_worktree(run);
 }
 
 static double wall_now(const struct bisect_run *run)
@@ -402,6 +444,9 @@ static void save(struct bisect *b, struct bisect_run *run, bool stopped,
 	if (ret < 0)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s/bisect.json'",
 			run->dir);
+	if (run->git_tree && git_state(b, run))
+		warn("cannot write git's bisect state in '%s/worktree'",
+		     run->dir);
 	ret = report_log(b, run->dirfd, logged);
 	if (ret < 0)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s/bisect.log'",

@@ -136,6 +136,8 @@ int report_plot(const struct bisect *b, const struct bisect_run *run)
 	if (write_file(run, "series.dat", b, true, &lo, &hi) ||
 	    write_file(run, "series.gp", b, false, &lo, &hi))
 		return -1;
+	if (lo > hi)
+		return 0; /* no complete boot: nothing to draw */
 	ret = gnuplot_run(run->dir, "series.gp");
 	if (ret == -ENOENT)
 		return 0; /* the script stays for a machine that has it */

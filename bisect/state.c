@@ -100,6 +100,8 @@ static void settings_json(struct json *j, const struct bisect *b,
 	json_u64(j, "seed", b->o.seed);
 	json_bool(j, "all", b->o.all);
 	json_str(j, "boot_command", run->boot_command);
+	json_str(j, "git_tree", run->git_tree);
+	json_str(j, "build_command", run->build_command);
 	strings_json(j, "vm_options", run->vm_opts, run->n_vm_opts);
 	strings_json(j, "run_test_options", run->rt_opts, run->n_rt_opts);
 	json_object_end(j);
@@ -362,6 +364,12 @@ static void read_settings(struct bisect *b, struct bisect_run *run,
 	b->o.all = all->type == JSON_TRUE;
 	cmd = str_of(s, "boot_command");
 	run->boot_command = cmd ? xstrdup(cmd) : NULL;
+	cmd = str_of(s, "git_tree");
+	run->git_tree = cmd ? xstrdup(cmd) : NULL;
+	cmd = str_of(s, "build_command");
+	run->build_command = cmd ? xstrdup(cmd) : NULL;
+	if (!run->git_tree != !run->build_command)
+		bad("settings.build_command");
 	strings_of(s, "vm_options", &run->vm_opts, &run->n_vm_opts);
 	strings_of(s, "run_test_options", &run->rt_opts, &run->n_rt_opts);
 }

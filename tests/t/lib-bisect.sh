@@ -26,6 +26,10 @@ fake_boot() {
 #!/bin/sh
 set -eu
 kernel=$1 res=$3
+# An image a --build made names its table key: "fake-kernel KEY".
+if [ -f "$kernel" ] && [ "$(head -c 12 "$kernel")" = "fake-kernel " ]; then
+	kernel=$(sed -n '1s/^fake-kernel //p' "$kernel")
+fi
 old_ifs=$IFS
 IFS=,
 # shellcheck disable=SC2086 # split on the commas
@@ -67,6 +71,25 @@ mv "$res/result.json.tmp" "$res/result.json"
 EOS
 	chmod +x "$1"
 }
+
+# git_history DIR KERNEL...: a repository DIR with a commit a KERNEL, in
+# order, each writing the file "which" with the KERNEL's name (the table
+# key its image boots as).
+git_history() {
+	git init -q "$1" &&
+	for _k in "$@"; do
+		[ "$_k" = "$1" ] && continue
+		echo "$_k" >"$1/which" &&
+		git -C "$1" add which &&
+		git -C "$1" -c user.name=t -c user.email=t@example.org \
+			commit -q -m "$_k" &&
+		git -C "$1" tag "$_k" || return 1
+	done
+}
+
+# The --build of git mode in the tests: a prebuilt "image" for the commit
+# checked out, naming its table key.
+fake_build='printf "fake-kernel %s\n" "$(cat which)" >image && echo image'
 
 # series_file FILE KERNEL...: a series of the kernels, labelled as named.
 series_file() {
