@@ -91,6 +91,19 @@ git_history() {
 # checked out, naming its table key.
 fake_build='printf "fake-kernel %s\n" "$(cat which)" >image && echo image'
 
+# standard_table FILE: the tests' table of six kernels, k0 to k5, at
+# 2.00 per user-CPU second with a spread of 1%, k3 and after 10% slower.
+standard_table() {
+	cat >"$1" <<'EOT'
+k0 2.00 2.02 1.98 2.01 1.99
+k1 2.00 2.01 1.99 2.02
+k2 2.01 1.99 2.00 2.02
+k3 2.20 2.22 2.18 2.21
+k4 2.21 2.19 2.22 2.20
+k5 2.20 2.21 2.19 2.22
+EOT
+}
+
 # series_file FILE KERNEL...: a series of the kernels, labelled as named.
 series_file() {
 	_f=$1
