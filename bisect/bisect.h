@@ -92,6 +92,7 @@ enum outcome {
 	OUT_FOUND,
 	OUT_RANGE,
 	OUT_NOT_REPRODUCED,
+	OUT_CAUGHT, /* --all: every step between neighbours tested */
 };
 extern const char *const outcome_name[];
 
@@ -109,6 +110,7 @@ struct bisect_opts {
 	double alpha; /* over all looks of one series */
 	uint64_t seed;
 	size_t good, bad; /* the ends' indexes */
+	bool all;	  /* catch mode: every step tested, no search */
 };
 
 /* A decision as bisect.log has it, once each. */
@@ -209,6 +211,8 @@ struct bisect_run {
 	size_t n_rt_opts; /* after --, for every boot */
 	char **rt_opts;
 	bool quiet;
+	char *git_tree;	      /* git mode: the user's tree, else NULL */
+	char *build_command;  /* git mode: how a commit is built */
 	double wall_before_s; /* by earlier runs of this bisection */
 	uint64_t start_ns;
 };
@@ -245,6 +249,26 @@ struct sim_opts {
 int bisect_simulate(const char *records, const struct bisect_opts *o,
 		    const struct sim_opts *so);
 
+/* git.c */
+/*
+ * The first-parent history from GOOD to BAD in TREE into B's kernels
+ * (labels: 12 hex digits of each commit); dies (exit 2) on a revision
+ * that is not a commit or a bad one that does not descend from the good.
+ */
+void git_series(struct bisect *b, const char *tree, const char *good,
+		const char *bad);
+/* Add RUN's worktree (DIR/worktree) of its tree, unless there is one. */
+void git_worktree(const struct bisect_run *run);
+/* The image of commit K in RUN's builds/, as a new string. */
+char *git_image(const struct bisect_run *run, const struct kernel *k);
+/*
+ * Build commit K in RUN's worktree into builds/ unless built; NULL, or
+ * why it could not be built (a new string).
+ */
+char *git_build(const struct bisect_run *run, const struct kernel *k);
+/* Write B's decisions into git's bisect state in the worktree; 0 or -1. */
+int git_state(const struct bisect *b, const struct bisect_run *run);
+
 /* report.c */
 /* Append B's decisions not yet in DIR/bisect.log to it. */
 int report_log(const struct bisect *b, int dirfd, size_t *logged);
@@ -255,6 +279,12 @@ int report_summary(const struct bisect *b, const struct bisect_run *run,
 		   double wall_s);
 /* --status: print where the bisection of DIR stands. */
 int report_status(const char *dir);
+/* plot.c */
+/*
+ * Write series.dat and series.gp in RUN's directory and draw them with
+ * gnuplot when it is installed; a failure is warned of.  Returns 0 or -1.
+ */
+int report_plot(const struct bisect *b, const struct bisect_run *run);
 /* "+12.3% (95% CI +10.1..+14.5%, p 0.0012)" of C into BUF. */
 char *report_change(char *buf, size_t len, const struct change *c);
 

@@ -93,7 +93,7 @@ static char *series_boot(const struct bisect *b, const struct boot *bt)
 /* The command line of boot BT of kernel K, into A. */
 static void boot_argv(const struct bisect *b, const struct bisect_run *run,
 		      const struct boot *bt, const struct kernel *k,
-		      const char *aside, struct args *a)
+		      const char *image, const char *aside, struct args *a)
 {
 	size_t i;
 
@@ -102,12 +102,12 @@ static void boot_argv(const struct bisect *b, const struct bisect_run *run,
 		arg_add(a, xstrdup("-c"));
 		arg_add(a, xasprintf("%s \"$@\"", run->boot_command));
 		arg_add(a, xstrdup("latency-bisect-boot"));
-		arg_add(a, xstrdup(k->kernel));
+		arg_add(a, xstrdup(image));
 		arg_add(a, xstrdup(k->cmdline));
 		arg_add(a, xasprintf("%s/%s", aside, k->label));
 	} else {
 		arg_add(a, vm_program());
-		arg_add(a, xasprintf("--kernel=%s", k->kernel));
+		arg_add(a, xasprintf("--kernel=%s", image));
 		if (*k->cmdline)
 			arg_add(a, xasprintf("--cmdline=%s", k->cmdline));
 		arg_add(a, xasprintf("--results=%s", aside));
@@ -124,8 +124,8 @@ static void boot_argv(const struct bisect *b, const struct bisect_run *run,
 
 /* In the child: the boot's environment, its output, then exec. */
 noreturn static void child(const struct bisect *b, const struct boot *bt,
-			   const struct kernel *k, const char *aside, int logfd,
-			   char **argv)
+			   const struct kernel *k, const char *image,
+			   const char *aside, int logfd, char **argv)
 {
 	char *sb = series_boot(b, bt),
 	     *res = xasprintf("%s/%s", aside, k->label);
@@ -137,7 +137,7 @@ noreturn static void child(const struct bisect *b, const struct boot *bt,
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	if (setenv("LATENCY_BISECT_KERNEL", k->kernel, 1) ||
+	if (setenv("LATENCY_BISECT_KERNEL", image, 1) ||
 	    setenv("LATENCY_BISECT_CMDLINE", k->cmdline, 1) ||
 	    setenv("LATENCY_BISECT_LABEL", k->label, 1) ||
 	    setenv("LATENCY_BISECT_RESULT", res, 1) ||
@@ -152,8 +152,8 @@ noreturn static void child(const struct bisect *b, const struct boot *bt,
 
 /* Run ARGV, passing a stop signal on; its status as spawn_wait() says. */
 static int run_boot(const struct bisect *b, const struct boot *bt,
-		    const struct kernel *k, const char *aside, int logfd,
-		    char **argv, int *stopped)
+		    const struct kernel *k, const char *image,
+		    const char *aside, int logfd, char **argv, int *stopped)
 {
 	int status;
 	pid_t pid = fork(), w;
@@ -161,7 +161,7 @@ static int run_boot(const struct bisect *b, const struct boot *bt,
 	if (pid < 0)
 		return -errno;
 	if (!pid)
-		child(b, bt, k, aside, logfd, argv);
+		child(b, bt, k, image, aside, logfd, argv);
 	*stopped = 0;
 	for (;;) {
 		w = waitpid(pid, &status, 0);
@@ -182,15 +182,35 @@ static int run_boot(const struct bisect *b, const struct boot *bt,
 	return WEXITSTATUS(status);
 }
 
-/* Whether the result directory PATH has a result.json. */
-static bool result_there(const char *path)
-{
-	char *p = xasprintf("%s/result.json", path);
-	struct stat st;
-	bool there = !lstat(p, &st);
+/* Results are small; a partial one is not loaded further. */
+#define RESULT_MAX_BYTES (64 << 20)
 
+/*
+ * Why the result directory PATH cannot be used, before it is loaded: no
+ * result.json, or a partial one (its partial_reason), as a new string;
+ * NULL when it is whole.  A partial result of a guest that did not boot
+ * lacks figures the loader requires.
+ */
+static char *result_unusable(const char *path)
+{
+	char *p = xasprintf("%s/result.json", path), *why = NULL;
+	const struct json_node *partial;
+	struct json_node *root;
+	const char *reason;
+	struct stat st;
+
+	if (lstat(p, &st)) {
+		why = xstrdup("no result.json");
+	} else if (!json_read_file(p, RESULT_MAX_BYTES, &root, NULL)) {
+		partial = json_read_member(root, "partial");
+		reason = json_read_string(root, "partial_reason");
+		if (partial && partial->type == JSON_TRUE)
+			why = xstrdup(reason ? reason
+					     : "the result is partial");
+		json_read_free(root);
+	}
 	free(p);
-	return there;
+	return why;
 }
 
 void boot_load(struct bisect *b, const struct bisect_run *run, struct boot *bt)
@@ -198,6 +218,7 @@ void boot_load(struct bisect *b, const struct bisect_run *run, struct boot *bt)
 	struct cmp_options o = { .workload = "fake-gitk", .alpha = 0.05 };
 	char *path = xasprintf("%s/%s", run->dir, bt->dir);
 	struct cmp_result r;
+	char *unusable;
 	const char *why;
 	struct stat st;
 
@@ -208,10 +229,10 @@ void boot_load(struct bisect *b, const struct bisect_run *run, struct boot *bt)
 		bt->reason = xstrdup("no result directory");
 		return;
 	}
-	if (!result_there(path)) {
+	if ((unusable = result_unusable(path))) {
 		free(path);
 		free(bt->reason);
-		bt->reason = xstrdup("no result.json");
+		bt->reason = unusable;
 		return;
 	}
 	if (cmp_load(&r, path, NULL, &o)) {
@@ -327,6 +348,7 @@ int boot_make(struct bisect *b, struct bisect_run *run, size_t s, unsigned pair,
 	char *aside = xasprintf("%s/tmp/%04u", run->dir, bt->seq);
 	char *log = xasprintf("tmp/%04u.log", bt->seq);
 	struct args a = { 0, NULL };
+	char *image, *why;
 	uint64_t t0;
 	int fd, status, stopped = 0, ret;
 
@@ -346,9 +368,23 @@ int boot_make(struct bisect *b, struct bisect_run *run, size_t s, unsigned pair,
 	if (fd < 0)
 		die_errno(EXIT_RUN_FAILED, "cannot create '%s/%s'", run->dir,
 			  log);
-	boot_argv(b, run, bt, k, aside, &a);
+	image = run->git_tree ? git_image(run, k) : xstrdup(k->kernel);
+	why = run->git_tree ? git_build(run, k) : NULL;
+	if (why) {
+		/* A commit that does not build: a failed boot, no result. */
+		bt->end = BOOT_FAILED;
+		bt->reason = why;
+		bring_in(run, bt, k->label);
+		free(image);
+		free(aside);
+		free(log);
+		close(fd);
+		return 0;
+	}
+	boot_argv(b, run, bt, k, image, aside, &a);
 	t0 = mono_ns();
-	status = run_boot(b, bt, k, aside, fd, a.v, &stopped);
+	status = run_boot(b, bt, k, image, aside, fd, a.v, &stopped);
+	free(image);
 	bt = &b->boots[b->n_boots - 1];
 	bt->wall_s = (double)(mono_ns() - t0) / 1e9;
 	if (close(fd))

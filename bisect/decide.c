@@ -33,7 +33,7 @@ const char *const kstate_name[] = { "untested", "good", "bad", "unknown",
 				    "skipped" };
 const char *const boot_end_name[] = { "running", "done", "partial", "failed" };
 const char *const outcome_name[] = { "running", "found", "range",
-				     "not reproduced" };
+				     "not reproduced", "caught" };
 
 bool decide_look(const struct bisect_opts *o, unsigned n)
 {
@@ -194,11 +194,9 @@ static void next_boot(const struct bisect *b, size_t s, unsigned pair,
 }
 
 /* Judge one look at the first N pairs of A and V into L; false: no call. */
-static bool judge(const struct bisect *b, enum rule rule, const double *a,
-		  const double *v, size_t n, struct look *l)
+static bool judge(const struct bisect *b, enum rule rule, double alpha,
+		  const double *a, const double *v, size_t n, struct look *l)
 {
-	double alpha = decide_alpha(&b->o);
-
 	l->ch = cmp_pairs_change(b->o.metric, a, v, n, alpha);
 	l->pairs = n;
 	if (l->ch.test == TEST_NONE || !decide_look(&b->o, (unsigned)n))
@@ -219,9 +217,12 @@ static bool judge(const struct bisect *b, enum rule rule, const double *a,
 	return true;
 }
 
-/* Look at series S under RULE: a call, a failure, the cap or more. */
-static void look_at(const struct bisect *b, size_t s, enum rule rule,
-		    struct look *l, struct action *next)
+/*
+ * Look at series S under RULE at ALPHA a look: a call, a failure, the cap
+ * or more.
+ */
+static void look_alpha(const struct bisect *b, size_t s, enum rule rule,
+		       double alpha, struct look *l, struct action *next)
 {
 	double *a = xcalloc(b->o.max_pairs + 1, sizeof(*a));
 	double *v = xcalloc(b->o.max_pairs + 1, sizeof(*v));
@@ -236,7 +237,7 @@ static void look_at(const struct bisect *b, size_t s, enum rule rule,
 			goto out;
 		}
 	for (c = 1; c <= n; c++)
-		if (judge(b, rule, a, v, c, l))
+		if (judge(b, rule, alpha, a, v, c, l))
 			goto out;
 	if (n >= b->o.max_pairs) {
 		l->v = rule == RULE_DIFFERENT ? V_NOT_WORSE : V_CAP;
@@ -247,6 +248,12 @@ static void look_at(const struct bisect *b, size_t s, enum rule rule,
 out:
 	free(a);
 	free(v);
+}
+
+static void look_at(const struct bisect *b, size_t s, enum rule rule,
+		    struct look *l, struct action *next)
+{
+	look_alpha(b, s, rule, decide_alpha(&b->o), l, next);
 }
 
 /* Append decision number *D (if new) to B's list. */
@@ -499,6 +506,46 @@ static void decide_reset(struct bisect *b)
 	b->val_series = -1;
 }
 
+/*
+ * Catch mode: each step between neighbours, from the good end to the bad,
+ * tested in pairs of its two kernels until different or the cap, at
+ * alpha / L / steps a look (corrected for the number of steps); a kernel
+ * is bad when the step to it is worse, good otherwise.
+ */
+static void decide_all(struct bisect *b, size_t *d, struct action *next)
+{
+	size_t i, steps = b->o.bad - b->o.good, worse = 0;
+	double alpha = decide_alpha(&b->o) / (double)steps;
+	struct look l;
+	char t[200];
+
+	for (i = b->o.good + 1; i <= b->o.bad; i++) {
+		size_t s = series_get(b, i, i - 1, PURPOSE_SEARCH);
+
+		look_alpha(b, s, RULE_DIFFERENT, alpha, &l, next);
+		b->k[i].ch = l.ch;
+		b->k[i].pairs = l.pairs;
+		if (l.v == V_MORE)
+			return;
+		if (l.v == V_FAILED) {
+			skip(b, failed_kernel(b, &l), l.failed);
+			say(b, d, "%s: skipped (%s)", b->k[i].label,
+			    b->k[failed_kernel(b, &l)].reason);
+			continue;
+		}
+		b->k[i].state = l.v == V_WORSE ? KS_BAD : KS_GOOD;
+		worse += l.v == V_WORSE;
+		ch_text(t, sizeof(t), &l.ch, alpha);
+		say(b, d, "step %s -> %s, %zu pairs: %s: %s", b->k[i - 1].label,
+		    b->k[i].label, l.pairs, t,
+		    l.v == V_WORSE    ? "worse"
+		    : l.v == V_BETTER ? "better"
+				      : "not different");
+	}
+	b->outcome = OUT_CAUGHT;
+	say(b, d, "catch: %zu of %zu steps worse", worse, steps);
+}
+
 void decide(struct bisect *b, struct action *next)
 {
 	size_t d = 0;
@@ -506,6 +553,10 @@ void decide(struct bisect *b, struct action *next)
 
 	memset(next, 0, sizeof(*next));
 	decide_reset(b);
+	if (b->o.all) {
+		decide_all(b, &d, next);
+		return;
+	}
 	if (!decide_ends(b, &d, next))
 		return;
 	while ((k = candidate(b)) >= 0) {

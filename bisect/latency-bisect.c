@@ -42,6 +42,9 @@ enum {
 	OPT_CONTINUE,
 	OPT_STATUS,
 	OPT_SIMULATE,
+	OPT_ALL,
+	OPT_GIT,
+	OPT_BUILD,
 	OPT_SIM_KERNELS,
 	OPT_SIM_REGRESSION,
 	OPT_SIM_TRIALS,
@@ -75,6 +78,9 @@ static const struct option long_options[] = {
 	{ "continue", required_argument, NULL, OPT_CONTINUE },
 	{ "status", required_argument, NULL, OPT_STATUS },
 	{ "simulate", required_argument, NULL, OPT_SIMULATE },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "git", required_argument, NULL, OPT_GIT },
+	{ "build", required_argument, NULL, OPT_BUILD },
 	{ "sim-kernels", required_argument, NULL, OPT_SIM_KERNELS },
 	{ "sim-regression", required_argument, NULL, OPT_SIM_REGRESSION },
 	{ "sim-trials", required_argument, NULL, OPT_SIM_TRIALS },
@@ -94,6 +100,15 @@ static const struct option long_options[] = {
 static const char short_options[] = OPT_SHORT_HELP OPT_SHORT_QUIET;
 /* clang-format on */
 
+/*
+ * Git mode's build: a configuration for a QEMU guest (virtio built in,
+ * kernel/configs/kvm_guest.config) over x86_64's defconfig, then the
+ * image, arch/x86/boot/bzImage.
+ */
+#define DEFAULT_BUILD                                                          \
+	"make defconfig kvm_guest.config >&2 && make -j\"$(nproc)\" bzImage "  \
+	">&2"
+
 struct args {
 	struct opt_common common;
 	const char *series, *good, *bad, *results, *metric, *cont, *status;
@@ -102,6 +117,7 @@ struct args {
 	unsigned min_pairs, max_pairs;
 	double alpha;
 	struct sim_opts sim;
+	bool all;
 	bool given; /* an option besides --continue */
 };
 
@@ -110,9 +126,11 @@ static void usage(int status)
 	if (status)
 		usage_error(NULL);
 	printf("Usage: %s [OPTION]... --series=FILE [-- RUN-TEST-OPTION...]\n"
+	       "  or:  %s [OPTION]... --git=TREE --good=REV --bad=REV "
+	       "[--build=CMD]\n"
 	       "  or:  %s --continue=DIR\n"
 	       "  or:  %s --status=DIR\n",
-	       progname(), progname(), progname());
+	       progname(), progname(), progname(), progname());
 	fputs("Find the first kernel of an ordered series whose figure is "
 	      "worse "
 	      "than the good\n"
@@ -137,6 +155,13 @@ static void usage(int status)
 	      "  --alpha=A            over all looks at a series (default "
 	      "0.02)\n"
 	      "      --seed=N         the pairs' order (default 137)\n"
+	      "  --all                catch mode: every step between "
+	      "neighbours tested, no search\n"
+	      "  --git=TREE           bisect the commits of TREE from "
+	      "--good=REV "
+	      "to --bad=REV\n"
+	      "  --build=CMD          git mode: build the commit checked out "
+	      "in the worktree\n"
 	      "  --boot-command=CMD   boot with CMD KERNEL CMDLINE RESULT-DIR "
 	      "instead of latency-vm\n"
 	      "  --continue=DIR       go on with the bisection of DIR\n"
@@ -244,6 +269,17 @@ static void parse_one(struct args *a, struct bisect_run *run, int opt,
 	case OPT_SIMULATE:
 		a->simulate = arg;
 		break;
+	case OPT_ALL:
+		a->all = true;
+		break;
+	case OPT_GIT:
+		run->git_tree = xstrdup(arg);
+		break;
+	case OPT_BUILD:
+		if (!*arg)
+			usage_error("invalid value '' for --build");
+		run->build_command = xstrdup(arg);
+		break;
 	case OPT_SIM_KERNELS:
 		a->sim.kernels = opt_u64("--sim-kernels", arg, 2, 1000);
 		break;
@@ -300,7 +336,15 @@ static void parse_args(int argc, char **argv, struct args *a,
 			    a->max_pairs, a->min_pairs);
 	if (a->simulate)
 		return;
-	if (!a->series)
+	if (run->git_tree && a->series)
+		usage_error("--series and --git: one or the other");
+	if (run->build_command && !run->git_tree)
+		usage_error("--build goes with --git");
+	if (run->git_tree && (!a->good || !a->bad))
+		usage_error("--git needs --good=REV and --bad=REV");
+	if (run->git_tree && !run->build_command)
+		run->build_command = xstrdup(DEFAULT_BUILD);
+	if (!a->series && !run->git_tree)
 		usage_error("no --series given");
 	if (run->boot_command && run->n_vm_opts)
 		usage_error("latency-vm's options do not go with "
@@ -359,6 +403,7 @@ static void opts_of(struct bisect_opts *o, const struct args *a)
 	o->max_pairs = a->max_pairs;
 	o->alpha = a->alpha;
 	o->seed = a->common.has_seed ? a->common.seed : 137;
+	o->all = a->all;
 	if (o->seed > 99999999999999999ULL)
 		usage_error("invalid value for --seed (at most 17 digits, as "
 			    "latency-vm records it)");
@@ -367,15 +412,21 @@ static void opts_of(struct bisect_opts *o, const struct args *a)
 static void start_new(struct bisect *b, struct bisect_run *run,
 		      const struct args *a)
 {
-	series_read(b, a->series);
-	b->o.good = end_of(b, a->good, 0, "--good");
-	b->o.bad = end_of(b, a->bad, b->n - 1, "--bad");
+	if (run->git_tree) {
+		git_series(b, run->git_tree, a->good, a->bad);
+	} else {
+		series_read(b, a->series);
+		b->o.good = end_of(b, a->good, 0, "--good");
+		b->o.bad = end_of(b, a->bad, b->n - 1, "--bad");
+	}
 	if (b->o.good >= b->o.bad)
 		usage_error("the good end %s is not before the bad end %s",
 			    b->k[b->o.good].label, b->k[b->o.bad].label);
 	opts_of(&b->o, a);
 	run->dir = xstrdup(a->results);
 	run->dirfd = dir_open(run->dir, true);
+	if (run->git_tree)
+		git_worktree(run);
 }
 
 static double wall_now(const struct bisect_run *run)
@@ -393,6 +444,9 @@ static void save(struct bisect *b, struct bisect_run *run, bool stopped,
 	if (ret < 0)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s/bisect.json'",
 			run->dir);
+	if (run->git_tree && git_state(b, run))
+		warn("cannot write git's bisect state in '%s/worktree'",
+		     run->dir);
 	ret = report_log(b, run->dirfd, logged);
 	if (ret < 0)
 		die_err(EXIT_RUN_FAILED, -ret, "cannot write '%s/bisect.log'",
@@ -441,6 +495,7 @@ static int bisect_run(struct bisect *b, struct bisect_run *run,
 	if (!stop && unlinkat(run->dirfd, "tmp", AT_REMOVEDIR) &&
 	    errno != ENOENT)
 		warn_errno("cannot remove '%s/tmp'", run->dir);
+	(void)report_plot(b, run); /* warned of; the figures are written */
 	if (report_summary(b, run, wall_now(run)) < 0)
 		die_errno(EXIT_RUN_FAILED, "cannot write '%s/summary.txt'",
 			  run->dir);
@@ -450,6 +505,8 @@ static int bisect_run(struct bisect *b, struct bisect_run *run,
 		return EXIT_SIGNAL(stop);
 	if (b->outcome == OUT_NOT_REPRODUCED)
 		return EXIT_NOT_REPRODUCED;
+	if (b->outcome == OUT_CAUGHT)
+		return EXIT_OK;
 	if (b->outcome == OUT_FOUND && b->validation == VAL_VALIDATED)
 		return EXIT_OK;
 	return EXIT_NOT_VALIDATED;

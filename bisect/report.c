@@ -158,6 +158,15 @@ static void series_paths(FILE *f, const struct bisect *b,
 /* The comparison the summary's last line reproduces: the last series. */
 static long last_series(const struct bisect *b)
 {
+	size_t i, s;
+
+	/* Catch mode: the first step that was worse. */
+	for (i = b->o.good + 1; b->o.all && i <= b->o.bad; i++)
+		for (s = 0; b->k[i].state == KS_BAD && s < b->n_series; s++)
+			if (b->series[s].k == i && b->series[s].ref == i - 1)
+				return (long)s;
+	if (b->o.all)
+		return -1;
 	if (b->val_series >= 0)
 		return b->val_series;
 	if (b->culprit >= 0 || b->outcome == OUT_RANGE)
@@ -175,13 +184,21 @@ static void summary_body(FILE *f, const struct bisect *b,
 
 	fprintf(f, "metric: %s (lower is better), ",
 		fig_desc[b->o.metric].name);
-	if (isnan(b->threshold))
+	if (b->o.all)
+		fputs("no threshold (catch mode: each step tested)\n", f);
+	else if (isnan(b->threshold))
 		fputs("no threshold (the ends not judged)\n", f);
 	else
 		fprintf(f, "threshold %+.3g%%\n", b->threshold);
-	fprintf(f, "ends: %s .. %s: %s in %zu pairs\n", b->k[b->o.good].label,
-		b->k[b->o.bad].label, report_change(t, sizeof(t), &b->ends),
-		b->k[b->o.bad].pairs);
+	if (b->o.all)
+		fputs("catch mode: each kernel's change is against the one "
+		      "before it\n",
+		      f);
+	else
+		fprintf(f, "ends: %s .. %s: %s in %zu pairs\n",
+			b->k[b->o.good].label, b->k[b->o.bad].label,
+			report_change(t, sizeof(t), &b->ends),
+			b->k[b->o.bad].pairs);
 	if (b->culprit >= 0) {
 		fprintf(f, "culprit: %s (", b->k[b->culprit].label);
 		text_write(f, b->k[b->culprit].kernel);
@@ -229,6 +246,10 @@ static void headline(FILE *f, const struct bisect *b, bool stopped)
 	else if (b->outcome == OUT_RANGE)
 		fprintf(f, "the culprit is in the range %s .. %s\n",
 			b->k[b->lo + 1].label, b->k[b->hi].label);
+	else if (b->outcome == OUT_CAUGHT)
+		fprintf(f, "every step of %s .. %s tested: %s\n",
+			b->k[b->o.good].label, b->k[b->o.bad].label,
+			b->dec[b->n_dec - 1].line);
 	else if (b->outcome == OUT_NOT_REPRODUCED)
 		fprintf(f, "not reproduced between %s and %s\n",
 			b->k[b->o.good].label, b->k[b->o.bad].label);

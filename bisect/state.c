@@ -98,7 +98,10 @@ static void settings_json(struct json *j, const struct bisect *b,
 	json_u64(j, "max_pairs", b->o.max_pairs);
 	json_double(j, "alpha", b->o.alpha);
 	json_u64(j, "seed", b->o.seed);
+	json_bool(j, "all", b->o.all);
 	json_str(j, "boot_command", run->boot_command);
+	json_str(j, "git_tree", run->git_tree);
+	json_str(j, "build_command", run->build_command);
 	strings_json(j, "vm_options", run->vm_opts, run->n_vm_opts);
 	strings_json(j, "run_test_options", run->rt_opts, run->n_rt_opts);
 	json_object_end(j);
@@ -187,7 +190,11 @@ static void outcome_json(struct json *j, const struct bisect *b, bool stopped,
 int state_write(const struct bisect *b, const struct bisect_run *run,
 		bool stopped, double wall_s, const struct run_info *ri)
 {
-	double level = 100 * (1 - decide_alpha(&b->o));
+	/* Catch mode's looks are corrected for the steps as well. */
+	double level =
+		100 *
+		(1 - decide_alpha(&b->o) /
+			     (b->o.all ? (double)(b->o.bad - b->o.good) : 1));
 	char *path = xasprintf("%s/bisect.json", run->dir);
 	struct atomic_file af;
 	struct json j;
@@ -330,6 +337,7 @@ static void read_settings(struct bisect *b, struct bisect_run *run,
 {
 	const struct json_node *s = member(root, "settings", JSON_OBJECT);
 	const char *metric = str_of(s, "metric"), *cmd;
+	const struct json_node *all;
 	int f;
 
 	b->o.good = label_of(b, s, "good");
@@ -350,8 +358,18 @@ static void read_settings(struct bisect *b, struct bisect_run *run,
 	if (!(b->o.alpha > 0 && b->o.alpha < 1))
 		bad("settings.alpha");
 	b->o.seed = u64_of(s, "seed", 0, UINT64_MAX);
+	all = json_read_member(s, "all");
+	if (!all || (all->type != JSON_TRUE && all->type != JSON_FALSE))
+		bad("settings.all");
+	b->o.all = all->type == JSON_TRUE;
 	cmd = str_of(s, "boot_command");
 	run->boot_command = cmd ? xstrdup(cmd) : NULL;
+	cmd = str_of(s, "git_tree");
+	run->git_tree = cmd ? xstrdup(cmd) : NULL;
+	cmd = str_of(s, "build_command");
+	run->build_command = cmd ? xstrdup(cmd) : NULL;
+	if (!run->git_tree != !run->build_command)
+		bad("settings.build_command");
 	strings_of(s, "vm_options", &run->vm_opts, &run->n_vm_opts);
 	strings_of(s, "run_test_options", &run->rt_opts, &run->n_rt_opts);
 }

@@ -26,6 +26,10 @@ fake_boot() {
 #!/bin/sh
 set -eu
 kernel=$1 res=$3
+# An image a --build made names its table key: "fake-kernel KEY".
+if [ -f "$kernel" ] && [ "$(head -c 12 "$kernel")" = "fake-kernel " ]; then
+	kernel=$(sed -n '1s/^fake-kernel //p' "$kernel")
+fi
 old_ifs=$IFS
 IFS=,
 # shellcheck disable=SC2086 # split on the commas
@@ -66,6 +70,38 @@ awk -v r="$v" -v l="$label" 'BEGIN {
 mv "$res/result.json.tmp" "$res/result.json"
 EOS
 	chmod +x "$1"
+}
+
+# git_history DIR KERNEL...: a repository DIR with a commit a KERNEL, in
+# order, each writing the file "which" with the KERNEL's name (the table
+# key its image boots as).
+git_history() {
+	git init -q "$1" &&
+	for _k in "$@"; do
+		[ "$_k" = "$1" ] && continue
+		echo "$_k" >"$1/which" &&
+		git -C "$1" add which &&
+		git -C "$1" -c user.name=t -c user.email=t@example.org \
+			commit -q -m "$_k" &&
+		git -C "$1" tag "$_k" || return 1
+	done
+}
+
+# The --build of git mode in the tests: a prebuilt "image" for the commit
+# checked out, naming its table key.
+fake_build='printf "fake-kernel %s\n" "$(cat which)" >image && echo image'
+
+# standard_table FILE: the tests' table of six kernels, k0 to k5, at
+# 2.00 per user-CPU second with a spread of 1%, k3 and after 10% slower.
+standard_table() {
+	cat >"$1" <<'EOT'
+k0 2.00 2.02 1.98 2.01 1.99
+k1 2.00 2.01 1.99 2.02
+k2 2.01 1.99 2.00 2.02
+k3 2.20 2.22 2.18 2.21
+k4 2.21 2.19 2.22 2.20
+k5 2.20 2.21 2.19 2.22
+EOT
 }
 
 # series_file FILE KERNEL...: a series of the kernels, labelled as named.

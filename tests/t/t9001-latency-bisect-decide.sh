@@ -10,16 +10,7 @@ fake_boot fb
 FAKE_TABLE=$PWD/table
 export FAKE_TABLE
 
-# The good kernels are at 2.00 per user-CPU second with a spread of 1%,
-# the bad ones 10% slower.
-cat >table <<'EOT'
-k0 2.00 2.02 1.98 2.01 1.99
-k1 2.00 2.01 1.99 2.02
-k2 2.01 1.99 2.00 2.02
-k3 2.20 2.22 2.18 2.21
-k4 2.21 2.19 2.22 2.20
-k5 2.20 2.21 2.19 2.22
-EOT
+standard_table table
 series_file s6 k0 k1 k2 k3 k4 k5
 
 # boots_counted DIR: boots_total is the number of boot directories and
@@ -67,6 +58,15 @@ test_expect_success JQ 'a culprit found and validated: exit 0, each decision log
 	grep -x "reproduce: latency-compare r/boots/0019-k2 r/boots/0021-k2 r/boots/0023-k2 r/boots/0020-k3 r/boots/0022-k3 r/boots/0024-k3" r/summary.txt &&
 	grep -c "^latency-bisect: boot [0-9]*: " err >n &&
 	echo 24 >expect && test_cmp expect n
+'
+
+test_expect_success 'the plot: a point a complete boot, the kernels in order, good and bad apart' '
+	grep -c "^[0-9]" r/series.dat >n && echo 24 >expect && test_cmp expect n &&
+	awk "/^# /{ g = \$2 } /^[0-9]/{ print g, \$1 }" r/series.dat | sort -u >groups &&
+	printf "bad: 3\nbad: 5\ngood: 0\ngood: 2\n" >expect &&
+	test_cmp expect groups &&
+	grep -x "set xtics rotate by -45 noenhanced ('\''k0'\'' 0, '\''k1'\'' 1, '\''k2'\'' 2, '\''k3'\'' 3, '\''k4'\'' 4, '\''k5'\'' 5)" r/series.gp &&
+	if test_have_prereq GNUPLOT; then test -s r/series.png && test -s r/series.svg; fi
 '
 
 test_expect_success JQ 'the pairs of a series are one latency-vm series, in the seeded order' '
@@ -159,5 +159,24 @@ option
 k3" &&
 	test_json r8/bisect.json "[.series[].state] | join(\",\")" \
 		untested,good,good,bad,bad,untested
+'
+# Catch mode: five steps, each at 0.05 / 2 looks / 5 steps = 0.005.  The
+# step k2 -> k3: ratios 2.20/2.01, 2.22/1.99, 2.18/2.00 (t 13.3 on 2 df,
+# below t(0.9975, 2) = 14.09: not yet), then 2.21/2.02: +9.85%, t 18.2
+# on 3 df, p 0.00038: worse; every other step not different at the cap.
+test_expect_success JQ '--all: every step between neighbours tested, corrected for the steps' '
+	"$bisect" --series=s6 --results=ra --boot-command="$PWD/fb" \
+		--max-pairs=4 --alpha=0.05 --all -q &&
+	grep -x "step k2 -> k3, 4 pairs: +9.85% (CI +5.65..+14.2%, p 0.00038) \[99.5% interval\]: worse" ra/bisect.log &&
+	tail -n 1 ra/bisect.log >line &&
+	echo "catch: 1 of 5 steps worse" >expect && test_cmp expect line &&
+	test_json ra/bisect.json ".outcome, .culprit, .settings.all, .boots_total" "caught
+null
+true
+40" &&
+	test_json ra/bisect.json "[.series[].state] | join(\",\")" good,good,good,bad,good,good &&
+	test_json ra/bisect.json "[.series[1:][].pairs] | join(\",\")" 4,4,4,4,4 &&
+	test_json ra/bisect.json ".series[3].ci_level_pct" 99.5 &&
+	grep -x "reproduce: latency-compare ra/boots/0018-k2 ra/boots/0019-k2 ra/boots/0021-k2 ra/boots/0024-k2 ra/boots/0017-k3 ra/boots/0020-k3 ra/boots/0022-k3 ra/boots/0023-k3" ra/summary.txt
 '
 test_done

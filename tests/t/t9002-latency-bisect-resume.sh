@@ -10,14 +10,7 @@ fake_boot fb
 FAKE_TABLE=$PWD/table
 FAKE_READY=$PWD/ready
 export FAKE_TABLE FAKE_READY
-cat >table <<'EOT'
-k0 2.00 2.02 1.98 2.01 1.99
-k1 2.00 2.01 1.99 2.02
-k2 2.01 1.99 2.00 2.02
-k3 2.20 2.22 2.18 2.21
-k4 2.21 2.19 2.22 2.20
-k5 2.20 2.21 2.19 2.22
-EOT
+standard_table table
 series_file s6 k0 k1 k2 k3 k4 k5
 
 test_expect_success JQ 'the bisection not stopped, for reference' '
