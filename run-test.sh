@@ -123,6 +123,9 @@ Memory pressure (as root):
                        in the cache directory)
   --allow-unconfined   go on without pressure when this machine cannot
                        apply it (default: stop)
+  --block-trace        latency-block reads the block tracepoints (queued,
+                       dispatched, unplugs, Q2C/D2C), at a cost to the
+                       IO measured (default: the devices' counters only)
   --sysctl=NAME=VALUE[,NAME=VALUE]...  set kernel tunables for the run
                        (vm.NAME sysctls, or sysfs knobs under
                        /sys/kernel/mm/, /sys/module/zswap/parameters/ or

@@ -136,14 +136,17 @@ block_devices() {
 }
 
 # start_block: latency-block beside the run, on the devices its IO goes to
-# (the scratch directory's stack, the results', the swap areas); its trace
-# instance joins this run's machine-state record.  Where it cannot trace
-# it counts with the devices' counters and says so (block.err).
+# (the scratch directory's stack, the results', the swap areas): their
+# counters, and with --block-trace the tracepoints, whose instance joins
+# this run's machine-state record.  Where it cannot trace it counts with
+# the devices' counters and says so (block.err).
 start_block() {
 	set --
 	for _dev in $(block_devices "$scratch" "$run_dir"); do
 		set -- "$@" --device="$_dev"
 	done
+	# Tracing costs the IO it watches (latency-block(1)): asked for.
+	[ "$(cfg block_trace)" = yes ] || set -- "$@" --counters-only
 	start_bg /dev/null "$run_dir/block.log" "$run_dir/block.err" '' \
 		env LATENCY_MACHINE_OWNER=$$ \
 		LATENCY_MACHINE="$(bin latency-machine)" \

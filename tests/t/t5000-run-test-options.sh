@@ -70,6 +70,7 @@ confine=auto
 mem-limit=512M
 swap=1G
 allow-unconfined=yes
+block-trace=no
 precision=1.5
 max-runs=20
 time-budget=6m

@@ -31,7 +31,7 @@ latency-vmstat --interval 1s --summary res/q/vmstat.json --format json
 latency-kmsg --log res/q/kern.log --summary res/q/kmsg.json --format json
 latency-trace --summary res/q/trace.json --format json --events res/q/trace-events.log
 latency-highorder --summary res/q/highorder.json --format json
-env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=latency-machine latency-block --summary res/q/block.json --format json
+env LATENCY_MACHINE_OWNER=PID LATENCY_MACHINE=latency-machine latency-block --summary res/q/block.json --format json --counters-only
 latency-output --stall 1s --format json --report res/q/fake-music.report.json --plot res/q/fake-music
 fake-music --to res/q/scratch/music --loop --format json -o res/q/fake-music.json --songs=1 --song-size=64k
 latency-output --stall 1s --format json --report res/q/fake-gitk-1.report.json --plot res/q/fake-gitk-1
@@ -60,6 +60,18 @@ test_expect_success SEQBENCH 'every line of commands.log is one whole command, i
 		-e "s| --device=[^ ]*||g" \
 		res/q/commands.log >got &&
 	test_cmp expect got
+'
+
+# --block-trace: latency-block reads the tracepoints too (it is told no
+# --counters-only); by default the counters alone, which cost nothing.
+test_expect_success '--block-trace: latency-block traces, asked for' '
+	LATENCY_QUICK_COMMITS=300 "$rt" --quick --gitk-runs=2 --label=t \
+		--confine=none --no-drop-caches --gitk-args=--every=50 \
+		--music-args="--songs=1 --song-size=64k" --block-trace \
+		--results=res >out 2>err &&
+	grep "latency-block --summary $PWD/res/t/block.json" res/t/commands.log >line &&
+	! grep -e --counters-only line &&
+	grep -x "block-trace=yes" res/t/config
 '
 
 test_done
