@@ -875,7 +875,11 @@ struct cmp_fleet_src {
 	char *uname;	     /* NULL: unknown */
 };
 
-/* One label, and everything about it against the baseline. */
+/*
+ * One label, and everything about it against the baseline.  The label's
+ * verdict in one word (a bisection's good or bad) is fig[lead].state:
+ * worse, better, same, or inconclusive with fig[lead].need.
+ */
 struct cmp_entry {
 	const struct cmp_label *l;
 	bool is_base;
