@@ -223,6 +223,37 @@ static bool pressure_differs(const struct cmp_label *base,
 	return false;
 }
 
+/*
+ * The high-order order H of E's label judged: its change C against the
+ * baseline's as a change in points, with the z test's interval.
+ */
+static void judge_one_ho(struct cmp_ho_judged *h, double alpha)
+{
+	struct change c = CHANGE_UNTESTED;
+	struct cmp_judged j;
+
+	h->ci_lo_pp = h->ci_hi_pp = NAN;
+	if (h->c.tested && !isnan(h->c.se_pp)) {
+		double z = stats_normal_quantile(1 - alpha / 2);
+
+		h->ci_lo_pp = h->c.diff_pp - z * h->c.se_pp;
+		h->ci_hi_pp = h->c.diff_pp + z * h->c.se_pp;
+	}
+	if (h->c.tested) {
+		c.delta = h->c.diff_pp;
+		c.p = h->c.p;
+		c.mde_pct = h->c.mde_pp;
+		c.test = h->c.by_result ? TEST_RESULTS : TEST_RUNS;
+		c.ci_lo = h->ci_lo_pp;
+		c.ci_hi = h->ci_hi_pp;
+	}
+	judge(&j, &c, CMP_HIGHER_BETTER, h->significant,
+	      h->c.tested || !isnan(h->c.base_pct),
+	      h->c.by_result ? CMP_NEED_BOOTS : CMP_NEED_RUNS);
+	h->state = j.state;
+	h->need = j.need;
+}
+
 /* The high-order orders of E's label against BASE's probes. */
 static void judge_ho(struct cmp_entry *e, const struct cmp_label *base,
 		     double alpha)
@@ -233,42 +264,20 @@ static void judge_ho(struct cmp_entry *e, const struct cmp_label *base,
 	e->ho = xcalloc(l->n_ho ? l->n_ho : 1, sizeof(*e->ho));
 	for (k = 0; k < l->n_ho; k++) {
 		struct cmp_ho_judged *h = &e->ho[k];
-		struct change c = CHANGE_UNTESTED;
 
-		h->c = (struct cmp_ho_change){
-			.base_pct = NAN, .diff_pp = NAN, .p = NAN, .mde_pp = NAN
-		};
+		h->c = (struct cmp_ho_change){ .base_pct = NAN,
+					       .diff_pp = NAN,
+					       .p = NAN,
+					       .mde_pp = NAN,
+					       .se_pp = NAN };
+		h->ci_lo_pp = h->ci_hi_pp = NAN;
 		if (e->is_base)
 			continue;
 		h->c = cmp_ho_change(base, &l->ho[k], alpha);
 		for (m = 0; m < e->changed.n_ho; m++)
 			h->significant |=
 				e->changed.ho_order[m] == l->ho[k].order;
-		/*
-		 * In points: the interval of a z test from its MDE, whose
-		 * normal quantiles are those of alpha and the power.
-		 */
-		if (h->c.tested) {
-			double za = stats_normal_quantile(1 - alpha / 2);
-			double se = h->c.mde_pp /
-				    (za + stats_normal_quantile(CMP_POWER));
-
-			c.delta = h->c.diff_pp;
-			c.p = h->c.p;
-			c.mde_pct = h->c.mde_pp;
-			c.test = TEST_RUNS;
-			c.ci_lo = c.delta - za * se;
-			c.ci_hi = c.delta + za * se;
-		}
-		{
-			struct cmp_judged j;
-
-			judge(&j, &c, CMP_HIGHER_BETTER, h->significant,
-			      h->c.tested || !isnan(h->c.base_pct),
-			      h->c.by_result ? CMP_NEED_BOOTS : CMP_NEED_RUNS);
-			h->state = j.state;
-			h->need = j.need;
-		}
+		judge_one_ho(h, alpha);
 	}
 }
 

@@ -161,9 +161,11 @@ struct cmp_ho_change cmp_ho_change(const struct cmp_label *base,
 				   const struct cmp_ho *h, double alpha)
 {
 	const struct cmp_ho *b = cmp_ho_find(base, h->order);
-	struct cmp_ho_change c = {
-		.base_pct = NAN, .diff_pp = NAN, .p = NAN, .mde_pp = NAN
-	};
+	struct cmp_ho_change c = { .base_pct = NAN,
+				   .diff_pp = NAN,
+				   .p = NAN,
+				   .mde_pp = NAN,
+				   .se_pp = NAN };
 	struct stats_prop t;
 
 	if (!b)
@@ -192,6 +194,7 @@ struct cmp_ho_change cmp_ho_change(const struct cmp_label *base,
 	c.p = t.p;
 	c.significant = t.p < alpha;
 	c.mde_pp = 100.0 * t.mde;
+	c.se_pp = 100.0 * t.se;
 	return c;
 }
 

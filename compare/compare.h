@@ -222,6 +222,7 @@ struct cmp_ho_change {
 	bool by_result;	 /* clustered by results (else by runs) */
 	bool significant;
 	double mde_pp; /* smallest difference seen at 80% power, points */
+	double se_pp;  /* the test's standard error, points (NaN: untested) */
 };
 
 /* The arm of run-test.sh --interleave a result is (result.json). */
@@ -801,7 +802,8 @@ char *cmp_workload_of(const char *key);
  *              CMP_SAME: "no change larger than the MDE": tested, not
  *              significant, and the 1 - alpha confidence interval of the
  *              change lies within +/- the MDE (both in percent of the
- *              baseline), so that a change as large as the comparison
+ *              baseline; points for a high-order success rate), so
+ *              that a change as large as the comparison
  *              could see is ruled out; also where both sides have two
  *              samples or more, all of one value (failures 0 in every
  *              run: a percent of 0 has no interval);
@@ -859,11 +861,16 @@ struct cmp_judged {
 	enum cmp_need need;
 };
 
-/* A high-order order of a label: its change and what it comes to. */
+/*
+ * A high-order order of a label: its change and what it comes to.  Its
+ * interval is the z test's, diff_pp -+ z(1 - alpha/2) se_pp, in points,
+ * and "same" compares it with mde_pp.
+ */
 struct cmp_ho_judged {
-	struct cmp_ho_change c; /* against the baseline's probes */
-	bool significant;	/* in Holm's set */
-	enum cmp_state state;	/* higher success is better */
+	struct cmp_ho_change c;	   /* against the baseline's probes */
+	bool significant;	   /* in Holm's set */
+	double ci_lo_pp, ci_hi_pp; /* NaN: untested */
+	enum cmp_state state;	   /* higher success is better */
 	enum cmp_need need;
 };
 
@@ -900,7 +907,11 @@ struct cmp_fleet_src {
 	char *uname;	     /* NULL: unknown */
 };
 
-/* One label, and everything about it against the baseline. */
+/*
+ * One label, and everything about it against the baseline.  The label's
+ * verdict in one word (a bisection's good or bad) is fig[lead].state:
+ * worse, better, same, or inconclusive with fig[lead].need.
+ */
 struct cmp_entry {
 	const struct cmp_label *l;
 	bool is_base;

@@ -10,7 +10,7 @@
  *
  * NEED "-" when nothing is needed; numbers %.4g, "nan" when undefined.
  * seqbench rows are "seqbench:PHASE:SIZE:BLOCK:THREADS", ringbench rows
- * "ringbench:CONFIG:FIGURE", high-order orders "order-N".
+ * "ringbench:CONFIG:FIGURE", high-order orders "order-N" (in points).
  */
 #include <config.h>
 
@@ -92,10 +92,12 @@ int main(int argc, char **argv)
 			const char *need = cmp_need_name(h->need);
 
 			if (h->state != CMP_UNCOMPARED)
-				printf("%s order-%u higher %s %s\n", l[i].label,
-				       l[i].ho[k].order,
+				printf("%s order-%u higher %s %s delta=%.4g "
+				       "ci=%.4g..%.4g mde=%.4g\n",
+				       l[i].label, l[i].ho[k].order,
 				       cmp_state_name(h->state),
-				       need ? need : "-");
+				       need ? need : "-", h->c.diff_pp,
+				       h->ci_lo_pp, h->ci_hi_pp, h->c.mde_pp);
 		}
 	}
 	put_rows(c);

@@ -141,6 +141,32 @@ test_expect_success 'a busier host: the lead figures need a quiet one' '
 	test_cmp expect got
 '
 
+# ho DIR LABEL SUCCESSES: a result whose order-9 probes succeeded
+# SUCCESSES times of 1000 (no per-run counts: the binomial test).
+ho() {
+	mkdir -p "$1" &&
+	printf '{"format_version":2,"program":"run-test.sh","label":"%s","run_label":"%s","partial":false,"gitk_runs":[{"elapsed_s":10},{"elapsed_s":11}],"high_order":[{"order":9,"attempts":1000,"successes":%s,"success_pct":0,"fault_p99_us":3100}]}\n' \
+		"$2" "$1" "$3" >"$1/result.json"
+}
+
+# High-order success, higher is better, in points; the two-proportion z
+# test, se from the pooled proportion, z(0.975) = 1.959964, z(0.8) =
+# 0.841621.  B: 600 against 412 of 1000: pooled 0.506, se =
+# sqrt(0.506 * 0.494 * 2/1000) = 2.2359 points, +18.8 points, CI
+# 18.8 -+ 4.3823 = +14.42..+23.18, MDE 2.801585 se = 6.264: the only
+# test, significant: better.  C: 420: pooled 0.416, se 2.2043, +0.8,
+# CI -3.52..+5.12 within +-6.175: same.
+test_expect_success 'high-order success: higher is better, in points' '
+	ho h1 A 412 && ho h2 B 600 && ho h3 C 420 &&
+	compare-states h1 h2 h3 >out &&
+	grep " order-9 " out >got &&
+	cat >expect <<-\EOF &&
+	B order-9 higher better - delta=18.8 ci=14.42..23.18 mde=6.264
+	C order-9 higher same - delta=0.8 ci=-3.52..5.12 mde=6.175
+	EOF
+	test_cmp expect got
+'
+
 # seqbench (t5804's fixtures): a rate, higher is better.  Its seq_read
 # 4-thread rows: 500, 510, 520 against 400, 410, 420 MiB/s (sd 10 a
 # side): +100 MiB/s of 410 = +24.39%, CI 100 -+ 22.66966 (10 times the
