@@ -126,7 +126,8 @@ vm_results_entries() {
 			# The host writes these itself.
 			case $_re_t.$_re_name in
 			?.console.log | ?.qemu.err | ?.qemu.cmdline | ?.vm.json | ?.*.tmp | \
-				d.notes | d.run.facts | d.result.json | d.summary.txt)
+				d.notes | d.run.facts | d.result.json | d.summary.txt | \
+				d.report.html | d.report.log)
 				# Nothing lost: the host's own file is there.
 				_re_why='a name the host writes' _re_t=h ;;
 			esac

@@ -39,7 +39,7 @@ test_expect_success JQ "a guest's links, devices, modes and owners: not followed
 	mkfifo $r/fifo &&
 	mkdir -m 777 $r/sysinfo && echo data >$r/sysinfo/data &&
 	chmod 4755 $r/sysinfo/data && chown -R 1000:1000 $r/sysinfo &&
-	mkdir $r/qemu.err &&
+	mkdir $r/qemu.err $r/report.html &&
 	vm_guest t1 &&
 	test "$st" = 0 &&
 	echo "host file" >expect && test_cmp expect victim &&
@@ -54,8 +54,9 @@ test_expect_success JQ "a guest's links, devices, modes and owners: not followed
 	test -f $R/qemu.cmdline &&
 	test_json $R/result.json ".notes | map(select(startswith(\"latency-vm:\"))) |
 		sort | join(\"|\")" \
-"latency-vm: refused from the results disk: console.log (a symbolic link)|latency-vm: refused from the results disk: fifo (not a regular file or directory)|latency-vm: refused from the results disk: qemu.err (a name the host writes)|latency-vm: refused from the results disk: run.facts (a symbolic link)|latency-vm: refused from the results disk: run.facts.tmp (a symbolic link)|latency-vm: refused from the results disk: up (a symbolic link)|latency-vm: refused from the results disk: vm.json (a symbolic link)" &&
-	grep "^latency-vm: warning: 7 entries of the guest.s results disk refused (see the notes in $PWD/$R)$" err
+"latency-vm: refused from the results disk: console.log (a symbolic link)|latency-vm: refused from the results disk: fifo (not a regular file or directory)|latency-vm: refused from the results disk: qemu.err (a name the host writes)|latency-vm: refused from the results disk: report.html (a name the host writes)|latency-vm: refused from the results disk: run.facts (a symbolic link)|latency-vm: refused from the results disk: run.facts.tmp (a symbolic link)|latency-vm: refused from the results disk: up (a symbolic link)|latency-vm: refused from the results disk: vm.json (a symbolic link)" &&
+	! test -d $R/report.html &&
+	grep "^latency-vm: warning: 8 entries of the guest.s results disk refused (see the notes in $PWD/$R)$" err
 '
 
 test_expect_success JQ 'a sparse file over the caps: refused, noted, partial; holes kept' '
