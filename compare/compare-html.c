@@ -190,7 +190,11 @@ static void td_state(FILE *f, const struct cmp_judged *j)
 	fprintf(f, "<td class=\"state t\">%s",
 		j->state == CMP_UNCOMPARED ? "not compared"
 					   : state_class(j->state));
-	if (j->state == CMP_SAME)
+	/* SAME without an MDE: one value in every sample of both sides. */
+	if (j->state == CMP_SAME && isnan(j->c.mde_pct))
+		fputs(" <span class=\"note\">(one value on both sides)</span>",
+		      f);
+	else if (j->state == CMP_SAME)
 		fprintf(f,
 			" <span class=\"note\">(no change larger than "
 			"%.2f%%)</span>",

@@ -120,6 +120,15 @@ test_expect_success GNUPLOT 'the pictures of boots, of a series, of seqbench' '
 	grep -c "<figure id=\"plot-seqbench\"" sb.html
 '
 
+# Failures 0 in every result of both: the same, with no MDE to state.
+test_expect_success 'the same with no MDE: one value on both sides' '
+	latency-compare --format=html -o same.html \
+		A=v2/a1,v2/a2,v2/a3 B=v2/b1,v2/b2,v2/b3 2>err &&
+	html_check text same.html row-1-failures >got &&
+	echo "failures | B | 0.0 | 0.0 | 0.0 | +0.0 | - | - | 1.0000 | results | same (one value on both sides)" >want &&
+	test_cmp want got
+'
+
 test_expect_success 'a hostile label stays text, in the tables and the pictures' '
 	latency-compare --format=html -o evil.html ten-a evil quote script bidi 2>err &&
 	html_check check evil.html &&
