@@ -26,6 +26,9 @@ vm_results_depth=16
 # (debugfs prints names raw: a newline in one would split it).
 vm_results_ls() {
 	debugfs -R "ls -p <$2>" "$1" 2>/dev/null </dev/null | awk '
+	# Inode 0: an empty slot, what ext4 leaves of a removed entry that
+	# began a directory block (a run removing its empty report.log).
+	/^\/0\// { next }
 	/^\/[0-9]+\/[0-7]+\/[0-9]+\/[0-9]+\/[A-Za-z0-9._+,=@:-]+\/[0-9]*\/$/ {
 		split($0, f, "/")
 		if (f[6] == "." || f[6] == "..")

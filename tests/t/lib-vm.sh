@@ -132,6 +132,8 @@ fake_guest_qemu() {
 	fi
 	[ -z "\${FAKE_GUEST_DEBUGFS:-}" ] ||
 		debugfs -w -R "\$FAKE_GUEST_DEBUGFS" "\$img" >/dev/null 2>&1
+	[ -z "\${FAKE_GUEST_DEBUGFS_FILE:-}" ] ||
+		debugfs -w -f "\$FAKE_GUEST_DEBUGFS_FILE" "\$img" >/dev/null 2>&1
 	if [ "\${FAKE_GUEST_WAIT:-}" = yes ]; then
 		trap 'exit 0' TERM
 		while :; do sleep 1; done

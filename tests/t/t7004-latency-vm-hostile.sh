@@ -85,6 +85,23 @@ test_expect_success JQ 'a file claiming 16 TiB (set by debugfs, no data): refuse
 		"latency-vm: refused from the results disk: huge (17592186040320 bytes, over the 268435456 bytes the host takes back)"
 '
 
+# A run removes files (an empty report.log); where one began a directory
+# block, ext4 leaves an empty slot (inode 0) that debugfs lists: not a
+# file, nothing refused.
+test_expect_success JQ 'removed entries (empty slots of a directory): skipped, nothing refused' '
+	guest_tree t2c && echo y >t2c/g/small &&
+	for i in $(seq 10 69); do
+		echo "rm /g/removed-entry-with-a-long-name-to-fill-directory-blocks-$i" &&
+		: >t2c/g/removed-entry-with-a-long-name-to-fill-directory-blocks-$i ||
+		return 1
+	done >rm-cmds &&
+	FAKE_GUEST_DEBUGFS_FILE=$PWD/rm-cmds vm_guest t2c &&
+	test "$st" = 0 &&
+	test -f $R/small && ! ls $R | grep -q removed &&
+	test_json $R/result.json ".notes | map(select(startswith(\"latency-vm:\"))) | length" 0 &&
+	! grep "refused" err
+'
+
 test_expect_success JQ 'the caps of bytes and files: the rest refused, the run partial' '
 	guest_tree t3 &&
 	for i in 1 2 3 4 5 6 7; do echo "$i" >t3/g/f$i || return 1; done &&
