@@ -217,6 +217,9 @@ struct bisect_run {
 	uint64_t start_ns;
 };
 
+/* Release what RUN holds (state.c), closing its directory. */
+void bisect_run_release(struct bisect_run *run);
+
 /* boot.c */
 /*
  * Make boot ARM of pair PAIR of series S: record it (running) in

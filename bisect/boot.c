@@ -112,7 +112,10 @@ static void boot_argv(const struct bisect *b, const struct bisect_run *run,
 			arg_add(a, xasprintf("--cmdline=%s", k->cmdline));
 		arg_add(a, xasprintf("--results=%s", aside));
 		arg_add(a, xasprintf("--label=%s", k->label));
-		arg_add(a, xasprintf("--series-boot=%s", series_boot(b, bt)));
+		char *sb = series_boot(b, bt);
+
+		arg_add(a, xasprintf("--series-boot=%s", sb));
+		free(sb);
 		for (i = 0; i < run->n_vm_opts; i++)
 			arg_add(a, xstrdup(run->vm_opts[i]));
 		if (run->n_rt_opts)

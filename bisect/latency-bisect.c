@@ -524,10 +524,13 @@ int main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	memset(&b, 0, sizeof(b));
 	parse_args(argc, argv, &a, &run);
-	if (a.status)
+	if (a.status) {
+		bisect_run_release(&run);
 		return report_status(a.status);
+	}
 	if (a.simulate) {
 		opts_of(&b.o, &a);
+		bisect_run_release(&run);
 		return bisect_simulate(a.simulate, &b.o, &a.sim);
 	}
 	if (a.cont) {
@@ -546,5 +549,6 @@ int main(int argc, char **argv)
 	run.start_ns = mono_ns();
 	ret = bisect_run(&b, &run, &ri);
 	bisect_release(&b);
+	bisect_run_release(&run);
 	return ret;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/err.h"
 #include "lib/json-read.h"
@@ -225,6 +226,24 @@ int state_write(const struct bisect *b, const struct bisect_run *run,
 	ret = atomic_commit(&af);
 	atomic_abort(&af);
 	return ret;
+}
+
+void bisect_run_release(struct bisect_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->n_vm_opts; i++)
+		free(run->vm_opts[i]);
+	for (i = 0; i < run->n_rt_opts; i++)
+		free(run->rt_opts[i]);
+	free(run->vm_opts);
+	free(run->rt_opts);
+	free(run->boot_command);
+	free(run->git_tree);
+	free(run->build_command);
+	free(run->dir);
+	if (run->dirfd > 0)
+		close(run->dirfd);
 }
 
 /* Reading it back. */
