@@ -111,6 +111,7 @@ struct bisect_opts {
 	uint64_t seed;
 	size_t good, bad; /* the ends' indexes */
 	bool all;	  /* catch mode: every step tested, no search */
+	bool git;	  /* git mode: the culprit also reverted */
 };
 
 /* A decision as bisect.log has it, once each. */
@@ -136,12 +137,25 @@ struct bisect {
 	enum vstate validation;
 	struct change val; /* the culprit against its predecessor, fresh */
 	long val_series;   /* index or -1 */
+	/*
+	 * Git mode: the bad end with the culprit reverted, a kernel after
+	 * the bad end (index, or -1 before it is made), or why it could not
+	 * be made (REVERT_WHY); and whether the regression went away.
+	 */
+	long revert;
+	char *revert_why;
+	enum vstate revert_state;
+	struct change revert_ch;
 	size_t n_dec;
 	struct decision *dec;
 };
 
-/* The next thing to do: boot arm ARM of pair PAIR of SERIES, or stop. */
+/*
+ * The next thing to do: boot arm ARM of pair PAIR of SERIES, make the
+ * revert of the culprit (git mode), or stop.
+ */
 struct action {
+	bool revert;
 	bool boot;
 	size_t series;
 	unsigned pair;
@@ -217,6 +231,9 @@ struct bisect_run {
 	uint64_t start_ns;
 };
 
+/* Release what RUN holds (state.c), closing its directory. */
+void bisect_run_release(struct bisect_run *run);
+
 /* boot.c */
 /*
  * Make boot ARM of pair PAIR of series S: record it (running) in
@@ -266,6 +283,12 @@ char *git_image(const struct bisect_run *run, const struct kernel *k);
  * why it could not be built (a new string).
  */
 char *git_build(const struct bisect_run *run, const struct kernel *k);
+/*
+ * Revert B's culprit on top of its bad end in RUN's worktree: the commit
+ * becomes a kernel of B after the bad end (B's revert), or B's revert_why
+ * says why not (it does not apply cleanly).
+ */
+void git_revert(struct bisect *b, const struct bisect_run *run);
 /* Write B's decisions into git's bisect state in the worktree; 0 or -1. */
 int git_state(const struct bisect *b, const struct bisect_run *run);
 

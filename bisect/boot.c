@@ -6,8 +6,9 @@
  * in bisect.json first, made aside in tmp/NNNN/, and renamed into
  * boots/NNNN-LABEL when it ends, so boots/ holds only boots that ended;
  * a boot is never rewritten or moved after that.  The boot's own output
- * goes to boots/NNNN-LABEL.log.  A stop signal is passed to the boot
- * (its own process group), which keeps its partial result; if
+ * goes to boots/NNNN-LABEL.log.  A stop signal is passed on to the boot
+ * (latency-vm itself, or a boot command's process group: it runs in a
+ * group of its own), which keeps its partial result; if
  * latency-bisect itself is killed, the boot gets SIGTERM from the kernel
  * (PR_SET_PDEATHSIG) and --continue finds its directory aside.
  */
@@ -112,7 +113,10 @@ static void boot_argv(const struct bisect *b, const struct bisect_run *run,
 			arg_add(a, xasprintf("--cmdline=%s", k->cmdline));
 		arg_add(a, xasprintf("--results=%s", aside));
 		arg_add(a, xasprintf("--label=%s", k->label));
-		arg_add(a, xasprintf("--series-boot=%s", series_boot(b, bt)));
+		char *sb = series_boot(b, bt);
+
+		arg_add(a, xasprintf("--series-boot=%s", sb));
+		free(sb);
 		for (i = 0; i < run->n_vm_opts; i++)
 			arg_add(a, xstrdup(run->vm_opts[i]));
 		if (run->n_rt_opts)
@@ -150,10 +154,14 @@ noreturn static void child(const struct bisect *b, const struct boot *bt,
 	_exit(127);
 }
 
-/* Run ARGV, passing a stop signal on; its status as spawn_wait() says. */
+/*
+ * Run ARGV, passing a stop signal on (to its process group when GROUP);
+ * its status as spawn_wait() says.
+ */
 static int run_boot(const struct bisect *b, const struct boot *bt,
 		    const struct kernel *k, const char *image,
-		    const char *aside, int logfd, char **argv, int *stopped)
+		    const char *aside, int logfd, char **argv, bool group,
+		    int *stopped)
 {
 	int status;
 	pid_t pid = fork(), w;
@@ -171,8 +179,14 @@ static int run_boot(const struct bisect *b, const struct boot *bt,
 			return -errno;
 		if (sig_stop && !*stopped) {
 			*stopped = sig_stop;
-			(void)kill(-pid,
-				   (int)sig_stop); /* gone: nothing to do */
+			/*
+			 * latency-vm alone: it asks its guest to stop and
+			 * keeps the partial result, which QEMU killed by the
+			 * same signal would lose.  A boot command, whose
+			 * shell would hold the signal until its child ends:
+			 * its whole process group.  Gone: nothing to do.
+			 */
+			(void)kill(group ? -pid : pid, (int)sig_stop);
 		}
 	}
 	if (sig_stop && !*stopped)
@@ -383,7 +397,8 @@ int boot_make(struct bisect *b, struct bisect_run *run, size_t s, unsigned pair,
 	}
 	boot_argv(b, run, bt, k, image, aside, &a);
 	t0 = mono_ns();
-	status = run_boot(b, bt, k, image, aside, fd, a.v, &stopped);
+	status = run_boot(b, bt, k, image, aside, fd, a.v,
+			  run->boot_command != NULL, &stopped);
 	free(image);
 	bt = &b->boots[b->n_boots - 1];
 	bt->wall_s = (double)(mono_ns() - t0) / 1e9;

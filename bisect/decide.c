@@ -483,6 +483,50 @@ static void decide_validation(struct bisect *b, size_t *d, struct action *next)
 	    b->validation == VAL_VALIDATED ? "validated" : "not validated");
 }
 
+/*
+ * Git mode: the bad end with the culprit reverted against the bad end, in
+ * fresh pairs: better and significant, the regression went away.
+ */
+static void decide_revert(struct bisect *b, size_t *d, struct action *next)
+{
+	size_t s, c = (size_t)b->culprit;
+	double alpha = decide_alpha(&b->o);
+	struct look l;
+	char t[200];
+
+	if (!b->o.git || b->validation != VAL_VALIDATED)
+		return;
+	if (b->revert_why) {
+		say(b, d, "revert: %s", b->revert_why);
+		return;
+	}
+	if (b->revert < 0) {
+		next->revert = true;
+		return;
+	}
+	s = series_get(b, (size_t)b->revert, b->o.bad, PURPOSE_VALIDATE);
+	look_at(b, s, RULE_DIFFERENT, &l, next);
+	b->revert_ch = l.ch;
+	b->k[b->revert].ch = l.ch;
+	b->k[b->revert].pairs = l.pairs;
+	if (l.v == V_MORE)
+		return;
+	b->revert_state = l.v == V_BETTER ? VAL_VALIDATED : VAL_NOT_VALIDATED;
+	if (l.v == V_FAILED) {
+		say(b, d, "revert: %s did not boot: not validated",
+		    b->k[b->revert].label);
+		return;
+	}
+	ch_text(t, sizeof(t), &l.ch, alpha);
+	say(b, d,
+	    "revert: %s (%s reverted on %s) against %s, %zu fresh "
+	    "pairs: %s: %s",
+	    b->k[b->revert].label, b->k[c].label, b->k[b->o.bad].label,
+	    b->k[b->o.bad].label, l.pairs, t,
+	    b->revert_state == VAL_VALIDATED ? "revert validated"
+					     : "not validated");
+}
+
 /* Forget what the last call decided (the boots and series stay). */
 static void decide_reset(struct bisect *b)
 {
@@ -504,6 +548,8 @@ static void decide_reset(struct bisect *b)
 	b->culprit = -1;
 	b->validation = VAL_NONE;
 	b->val_series = -1;
+	b->revert_state = VAL_NONE;
+	b->revert_ch = (struct change)CHANGE_UNTESTED;
 }
 
 /*
@@ -573,6 +619,8 @@ void decide(struct bisect *b, struct action *next)
 	}
 	b->culprit = (long)b->hi;
 	decide_validation(b, &d, next);
+	if (!next->boot)
+		decide_revert(b, &d, next);
 }
 
 void bisect_release(struct bisect *b)
@@ -591,6 +639,7 @@ void bisect_release(struct bisect *b)
 	}
 	for (i = 0; i < b->n_dec; i++)
 		free(b->dec[i].line);
+	free(b->revert_why);
 	free(b->k);
 	free(b->series);
 	free(b->boots);

@@ -257,6 +257,46 @@ static int wt_git(const struct bisect_run *run, char **argv)
 	return ret;
 }
 
+void git_revert(struct bisect *b, const struct bisect_run *run)
+{
+	const struct kernel *c = &b->k[b->culprit], *x = &b->k[b->o.bad];
+	char *co[] = {
+		"git", "checkout", "--quiet", "--detach", x->kernel, NULL
+	};
+	char *rv[] = { "git",
+		       "-c",
+		       "user.name=latency-bisect",
+		       "-c",
+		       "user.email=latency-bisect@localhost",
+		       "revert",
+		       "--no-edit",
+		       c->kernel,
+		       NULL };
+	char *ab[] = { "git", "revert", "--abort", NULL };
+	char *rp[] = { "git", "rev-parse", "HEAD", NULL };
+	char *wt = xasprintf("%s/worktree", run->dir), *out = NULL;
+	char *label = xasprintf("revert-%s", c->label);
+
+	if (wt_git(run, co) || wt_git(run, rv)) {
+		(void)wt_git(run, ab); /* nothing to abort when none began */
+		b->revert_why = xasprintf("the revert of %s does not apply "
+					  "cleanly on %s: not tried",
+					  c->label, x->label);
+	} else if (run_capture(wt, rp, &out, -1) || strlen(out) < 40) {
+		b->revert_why = xstrdup("the revert made no commit");
+	} else {
+		out[40] = '\0';
+		add_commit(b, out);
+		free(b->k[b->n - 1].label);
+		b->k[b->n - 1].label = label;
+		b->revert = (long)(b->n - 1);
+		label = NULL;
+	}
+	free(out);
+	free(label);
+	free(wt);
+}
+
 int git_state(const struct bisect *b, const struct bisect_run *run)
 {
 	char *reset[] = { "git", "bisect", "reset", "HEAD", NULL };

@@ -412,7 +412,9 @@ static void opts_of(struct bisect_opts *o, const struct args *a)
 static void start_new(struct bisect *b, struct bisect_run *run,
 		      const struct args *a)
 {
+	b->revert = -1;
 	if (run->git_tree) {
+		b->o.git = true;
 		git_series(b, run->git_tree, a->good, a->bad);
 	} else {
 		series_read(b, a->series);
@@ -471,8 +473,12 @@ static int bisect_run(struct bisect *b, struct bisect_run *run,
 	for (;;) {
 		decide(b, &next);
 		save(b, run, false, ri, &logged);
-		if (!next.boot || sig_stop)
+		if ((!next.boot && !next.revert) || sig_stop)
 			break;
+		if (next.revert) {
+			git_revert(b, run);
+			continue;
+		}
 		const struct series *s = &b->series[next.series];
 
 		snprintf(what, sizeof(what),
@@ -507,7 +513,8 @@ static int bisect_run(struct bisect *b, struct bisect_run *run,
 		return EXIT_NOT_REPRODUCED;
 	if (b->outcome == OUT_CAUGHT)
 		return EXIT_OK;
-	if (b->outcome == OUT_FOUND && b->validation == VAL_VALIDATED)
+	if (b->outcome == OUT_FOUND && b->validation == VAL_VALIDATED &&
+	    b->revert_state != VAL_NOT_VALIDATED)
 		return EXIT_OK;
 	return EXIT_NOT_VALIDATED;
 }
@@ -524,10 +531,13 @@ int main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	memset(&b, 0, sizeof(b));
 	parse_args(argc, argv, &a, &run);
-	if (a.status)
+	if (a.status) {
+		bisect_run_release(&run);
 		return report_status(a.status);
+	}
 	if (a.simulate) {
 		opts_of(&b.o, &a);
+		bisect_run_release(&run);
 		return bisect_simulate(a.simulate, &b.o, &a.sim);
 	}
 	if (a.cont) {
@@ -546,5 +556,6 @@ int main(int argc, char **argv)
 	run.start_ns = mono_ns();
 	ret = bisect_run(&b, &run, &ri);
 	bisect_release(&b);
+	bisect_run_release(&run);
 	return ret;
 }

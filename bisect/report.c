@@ -285,7 +285,8 @@ int report_status(const char *dir)
 
 	memset(&b, 0, sizeof(b));
 	memset(&run, 0, sizeof(run));
-	run.dir = (char *)dir;
+	run.dir = xstrdup(dir);
+	run.dirfd = -1;
 	state_read(&b, &run, dir);
 	for (i = 0; i < b.n_boots; i++)
 		if (b.boots[i].end == BOOT_DONE && isnan(b.boots[i].value))
@@ -299,5 +300,6 @@ int report_status(const char *dir)
 		       next.pair, b.k[b.series[next.series].k].label,
 		       b.k[b.series[next.series].ref].label);
 	bisect_release(&b);
+	bisect_run_release(&run);
 	return 0;
 }

@@ -116,6 +116,7 @@ static void trial_program(const struct bisect_opts *o, size_t n, size_t c,
 	b.o = *o;
 	b.o.good = 0;
 	b.o.bad = n - 1;
+	b.revert = -1;
 	b.n = n;
 	b.k = xcalloc(n, sizeof(*b.k));
 	for (i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/err.h"
 #include "lib/json-read.h"
@@ -144,6 +145,17 @@ static void boots_json(struct json *j, const struct bisect *b)
 	json_array_end(j);
 }
 
+/* validation.state: the revert's verdict counts in git mode. */
+static const char *validation_name(const struct bisect *b)
+{
+	if (b->validation == VAL_NOT_VALIDATED ||
+	    b->revert_state == VAL_NOT_VALIDATED)
+		return "not validated";
+	if (b->validation == VAL_VALIDATED && b->revert_state == VAL_VALIDATED)
+		return "revert validated";
+	return b->validation == VAL_VALIDATED ? "validated" : NULL;
+}
+
 static void outcome_json(struct json *j, const struct bisect *b, bool stopped,
 			 double level)
 {
@@ -177,13 +189,20 @@ static void outcome_json(struct json *j, const struct bisect *b, bool stopped,
 	change_json(j, &b->boundary, level);
 	json_object_end(j);
 	json_object_begin(j, "validation");
-	json_str(j, "state",
-		 b->validation == VAL_VALIDATED	      ? "validated"
-		 : b->validation == VAL_NOT_VALIDATED ? "not validated"
-						      : NULL);
+	json_str(j, "state", validation_name(b));
 	json_str(j, "against", b->culprit >= 0 ? b->k[b->lo].label : NULL);
 	change_json(j, &b->val, level);
 	json_u64(j, "pairs", b->val.pairs);
+	json_object_end(j);
+	json_object_begin(j, "revert");
+	json_str(j, "kernel", b->revert >= 0 ? b->k[b->revert].label : NULL);
+	json_str(j, "reason", b->revert_why);
+	json_str(j, "state",
+		 b->revert_state == VAL_VALIDATED	? "revert validated"
+		 : b->revert_state == VAL_NOT_VALIDATED ? "not validated"
+							: NULL);
+	change_json(j, &b->revert_ch, level);
+	json_u64(j, "pairs", b->revert_ch.pairs);
 	json_object_end(j);
 }
 
@@ -225,6 +244,24 @@ int state_write(const struct bisect *b, const struct bisect_run *run,
 	ret = atomic_commit(&af);
 	atomic_abort(&af);
 	return ret;
+}
+
+void bisect_run_release(struct bisect_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->n_vm_opts; i++)
+		free(run->vm_opts[i]);
+	for (i = 0; i < run->n_rt_opts; i++)
+		free(run->rt_opts[i]);
+	free(run->vm_opts);
+	free(run->rt_opts);
+	free(run->boot_command);
+	free(run->git_tree);
+	free(run->build_command);
+	free(run->dir);
+	if (run->dirfd > 0)
+		close(run->dirfd);
 }
 
 /* Reading it back. */
@@ -466,6 +503,28 @@ static void read_boot(struct bisect *b, const struct json_node *n,
 	bt->reason = reason ? xstrdup(reason) : NULL;
 }
 
+/* Git mode's revert: a kernel after the bad end, or why there is none. */
+static void read_revert(struct bisect *b, const struct bisect_run *run,
+			const struct json_node *root)
+{
+	const struct json_node *r = member(root, "revert", JSON_OBJECT);
+	const struct json_node *k = json_read_member(r, "kernel");
+	const char *why = str_of(r, "reason");
+
+	b->revert = -1;
+	b->o.git = run->git_tree != NULL;
+	if (!k)
+		bad("revert.kernel");
+	if (k->type != JSON_NULL) {
+		b->revert = (long)label_of(b, r, "kernel");
+		if ((size_t)b->revert != b->n - 1 ||
+		    (size_t)b->revert <= b->o.bad || !b->o.git)
+			bad("revert.kernel");
+	}
+	if (why)
+		b->revert_why = xstrdup(why);
+}
+
 void state_read(struct bisect *b, struct bisect_run *run, const char *dir)
 {
 	struct json_read_error err;
@@ -501,6 +560,7 @@ void state_read(struct bisect *b, struct bisect_run *run, const char *dir)
 		read_boot(b, &a->items[i], &b->boots[i]);
 		b->n_boots++;
 	}
+	read_revert(b, run, root);
 	run->wall_before_s = num_of(root, "wall_s");
 	if (isnan(run->wall_before_s) || run->wall_before_s < 0)
 		bad("wall_s");

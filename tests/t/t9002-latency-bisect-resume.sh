@@ -96,6 +96,32 @@ test_expect_success JQ 'a finished bisection goes on to nothing: no boot, the sa
 	test_json again/bisect.json .boots_total 24
 '
 
+# Killed between two writes: after a boot's directory was renamed in but
+# before bisect.json said so (the boot is whole: used, not made again),
+# and after bisect.json recorded a boot that never started (forgotten).
+test_expect_success JQ 'killed between the rename and the state: the boot found whole and used' '
+	cp -R ref late &&
+	jq ".boots[-1].end = \"running\" | .boots[-1].value = null | .outcome = \"running\"" \
+		ref/bisect.json >late/bisect.json &&
+	FAKE_LOG=$PWD/late.log "$bisect" --continue=late &&
+	! test -e late.log &&
+	test_cmp ref/bisect.log late/bisect.log &&
+	test_json late/bisect.json ".outcome, .boots_total, .boots_used, .boots[-1].end" "found
+24
+24
+done"
+'
+
+test_expect_success JQ 'killed before a recorded boot started: forgotten, made afresh' '
+	stopped_at 7 KILL early &&
+	jq ".boots += [.boots[-1] | .seq = 99 | .dir = (\"boots/0099-\" + (.dir | sub(\"^boots/[0-9]+-\"; \"\")))]" \
+		early/bisect.json >early/b.json && mv early/b.json early/bisect.json &&
+	FAKE_LOG=$PWD/early.log "$bisect" --continue=early &&
+	test_cmp ref/bisect.log early/bisect.log &&
+	test_json early/bisect.json "[.boots[] | select(.seq == 99)] | length" 0 &&
+	test_json early/bisect.json ".boots_total" 25
+'
+
 # hostile FILTER WHAT: ref with bisect.json changed by the jq FILTER is
 # refused by --continue: one line, exit 2, no boot made.
 hostile() {

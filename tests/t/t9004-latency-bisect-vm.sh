@@ -36,4 +36,23 @@ bisect-137-1
 	grep "^latency-vm: " "r/$first.log" &&
 	test -z "$(vm_runs_left)" && ! test -e r/tmp
 '
+test_expect_success JQ 'SIGTERM during a boot: latency-vm stops its guest, the partial result kept, exit 143' '
+	"$bisect" --series=series --results=sig --accel=tcg --memory=128M \
+		--cpus=1 --boot-timeout=5m -q -- --commits=2000 2>err &
+	pid=$!
+	vm_wait_qemu &&
+	kill -TERM "$pid"
+	wait "$pid"
+	status=$?
+	test $status = 143 &&
+	test_json sig/bisect.json ".outcome, .boots_total, .boots[0].end, .boots[0].reason" "stopped
+1
+partial
+stopped by signal 15" &&
+	dir=$(json_get sig/bisect.json ".boots[0].dir") &&
+	test_json "sig/$dir/result.json" .partial true &&
+	grep "^latency-vm: " "sig/$dir.log" &&
+	test -z "$(vm_runs_left)" &&
+	! kill -0 "$qpid" 2>/dev/null
+'
 test_done

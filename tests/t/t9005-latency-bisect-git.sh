@@ -57,6 +57,44 @@ test_expect_success JQ 'a commit that does not build: skipped with the build log
 		"[\"skipped\",\"boot boots/0007-$k2: the build failed (exit 7, r3/builds/$k2.log)\"]"
 '
 
+# A history where the regression is a file of its own (k3 adds "slow"),
+# so that its revert applies cleanly on the bad end.
+test_expect_success JQ 'the culprit reverted on the bad end: the regression goes away, revert validated' '
+	git init -q rv &&
+	for k in k0 k1 k2 k3 k4 k5; do
+		echo "$k" >"rv/$k" &&
+		if [ $k = k3 ]; then echo 1 >rv/slow; fi &&
+		git -C rv add . &&
+		git -C rv -c user.name=t -c user.email=t@example.org commit -q -m $k &&
+		git -C rv tag $k || return 1
+	done &&
+	printf "good 2.00 2.02 1.98 2.01 1.99\nslow 2.20 2.22 2.18 2.21\n" >t5 &&
+	build="if [ -e slow ]; then k=slow; else k=good; fi; printf \"fake-kernel %s\\n\" \$k >image; echo image" &&
+	FAKE_TABLE=$PWD/t5 "$bisect" --git=rv --good=k0 --bad=k5 --build="$build" \
+		--results=r5 --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+	k3=$(git -C rv rev-parse --short=12 k3) &&
+	test_json r5/bisect.json ".culprit, .validation.state, .revert.kernel, .revert.state, .revert.pairs" "$k3
+revert validated
+revert-$k3
+revert validated
+3" &&
+	test_json r5/bisect.json ".revert.change_pct | . * 100 | round" -909 &&
+	tail -n 1 r5/bisect.log | grep "^revert: revert-$k3 ($k3 reverted on .*) against .*, 3 fresh pairs: -9.09% .*: revert validated$" &&
+	test -z "$(git -C rv status --porcelain)"
+'
+
+test_expect_success JQ 'a revert that does not apply cleanly: said, not tried' '
+	FAKE_TABLE=$PWD/table "$bisect" --git=repo --good=k0 --bad=k5 --build="$fake_build" \
+		--results=r6 --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+	k3=$(git -C repo rev-parse --short=12 k3) && k5=$(git -C repo rev-parse --short=12 k5) &&
+	test_json r6/bisect.json ".validation.state, .revert.kernel, .revert.reason" "validated
+null
+the revert of $k3 does not apply cleanly on $k5: not tried" &&
+	tail -n 1 r6/bisect.log >line &&
+	echo "revert: the revert of $k3 does not apply cleanly on $k5: not tried" >expect &&
+	test_cmp expect line
+'
+
 test_expect_success 'git mode: bad revisions and options, one line, exit 2' '
 	test_expect_code 2 "$bisect" --git=repo --good=k0 --bad=nope --results=r4 2>err &&
 	echo "latency-bisect: '\''nope'\'' is not a commit of the git tree '\''repo'\''" >expect &&
