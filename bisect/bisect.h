@@ -308,6 +308,22 @@ int report_status(const char *dir);
  * gnuplot when it is installed; a failure is warned of.  Returns 0 or -1.
  */
 int report_plot(const struct bisect *b, const struct bisect_run *run);
+
+/* page.c */
+/*
+ * DIR/bisect.html: latency-compare's page of every kernel with a complete
+ * boot, in the series' order from the good end.  Returns 0, or -1 after a
+ * warning (a page is a view of the bisection, never its failure).
+ */
+int report_page(const struct bisect *b, const struct bisect_run *run);
+
+/* boot.c */
+/*
+ * The suite's program NAME: in LATENCY_TESTS_BINDIR, else in the built
+ * tree's folder TREE_DIR beside ours, else NAME (found through PATH).
+ * A new string.
+ */
+char *bisect_program(const char *name, const char *tree_dir);
 /* "+12.3% (95% CI +10.1..+14.5%, p 0.0012)" of C into BUF. */
 char *report_change(char *buf, size_t len, const struct change *c);
 

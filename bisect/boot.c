@@ -35,28 +35,27 @@
 #include "lib/xalloc.h"
 #include "bisect/bisect.h"
 
-/* latency-vm: LATENCY_TESTS_BINDIR's, the built tree's, else PATH's. */
-static char *vm_program(void)
+char *bisect_program(const char *name, const char *tree_dir)
 {
 	const char *dir = getenv("LATENCY_TESTS_BINDIR");
 	char self[PATH_MAX], *slash, *p;
 	ssize_t n;
 
 	if (dir && *dir)
-		return xasprintf("%s/latency-vm", dir);
+		return xasprintf("%s/%s", dir, name);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
 		self[n] = '\0';
 		slash = strrchr(self, '/');
 		if (slash) {
 			*slash = '\0';
-			p = xasprintf("%s/../vm/latency-vm", self);
+			p = xasprintf("%s/../%s/%s", self, tree_dir, name);
 			if (!access(p, X_OK))
 				return p;
 			free(p);
 		}
 	}
-	return xstrdup("latency-vm");
+	return xstrdup(name);
 }
 
 /* A growing argv. */
@@ -107,7 +106,7 @@ static void boot_argv(const struct bisect *b, const struct bisect_run *run,
 		arg_add(a, xstrdup(k->cmdline));
 		arg_add(a, xasprintf("%s/%s", aside, k->label));
 	} else {
-		arg_add(a, vm_program());
+		arg_add(a, bisect_program("latency-vm", "vm"));
 		arg_add(a, xasprintf("--kernel=%s", image));
 		if (*k->cmdline)
 			arg_add(a, xasprintf("--cmdline=%s", k->cmdline));

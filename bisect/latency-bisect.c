@@ -502,6 +502,7 @@ static int bisect_run(struct bisect *b, struct bisect_run *run,
 	    errno != ENOENT)
 		warn_errno("cannot remove '%s/tmp'", run->dir);
 	(void)report_plot(b, run); /* warned of; the figures are written */
+	(void)report_page(b, run); /* the same */
 	if (report_summary(b, run, wall_now(run)) < 0)
 		die_errno(EXIT_RUN_FAILED, "cannot write '%s/summary.txt'",
 			  run->dir);

@@ -57,7 +57,15 @@ test_expect_success JQ 'a culprit found and validated: exit 0, each decision log
 	grep -x "validation: +10% (CI +5.23..+15%, p 0.0056) in 3 fresh pairs: validated" r/summary.txt &&
 	grep -x "reproduce: latency-compare r/boots/0019-k2 r/boots/0021-k2 r/boots/0023-k2 r/boots/0020-k3 r/boots/0022-k3 r/boots/0024-k3" r/summary.txt &&
 	grep -c "^latency-bisect: boot [0-9]*: " err >n &&
-	echo 24 >expect && test_cmp expect n
+	echo 24 >expect && test_cmp expect n &&
+	# The page: made by latency-compare, the good end first, then each kernel
+	# booted, in the series order.
+	grep -o "<tr id=\"row-[0-9]*-elapsed_mean_s\"" r/bisect.html >rows &&
+	test_line_count = 3 rows &&
+	grep -o "<title>latency-compare[^<]*</title>" r/bisect.html >title &&
+	echo "<title>latency-compare: k0 vs k2 vs k3 vs k5</title>" >expect &&
+	test_cmp expect title &&
+	! grep "bisect.html" err
 '
 
 test_expect_success 'the plot: a point a complete boot, the kernels in order, good and bad apart' '
