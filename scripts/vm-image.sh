@@ -17,7 +17,7 @@
 # What the recipes need on the host: program and Debian package.
 vm_tool_packages='qemu-system-x86_64:qemu-system-x86 busybox:busybox-static
 cryptsetup:cryptsetup-bin lvm:lvm2 dmsetup:dmsetup mke2fs:e2fsprogs
-debugfs:e2fsprogs e2fsck:e2fsprogs mkswap:util-linux setpriv:util-linux
+debugfs:e2fsprogs e2fsck:e2fsprogs mkswap:util-linux setpriv:util-linux setsid:util-linux
 kmod:kmod cpio:cpio gzip:gzip
 dpkg-deb:dpkg apt-get:apt ldd:libc-bin dash:dash mmdebstrap:mmdebstrap git:git
 dpkg-buildpackage:dpkg-dev dh:debhelper'

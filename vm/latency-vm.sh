@@ -1179,7 +1179,10 @@ watch() {
 			break
 		fi
 		console_copy
-		sleep 1
+		# A signal to our process group (Ctrl-C in a terminal) ends
+		# this sleep too: not an error under set -e; the trap has set
+		# stop_sig, which the next turn acts on.
+		sleep 1 || :
 	done
 	if kill -0 "$qemu_pid" 2>/dev/null; then
 		kill -TERM "$qemu_pid" 2>/dev/null
@@ -1282,7 +1285,7 @@ on_signal() {
 
 run() {
 	need_tools qemu-system-x86_64 busybox cryptsetup lvm dmsetup mke2fs \
-		debugfs e2fsck mkswap kmod cpio gzip ldd dash setpriv
+		debugfs e2fsck mkswap kmod cpio gzip ldd dash setpriv setsid
 	command_line="$prog $(quote_args "$@")"
 	accel_choice
 	trap 'cleanup $?' EXIT
@@ -1315,8 +1318,13 @@ run() {
 	qemu_line=$(qemu_command)
 	progress "booting $kernel_release ($accel, $opt_memory, $opt_cpus CPUs) for $run_dir"
 	eval "set -- $qemu_line"
-	# QEMU dies with latency-vm, also of SIGKILL: no guest runs on, unwatched.
-	setpriv --pdeathsig KILL -- "$@" </dev/null >"$tmp/qemu.out" \
+	# QEMU dies with latency-vm, also of SIGKILL: no guest runs on,
+	# unwatched.  In a session of its own: a terminal's Ctrl-C, or a
+	# caller's signal to latency-vm's process group (latency-bisect),
+	# reaches latency-vm alone, which asks the guest to stop and keep a
+	# partial result; QEMU quitting on that SIGINT left nothing.  (A
+	# background job of a script is no group leader: setsid execs.)
+	setsid setpriv --pdeathsig KILL -- "$@" </dev/null >"$tmp/qemu.out" \
 		2>"$tmp/qemu.err" &
 	qemu_pid=$!
 	watch

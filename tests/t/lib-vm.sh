@@ -115,6 +115,10 @@ fake_guest_qemu() {
 	cat >"$1" <<-EOF2
 	#!/bin/sh
 	[ "\$1" != --version ] || { echo "QEMU emulator version 9.9.9 (fake)"; exit 0; }
+	# QEMU quits on SIGINT whatever it inherited (its own handler); a
+	# shell started in the background cannot trap an ignored signal.
+	[ -n "\${FAKE_QEMU_REEXEC:-}" ] ||
+		FAKE_QEMU_REEXEC=1 exec env --default-signal=INT "\$0" "\$@"
 	for a; do
 		case \$a in
 		file,id=console,path=*) console=\${a#file,id=console,path=} ;;
@@ -135,7 +139,9 @@ fake_guest_qemu() {
 	[ -z "\${FAKE_GUEST_DEBUGFS_FILE:-}" ] ||
 		debugfs -w -f "\$FAKE_GUEST_DEBUGFS_FILE" "\$img" >/dev/null 2>&1
 	if [ "\${FAKE_GUEST_WAIT:-}" = yes ]; then
-		trap 'exit 0' TERM
+		# FAKE_GUEST_TERM_MARK: a file that says it was TERM that ended it.
+		trap '[ -z "\${FAKE_GUEST_TERM_MARK:-}" ] || echo term >"\$FAKE_GUEST_TERM_MARK"; exit 0' TERM
+		trap '[ -z "\${FAKE_GUEST_TERM_MARK:-}" ] || echo int >"\$FAKE_GUEST_TERM_MARK"; exit 1' INT
 		while :; do sleep 1; done
 	fi
 	EOF2

@@ -13,11 +13,14 @@ fake_guest_qemu fake-qemu "$PWD/tree"
 # vm_bg NAME [OPTION]...: latency-vm with the stand-in QEMU, a guest that
 # says it started and then runs on, not reading its control pipe, in the
 # background (pid), results in NAME, label s.  A watchdog kills it after
-# 60 s (a hang shows as status 137).
+# 60 s (a hang shows as status 137).  VM_SETSID="env --default-signal=INT
+# setsid": latency-vm leads a process group of its own (pid is its id)
+# with SIGINT not ignored (a script's background job ignores it), as a
+# terminal's foreground job.
 vm_bg() {
 	_r=$1
 	shift
-	FAKE_GUEST_WAIT=yes LATENCY_VM_QEMU=$PWD/fake-qemu "$vm" \
+	FAKE_GUEST_WAIT=yes LATENCY_VM_QEMU=$PWD/fake-qemu ${VM_SETSID:-} "$vm" \
 		--kernel=bzImage --accel=tcg --memory=128M --cpus=1 \
 		--results="$_r" --label=s "$@" -- --commits=2000 >out 2>err &
 	pid=$!
@@ -59,6 +62,24 @@ test_expect_success JQ 'SIGTERM, a guest that does not read its control pipe: st
 	grep -x "latency-vm: SIGTERM: asking the guest to stop (a partial result)" err &&
 	test_json r1/s/result.json "[.partial_reason, .vm.outcome] | tojson" \
 		"[\"interrupted by SIGTERM\",\"stopped\"]" &&
+	gone "$qpid" && test -z "$(vm_runs_left)"
+'
+
+# Ctrl-C in a terminal signals the whole foreground process group (and
+# latency-bisect signals a boot's group): QEMU, in a session of its own,
+# is not in it, so latency-vm asks the guest to stop and ends QEMU itself
+# (TERM after the grace), and the result is partial, not lost.
+test_expect_success JQ 'SIGINT to the process group, as Ctrl-C: QEMU left to latency-vm' '
+	LATENCY_VM_STOP_GRACE=2 FAKE_GUEST_TERM_MARK=$PWD/got-term &&
+	export LATENCY_VM_STOP_GRACE FAKE_GUEST_TERM_MARK &&
+	VM_SETSID="env --default-signal=INT setsid" vm_bg rg &&
+	vm_started && vm_wait_qemu &&
+	kill -INT -- -$pid && vm_end &&
+	unset LATENCY_VM_STOP_GRACE FAKE_GUEST_TERM_MARK &&
+	test "$st" = 130 &&
+	echo term >expect && test_cmp expect got-term &&
+	test_json rg/s/result.json "[.partial_reason, .vm.outcome] | tojson" \
+		"[\"interrupted by SIGINT\",\"stopped\"]" &&
 	gone "$qpid" && test -z "$(vm_runs_left)"
 '
 
