@@ -107,7 +107,8 @@ struct bisect_opts {
 	enum fig metric;
 	double threshold_pct; /* NaN: half the ends' change */
 	unsigned min_pairs, max_pairs;
-	double alpha; /* over all looks of one series */
+	double alpha;	    /* over all looks of one series */
+	double probe_alpha; /* the same for a probed kernel's interval */
 	uint64_t seed;
 	size_t good, bad; /* the ends' indexes */
 	bool all;	  /* catch mode: every step tested, no search */

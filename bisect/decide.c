@@ -370,12 +370,17 @@ static bool decide_probe(struct bisect *b, size_t k, size_t *d,
 			 struct action *next)
 {
 	size_t s = series_get(b, k, b->o.good, PURPOSE_SEARCH);
-	double alpha = decide_alpha(&b->o);
+	/*
+	 * A probe's interval at its own level: a wrong state needs a change
+	 * past the threshold, half-way to the ends' change, and the
+	 * validation stands between a wrong state and a claimed culprit.
+	 */
+	double alpha = decide_alpha(&b->o) * b->o.probe_alpha / b->o.alpha;
 	const char *why;
 	struct look l;
 	char t[200];
 
-	look_at(b, s, RULE_THRESHOLD, &l, next);
+	look_alpha(b, s, RULE_THRESHOLD, alpha, &l, next);
 	b->k[k].ch = l.ch;
 	b->k[k].pairs = l.pairs;
 	if (l.v == V_MORE)

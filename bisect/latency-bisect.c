@@ -38,6 +38,7 @@ enum {
 	OPT_MIN_PAIRS,
 	OPT_MAX_PAIRS,
 	OPT_ALPHA,
+	OPT_PROBE_ALPHA,
 	OPT_BOOT_COMMAND,
 	OPT_CONTINUE,
 	OPT_STATUS,
@@ -74,6 +75,7 @@ static const struct option long_options[] = {
 	{ "min-pairs", required_argument, NULL, OPT_MIN_PAIRS },
 	{ "max-pairs", required_argument, NULL, OPT_MAX_PAIRS },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "probe-alpha", required_argument, NULL, OPT_PROBE_ALPHA },
 	{ "boot-command", required_argument, NULL, OPT_BOOT_COMMAND },
 	{ "continue", required_argument, NULL, OPT_CONTINUE },
 	{ "status", required_argument, NULL, OPT_STATUS },
@@ -116,6 +118,7 @@ struct args {
 	double threshold;
 	unsigned min_pairs, max_pairs;
 	double alpha;
+	double probe_alpha;
 	struct sim_opts sim;
 	bool all;
 	bool given; /* an option besides --continue */
@@ -154,6 +157,8 @@ static void usage(int status)
 	      "  --max-pairs=N        pairs at most a series (default 20)\n"
 	      "  --alpha=A            over all looks at a series (default "
 	      "0.02)\n"
+	      "  --probe-alpha=A      the same for a probed kernel's interval "
+	      "(default 0.1)\n"
 	      "      --seed=N         the pairs' order (default 137)\n"
 	      "  --all                catch mode: every step between "
 	      "neighbours tested, no search\n"
@@ -255,6 +260,9 @@ static void parse_one(struct args *a, struct bisect_run *run, int opt,
 	case OPT_ALPHA:
 		a->alpha = opt_double("--alpha", arg, 0, 0.5, true);
 		break;
+	case OPT_PROBE_ALPHA:
+		a->probe_alpha = opt_double("--probe-alpha", arg, 0, 0.5, true);
+		break;
 	case OPT_BOOT_COMMAND:
 		if (!*arg)
 			usage_error("invalid value '' for --boot-command");
@@ -306,6 +314,7 @@ static void parse_args(int argc, char **argv, struct args *a,
 	a->min_pairs = 3;
 	a->max_pairs = 20;
 	a->alpha = 0.02;
+	a->probe_alpha = 0.1;
 	a->results = "bisect";
 	a->sim.kernels = 8;
 	a->sim.trials = 1000;
@@ -402,6 +411,7 @@ static void opts_of(struct bisect_opts *o, const struct args *a)
 	o->min_pairs = a->min_pairs;
 	o->max_pairs = a->max_pairs;
 	o->alpha = a->alpha;
+	o->probe_alpha = a->probe_alpha;
 	o->seed = a->common.has_seed ? a->common.seed : 137;
 	o->all = a->all;
 	if (o->seed > 99999999999999999ULL)

@@ -253,10 +253,11 @@ int bisect_simulate(const char *records, const struct bisect_opts *o,
 		tally_add(&plain, &t);
 	}
 	printf("# %zu trials, %zu kernels, %zu recorded boots (%s), metric "
-	       "%s, pairs %u..%u, alpha %g, plain threshold %+.3g%%\n",
+	       "%s, pairs %u..%u, alpha %g, probe alpha %g, plain threshold "
+	       "%+.3g%%\n",
 	       so->trials, so->kernels, rec.n, records,
 	       fig_desc[o->metric].name, o->min_pairs, o->max_pairs, o->alpha,
-	       thr);
+	       o->probe_alpha, thr);
 	tally_print("latency-bisect", so->regression, &prog);
 	tally_print("plain-rule", so->regression, &plain);
 	free(prog.boots);

@@ -81,7 +81,12 @@ static void series_json(struct json *j, const struct bisect *b, double level)
 		json_str(j, "reason", k->reason);
 		json_u64(j, "boots", kernel_boots(b, i));
 		json_u64(j, "pairs", k->pairs);
-		change_json(j, &k->ch, level);
+		/* A probed kernel's interval is at the probes' level. */
+		change_json(j, &k->ch,
+			    b->o.all || i == b->o.bad
+				    ? level
+				    : 100 - (100 - level) * b->o.probe_alpha /
+						      b->o.alpha);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -98,6 +103,7 @@ static void settings_json(struct json *j, const struct bisect *b,
 	json_u64(j, "min_pairs", b->o.min_pairs);
 	json_u64(j, "max_pairs", b->o.max_pairs);
 	json_double(j, "alpha", b->o.alpha);
+	json_double(j, "probe_alpha", b->o.probe_alpha);
 	json_u64(j, "seed", b->o.seed);
 	json_bool(j, "all", b->o.all);
 	json_str(j, "boot_command", run->boot_command);
@@ -394,6 +400,9 @@ static void read_settings(struct bisect *b, struct bisect_run *run,
 	b->o.alpha = num_of(s, "alpha");
 	if (!(b->o.alpha > 0 && b->o.alpha < 1))
 		bad("settings.alpha");
+	b->o.probe_alpha = num_of(s, "probe_alpha");
+	if (!(b->o.probe_alpha > 0 && b->o.probe_alpha < 1))
+		bad("settings.probe_alpha");
 	b->o.seed = u64_of(s, "seed", 0, UINT64_MAX);
 	all = json_read_member(s, "all");
 	if (!all || (all->type != JSON_TRUE && all->type != JSON_FALSE))

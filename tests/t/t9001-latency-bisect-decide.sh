@@ -28,7 +28,7 @@ boots_counted() {
 # 0.025: t(0.9875, 2) = 6.20535, CI exp(m -+ t se) - 1 = +9.643..+10.360%.
 test_expect_success JQ 'a culprit found and validated: exit 0, each decision logged' '
 	test_expect_code 0 "$bisect" --series=s6 --results=r --boot-command="$PWD/fb" \
-		--max-pairs=4 --alpha=0.05 2>err &&
+		--max-pairs=4 --alpha=0.05 --probe-alpha=0.05 2>err &&
 	cat >expect <<-\EOF &&
 	ends: k5 against k0, 3 pairs: +10% (CI +7.87..+12.2%, p 0.0011) [97.5% interval]: reproduced; threshold +5%
 	k2: 3 pairs against k0: +0.0025% (CI -4.62..+4.85%, p 1) [97.5% interval]: good (the interval is below the threshold +5%)
@@ -79,7 +79,7 @@ test_expect_success 'the plot: a point a complete boot, the kernels in order, go
 
 test_expect_success JQ 'the pairs of a series are one latency-vm series, in the seeded order' '
 	FAKE_LOG=$PWD/log "$bisect" --series=s6 --results=r2 --boot-command="$PWD/fb" \
-		--max-pairs=4 --alpha=0.05 -q &&
+		--max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	order=$(json_get r2/bisect.json ".pair_series[0].order") &&
 	test ${#order} = 8 &&
 	test_json r2/bisect.json "[.pair_series[] | .kernel + \"/\" + .reference + \"/\" + .purpose] | join(\",\")" \
@@ -94,7 +94,7 @@ test_expect_success JQ 'a kernel that stays unknown at the cap: a range, which k
 	sed "s/^k2 .*/k2 2.06 2.16 2.04 2.14/" table >t3 &&
 	series_file s5 k0 k1 k2 k3 k4 &&
 	test_expect_code 1 env FAKE_TABLE=$PWD/t3 "$bisect" --series=s5 --results=r3 \
-		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	grep -x "k2: 4 pairs against k0: +4.84% (CI +0.476..+9.4%, p 0.019) \[97.5% interval\]: unknown (the interval holds the threshold at --max-pairs +5.17%)" r3/bisect.log &&
 	tail -n 1 r3/bisect.log >line &&
 	echo "range: the culprit is one of k2 .. k3 (k2 unknown)" >expect &&
@@ -110,7 +110,7 @@ k2,k3" &&
 test_expect_success JQ 'the culprit not validated in fresh pairs: exit 1, the figures said' '
 	{ cat table && echo "k3/k2 2.00 2.03 1.99 2.00"; } >t4 &&
 	test_expect_code 1 env FAKE_TABLE=$PWD/t4 "$bisect" --series=s6 --results=r4 \
-		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	tail -n 1 r4/bisect.log >line &&
 	echo "validation: k3 against k2, 4 fresh pairs: -0.00123% (CI -2.78..+2.85%, p 1) [97.5% interval]: not validated" >expect &&
 	test_cmp expect line &&
@@ -127,7 +127,7 @@ test_expect_success JQ 'the same kernel at both ends (A/A): not reproduced at th
 	{ cat table && echo "k0/b 2.00 2.02 1.98 2.01" && echo "k0/a 2.01 2.00 2.00 1.99"; } >t5 &&
 	printf "a k0\nb k0\n" >aa &&
 	test_expect_code 4 env FAKE_TABLE=$PWD/t5 "$bisect" --series=aa --results=r5 \
-		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	echo "ends: b against a, 4 pairs: -0.123% (CI -2.25..+2.05%, p 0.83) [97.5% interval]: not reproduced (not different; the smallest change these boots could have seen: 2.69%)" >expect &&
 	test_cmp expect r5/bisect.log &&
 	test_json r5/bisect.json ".outcome, .culprit, .boots_total, .ends.pairs" "not reproduced
@@ -140,7 +140,7 @@ null
 test_expect_success JQ 'a kernel that does not boot: skipped with its reason, the search goes on, a range' '
 	sed "s/^k2 .*/k2 fail/" table >t6 &&
 	test_expect_code 1 env FAKE_TABLE=$PWD/t6 "$bisect" --series=s6 --results=r6 \
-		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	grep -x "k2: skipped (boot boots/0007-k2: exit 1: the guest did not reach the suite)" r6/bisect.log &&
 	tail -n 1 r6/bisect.log >line &&
 	echo "range: the culprit is one of k2 .. k3 (k2 skipped)" >expect &&
@@ -161,7 +161,7 @@ test_expect_success JQ 'an end that does not boot: no bisection, exit 1' '
 
 test_expect_success JQ '--threshold instead of half the ends, and --good/--bad inside the series' '
 	test_expect_code 0 "$bisect" --series=s6 --results=r8 --boot-command="$PWD/fb" \
-		--max-pairs=4 --alpha=0.05 --threshold=8 --good=k1 --bad=k4 -q &&
+		--max-pairs=4 --alpha=0.05 --probe-alpha=0.05 --threshold=8 --good=k1 --bad=k4 -q &&
 	test_json r8/bisect.json ".threshold_pct, .threshold_from, .culprit" "8
 option
 k3" &&
@@ -174,7 +174,7 @@ k3" &&
 # on 3 df, p 0.00038: worse; every other step not different at the cap.
 test_expect_success JQ '--all: every step between neighbours tested, corrected for the steps' '
 	"$bisect" --series=s6 --results=ra --boot-command="$PWD/fb" \
-		--max-pairs=4 --alpha=0.05 --all -q &&
+		--max-pairs=4 --alpha=0.05 --probe-alpha=0.05 --all -q &&
 	grep -x "step k2 -> k3, 4 pairs: +9.85% (CI +5.65..+14.2%, p 0.00038) \[99.5% interval\]: worse" ra/bisect.log &&
 	tail -n 1 ra/bisect.log >line &&
 	echo "catch: 1 of 5 steps worse" >expect && test_cmp expect line &&

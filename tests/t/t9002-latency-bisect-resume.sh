@@ -15,7 +15,7 @@ series_file s6 k0 k1 k2 k3 k4 k5
 
 test_expect_success JQ 'the bisection not stopped, for reference' '
 	FAKE_LOG=$PWD/ref.log "$bisect" --series=s6 --results=ref \
-		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	test_json ref/bisect.json ".outcome, .boots_total" "found
 24"
 '
@@ -25,7 +25,7 @@ test_expect_success JQ 'the bisection not stopped, for reference' '
 stopped_at() {
 	rm -f "$FAKE_READY"
 	FAKE_LOG=$PWD/$3.log FAKE_STOP_AT=$1 "$bisect" --series=s6 --results="$3" \
-		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q 2>"$3.err" &
+		--boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q 2>"$3.err" &
 	_pid=$!
 	test_wait_for "$FAKE_READY" &&
 	kill -s "$2" "$_pid"

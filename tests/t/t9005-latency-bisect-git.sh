@@ -18,7 +18,7 @@ test_expect_success 'a repository of six commits, k3 the regression' '
 test_expect_success JQ 'the culprit commit found and validated, git bisect log says it, the checkout untouched' '
 	git -C repo status --porcelain >before &&
 	"$bisect" --git=repo --good=k0 --bad=k5 --build="$fake_build" \
-		--results=r --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+		--results=r --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	k3=$(git -C repo rev-parse k3) && k2=$(git -C repo rev-parse k2) &&
 	test_json r/bisect.json ".culprit, .validation.state" "$(printf %.12s "$k3")
 validated" &&
@@ -43,7 +43,7 @@ test_expect_success JQ 'git bisect replay takes the log; an unknown commit is wr
 	sed "s/^k2 .*/k2 2.06 2.16 2.04 2.14/" table >t2 &&
 	test_expect_code 1 env FAKE_TABLE=$PWD/t2 "$bisect" --git=repo --good=k0 --bad=k4 \
 		--build="$fake_build" --results=r2 --boot-command="$PWD/fb" \
-		--max-pairs=4 --alpha=0.05 -q &&
+		--max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	git -C r2/worktree bisect log >log2 &&
 	grep -x "git bisect skip $(git -C repo rev-parse k2)" log2
 '
@@ -51,7 +51,7 @@ test_expect_success JQ 'git bisect replay takes the log; an unknown commit is wr
 test_expect_success JQ 'a commit that does not build: skipped with the build log named' '
 	build="test \"\$(cat which)\" != k2 || exit 7; $fake_build" &&
 	test_expect_code 1 "$bisect" --git=repo --good=k0 --bad=k5 --build="$build" \
-		--results=r3 --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+		--results=r3 --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	k2=$(git -C repo rev-parse --short=12 k2) &&
 	test_json r3/bisect.json ".series[2] | [.state, .reason] | tojson" \
 		"[\"skipped\",\"boot boots/0007-$k2: the build failed (exit 7, r3/builds/$k2.log)\"]"
@@ -71,7 +71,7 @@ test_expect_success JQ 'the culprit reverted on the bad end: the regression goes
 	printf "good 2.00 2.02 1.98 2.01 1.99\nslow 2.20 2.22 2.18 2.21\n" >t5 &&
 	build="if [ -e slow ]; then k=slow; else k=good; fi; printf \"fake-kernel %s\\n\" \$k >image; echo image" &&
 	FAKE_TABLE=$PWD/t5 "$bisect" --git=rv --good=k0 --bad=k5 --build="$build" \
-		--results=r5 --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+		--results=r5 --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	k3=$(git -C rv rev-parse --short=12 k3) &&
 	test_json r5/bisect.json ".culprit, .validation.state, .revert.kernel, .revert.state, .revert.pairs" "$k3
 revert validated
@@ -85,7 +85,7 @@ revert validated
 
 test_expect_success JQ 'a revert that does not apply cleanly: said, not tried' '
 	FAKE_TABLE=$PWD/table "$bisect" --git=repo --good=k0 --bad=k5 --build="$fake_build" \
-		--results=r6 --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 -q &&
+		--results=r6 --boot-command="$PWD/fb" --max-pairs=4 --alpha=0.05 --probe-alpha=0.05 -q &&
 	k3=$(git -C repo rev-parse --short=12 k3) && k5=$(git -C repo rev-parse --short=12 k5) &&
 	test_json r6/bisect.json ".validation.state, .revert.kernel, .revert.reason" "validated
 null
