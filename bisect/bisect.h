@@ -215,6 +215,12 @@ int state_write(const struct bisect *b, const struct bisect_run *run,
  * wrong member is a one-line error and exit 2).
  */
 void state_read(struct bisect *b, struct bisect_run *run, const char *dir);
+/*
+ * Before --continue runs the boot and build commands DIR/bisect.json
+ * holds: DIR (open as DIRFD) and bisect.json, a regular file, are ours
+ * and others (not our group) cannot write them; else one line, exit 2.
+ */
+void state_check_mine(int dirfd, const char *dir);
 
 /* The running bisection: where, how its boots are made. */
 struct bisect_run {

@@ -554,6 +554,7 @@ int main(int argc, char **argv)
 	if (a.cont) {
 		run.dir = xstrdup(a.cont);
 		run.dirfd = dir_open(run.dir, false);
+		state_check_mine(run.dirfd, run.dir);
 		state_read(&b, &run, run.dir);
 		boot_recover(&b, &run);
 	} else {

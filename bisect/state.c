@@ -12,10 +12,12 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/err.h"
@@ -532,6 +534,32 @@ static void read_revert(struct bisect *b, const struct bisect_run *run,
 	}
 	if (why)
 		b->revert_why = xstrdup(why);
+}
+
+/* Whether ST is ours, and others may not write it (as git's safe.directory
+ * trusts its owner; a group of ones own, with umask 002, may write). */
+static bool mine(const struct stat *st)
+{
+	return st->st_uid == geteuid() && !(st->st_mode & S_IWOTH);
+}
+
+void state_check_mine(int dirfd, const char *dir)
+{
+	struct stat d, f;
+	char *e = text_escape(dir);
+
+	if (fstat(dirfd, &d) ||
+	    fstatat(dirfd, "bisect.json", &f, AT_SYMLINK_NOFOLLOW))
+		die_errno(EXIT_USAGE, "cannot read '%s/bisect.json'", e);
+	if (!S_ISREG(f.st_mode))
+		die(EXIT_USAGE, "'%s/bisect.json' is not a regular file", e);
+	if (!mine(&d) || !mine(&f))
+		die(EXIT_USAGE,
+		    "'%s' or its bisect.json is not yours alone (another "
+		    "user owns it or may write it): --continue would run the "
+		    "boot and build commands it holds",
+		    e);
+	free(e);
 }
 
 void state_read(struct bisect *b, struct bisect_run *run, const char *dir)

@@ -170,4 +170,22 @@ test_expect_success 'not JSON, or a done boot without its result: one line, exit
 	echo "latency-bisect: cannot open '\''no-such'\'': No such file or directory" >expect &&
 	test_cmp expect err
 '
+# --continue runs the boot and build commands bisect.json holds: only
+# from a directory and file that are the caller's alone.
+test_expect_success 'a bisection others may write, or not a file: refused, no boot' '
+	msg="is not yours alone (another user owns it or may write it): --continue would run the boot and build commands it holds" &&
+	rm -rf h && cp -R ref h && chmod 0666 h/bisect.json &&
+	test_expect_code 2 env FAKE_LOG="$PWD/h.log" "$bisect" --continue=h 2>err &&
+	echo "latency-bisect: '\''h'\'' or its bisect.json $msg" >expect &&
+	test_cmp expect err &&
+	rm -rf h && cp -R ref h && chmod 0777 h &&
+	test_expect_code 2 env FAKE_LOG="$PWD/h.log" "$bisect" --continue=h 2>err &&
+	test_cmp expect err &&
+	rm -rf h && cp -R ref h && mv h/bisect.json h/real.json &&
+	ln -s real.json h/bisect.json &&
+	test_expect_code 2 env FAKE_LOG="$PWD/h.log" "$bisect" --continue=h 2>err &&
+	echo "latency-bisect: '\''h/bisect.json'\'' is not a regular file" >expect &&
+	test_cmp expect err &&
+	! test -e h.log
+'
 test_done
