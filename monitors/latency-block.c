@@ -369,14 +369,6 @@ static void read_counters(struct lb *l)
 
 /* ---- tracing ---- */
 
-static int write_file(const char *dir, const char *name, const char *s)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return write_small_file(path, s);
-}
-
 static bool has_instances(const char *tracefs)
 {
 	char path[4096];
@@ -437,7 +429,8 @@ static void set_filters(struct lb *l)
 			continue;
 		snprintf(path, sizeof(path), "events/block/%s/filter",
 			 trace_events[i]);
-		(void)write_file(l->instance, path, filter); /* see above */
+		/* Not filtering is no error (see above). */
+		(void)monitor_write_knob(l->instance, path, filter);
 	}
 }
 
@@ -464,8 +457,8 @@ static const char *start_tracing(struct lb *l)
 		return "cannot create a trace instance";
 	}
 	snprintf(buf, sizeof(buf), "%" PRIu64, l->buffer_kb);
-	if (write_file(l->instance, "trace_clock", "mono") ||
-	    write_file(l->instance, "buffer_size_kb", buf))
+	if (monitor_write_knob(l->instance, "trace_clock", "mono") ||
+	    monitor_write_knob(l->instance, "buffer_size_kb", buf))
 		return "cannot set up the trace instance";
 	set_filters(l);
 	for (i = 0; i < N_TRACE_EVENTS; i++) {
@@ -475,7 +468,7 @@ static const char *start_tracing(struct lb *l)
 			break;
 		snprintf(path, sizeof(path), "events/block/%s/enable",
 			 trace_events[i]);
-		r = write_file(l->instance, path, "1");
+		r = monitor_write_knob(l->instance, path, "1");
 		if (r == -ENOENT)
 			continue; /* not on this kernel */
 		if (r)
@@ -586,8 +579,8 @@ static void run(struct lb *l)
 	/* The counters first, then what the trace holds up to now. */
 	read_counters(l);
 	if (l->pipe_fd >= 0) {
-		(void)write_file(l->instance, "tracing_on", "0"); /* drained
-								   * anyway */
+		/* Drained anyway: a refusal changes nothing. */
+		(void)monitor_write_knob(l->instance, "tracing_on", "0");
 		drain(l, "trace_pipe");
 	}
 }

@@ -172,14 +172,6 @@ static void usage(int status)
 }
 
 /* Write S to DIR/NAME.  Returns 0 or -errno. */
-static int write_file(const char *dir, const char *name, const char *s)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return write_small_file(path, s);
-}
-
 static void cleanup(void)
 {
 	struct trace *t = cleanup_trace;
@@ -272,11 +264,11 @@ static void make_instance(struct trace *t)
 			t->tracefs, geteuid() ? " (needs root)" : "");
 	}
 	/* Event times on CLOCK_MONOTONIC, the suite's one clock. */
-	r = write_file(t->instance, "trace_clock", "mono");
+	r = monitor_write_knob(t->instance, "trace_clock", "mono");
 	if (r)
 		die_err(EXIT_UNSUPPORTED, -r, "cannot set trace_clock to mono");
 	snprintf(buf, sizeof(buf), "%" PRIu64, t->buffer_kb);
-	r = write_file(t->instance, "buffer_size_kb", buf);
+	r = monitor_write_knob(t->instance, "buffer_size_kb", buf);
 	if (r)
 		die_err(EXIT_RUN_FAILED, -r,
 			"cannot set the trace buffer size");
@@ -296,7 +288,7 @@ static void enable_events(struct trace *t)
 			continue;
 		snprintf(name, sizeof(name), "events/%s/%s/enable", e->sys,
 			 e->name);
-		r = write_file(t->instance, name, "1");
+		r = monitor_write_knob(t->instance, name, "1");
 		if (r == -ENOENT) {
 			if (!(i + 1 < N_EVENTS && event_defs[i + 1].fallback))
 				monitor_emit(&t->m, mono_ns(),

@@ -433,6 +433,16 @@ int monitor_read_lines(int fd, struct mlines *l,
 	}
 }
 
+int monitor_write_knob(const char *dir, const char *name, const char *s)
+{
+	char path[4096];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path))
+		return -ENAMETOOLONG;
+	return write_small_file(path, s);
+}
+
 uint64_t monitor_events_lost(const char *instance)
 {
 	char path[4096], buf[2048];

@@ -168,6 +168,13 @@ int monitor_read_lines(int fd, struct mlines *l,
  */
 uint64_t monitor_events_lost(const char *instance);
 
+/*
+ * Write S to the knob NAME below the directory DIR (a trace instance's
+ * "buffer_size_kb", "events/block/block_rq_issue/enable"), as
+ * write_small_file() does: 0 or -errno.
+ */
+int monitor_write_knob(const char *dir, const char *name, const char *s);
+
 /* Append a field to S (KEY is copied). */
 void msum_u64(struct msum *s, const char *key, uint64_t v);
 void msum_i64(struct msum *s, const char *key, int64_t v);
